@@ -1,0 +1,54 @@
+# spex build, test and bench. Tools come from node_modules (npm ci), so a fresh
+# machine needs only node, npm, git and tmux.
+PREFIX ?= $(HOME)/.local
+BIN := node_modules/.bin
+SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null) package.json
+
+.PHONY: all build install test test-unit test-integration test-e2e bench typecheck clean demo
+
+all: build
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+bin/spex: node_modules/.installed $(SOURCES)
+	@mkdir -p bin
+	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig cmd/main.ts --outfile bin/spex
+
+dist/spex.cjs: node_modules/.installed $(SOURCES)
+	@mkdir -p dist
+	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q
+	cp dist/ncc/index.js dist/spex.cjs
+
+build: bin/spex dist/spex.cjs
+
+typecheck: node_modules/.installed
+	$(BIN)/tsc -p .
+
+install: build
+	mkdir -p $(PREFIX)/bin
+	cp bin/spex $(PREFIX)/bin/spex
+	ln -sf spex $(PREFIX)/bin/sessions
+	@echo "installed $(PREFIX)/bin/spex and $(PREFIX)/bin/sessions"
+
+test: build typecheck
+	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
+
+test-unit: node_modules/.installed
+	$(BIN)/bun test test/unit
+
+test-integration: build
+	$(BIN)/bun test --timeout 120000 test/integration
+
+test-e2e: build
+	$(BIN)/bun test --timeout 180000 test/e2e
+
+bench: build
+	$(BIN)/bun run bench/run.ts
+
+demo: build
+	./scripts/demo.sh
+
+clean:
+	rm -rf bin dist

@@ -1,0 +1,34 @@
+// Shared shape of the agent's own declarations (done, park, ask): which
+// session, and a note given inline or through a file so any bytes survive.
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { writeJson } from "../../lib/cli/output";
+import { textFrom } from "../../lib/cli/input";
+import { type ProjectStore, currentProject } from "../../lib/store";
+import { type StateDeclaration, declareState, resolveOwnSession } from "../../lib/sessions";
+import { labelOf } from "../../lib/naming";
+import type { RecordChange } from "../../lib/record";
+
+export abstract class DeclareCommand extends SpexCommand {
+  session = Option.String("--session", { description: "The session (default: SPEX_SESSION_ID, else the worktree you are in)" });
+  note = Option.String("--note", { description: "A note for whoever reads the board" });
+  noteFile = Option.String("--note-file", { description: "Read the note from a file, or - for stdin" });
+
+  protected async readNote(): Promise<string | undefined> {
+    return textFrom(this.note, this.noteFile, this.context.stdin, "note");
+  }
+
+  protected async declare(build: (store: ProjectStore) => Promise<StateDeclaration>): Promise<number> {
+    const store = currentProject();
+    const id = resolveOwnSession(store, this.session);
+    const declaration = await build(store);
+    const change: RecordChange | undefined = await declareState(store, id, declaration);
+    if (this.json) {
+      writeJson(this.context.stdout, { id, status: declaration.status, proposal: change?.after.proposal ?? declaration.proposal ?? "", changed: change !== undefined });
+    } else {
+      const label = change ? labelOf(change.after) : id.slice(0, 8);
+      this.context.stdout.write(change ? `${label}: ${change.after.status}${change.after.proposal ? ` (proposes ${change.after.proposal})` : ""}\n` : `${label}: unchanged\n`);
+    }
+    return 0;
+  }
+}

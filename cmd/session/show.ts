@@ -1,0 +1,57 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { printable, writeJson } from "../../lib/cli/output";
+import { currentProject } from "../../lib/store";
+import { detailOf, resolveSelector } from "../../lib/sessions";
+
+export class SessionShowCommand extends SpexCommand {
+  static paths = [["session", "show"]];
+  static usage = SpexCommand.Usage({
+    category: "Sessions",
+    description: "show one session: the full record, the full prompt and its last screen",
+    details: `
+      SEL is a full id, a unique id prefix, a name, a node, a branch, or \`.\` for the session whose worktree you are in.
+    `,
+    examples: [
+      ["Show a session by id prefix", "spex session show 3f2a"],
+      ["The session of the current worktree, as JSON", "spex session show . --json"],
+    ],
+  });
+
+  selector = Option.String({ name: "SEL" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const reading = resolveSelector(store, this.selector);
+    const detail = detailOf(store, reading)!;
+    if (this.json) {
+      writeJson(this.context.stdout, { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, lastScreen: detail.lastScreen });
+      return 0;
+    }
+    const out = this.context.stdout;
+    const row = detail.row;
+    if (row.kind === "corrupt") {
+      out.write(`session ${row.id}\nstatus   corrupt\nfile     ${row.file}\nerror    ${printable(row.error)}\n`);
+      return 0;
+    }
+    const lines: [string, string][] = [
+      ["session", row.id],
+      ["label", row.label],
+      ["status", `${row.display} (lifecycle ${row.lifecycle}, ${row.liveness})`],
+      ["branch", row.branch],
+      ["worktree", row.worktree],
+      ["base", row.base ?? "(default branch)"],
+      ["node", row.node],
+      ["parent", row.parent],
+      ["harness", `${row.harness}${row.launcher ? ` via launcher ${row.launcher}` : ""}`],
+      ["proposal", row.proposal],
+      ["note", detail.note],
+      ["created", row.createdAt],
+      ["updated", row.updatedAt],
+    ];
+    for (const [k, v] of lines) if (v) out.write(`${k.padEnd(9)}${printable(v)}\n`);
+    out.write(`\nprompt:\n${printable(detail.prompt)}\n`);
+    if (detail.lastScreen) out.write(`\nlast screen:\n${printable(detail.lastScreen)}\n`);
+    return 0;
+  }
+}

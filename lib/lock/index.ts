@@ -1,0 +1,153 @@
+// Cross-process record locks (DESIGN.md §1.4). The lock is a file naming its
+// owner (pid + start time + boot id); any process may take it, a lock whose
+// owner is provably gone is taken over, and the check-and-set on the file runs
+// under a kernel guard so two contenders never both hold it.
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync, openSync, fsyncSync, closeSync } from "node:fs";
+import { dirname } from "node:path";
+import { randomBytes } from "node:crypto";
+import { SpexError, errnoCode } from "../errors";
+import { ownerAlive, selfIdentity } from "../proc";
+import { takeGuard } from "./guard";
+
+export interface LockOwner {
+  pid: number;
+  start: string;
+  boot: string;
+  nonce: string;
+  purpose: string;
+  acquiredAt: string;
+}
+
+export interface LockHandle {
+  path: string;
+  owner: LockOwner;
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  timeoutMs?: number;
+  purpose?: string;
+}
+
+export function defaultLockTimeoutMs(): number {
+  const fromEnv = Number(process.env.SPEX_LOCK_TIMEOUT_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 15000;
+}
+
+type FileState = { kind: "free" } | { kind: "held"; owner: LockOwner } | { kind: "stale" };
+
+function readLockFile(path: string): FileState {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return { kind: "free" };
+    throw e;
+  }
+  let owner: LockOwner;
+  try {
+    owner = JSON.parse(text) as LockOwner;
+  } catch {
+    // Lock files are written only under the guard: a torn one means its writer died.
+    return { kind: "stale" };
+  }
+  if (typeof owner?.pid !== "number" || typeof owner.start !== "string" || typeof owner.boot !== "string") {
+    return { kind: "stale" };
+  }
+  return ownerAlive(owner) ? { kind: "held", owner } : { kind: "stale" };
+}
+
+function writeOwner(path: string, owner: LockOwner): void {
+  const fd = openSync(path, "w", 0o644);
+  try {
+    writeFileSync(fd, JSON.stringify(owner) + "\n");
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Who holds the lock right now, if anyone (for diagnostics). */
+export function lockHolder(path: string): LockOwner | undefined {
+  const state = readLockFile(path);
+  return state.kind === "held" ? state.owner : undefined;
+}
+
+export async function acquireLock(path: string, opts: LockOptions = {}): Promise<LockHandle> {
+  const timeoutMs = opts.timeoutMs ?? defaultLockTimeoutMs();
+  const deadline = Date.now() + timeoutMs;
+  mkdirSync(dirname(path), { recursive: true });
+  const self = selfIdentity();
+  const owner: LockOwner = {
+    pid: self.pid,
+    start: self.start,
+    boot: self.boot,
+    nonce: randomBytes(8).toString("hex"),
+    purpose: opts.purpose ?? "",
+    acquiredAt: new Date().toISOString(),
+  };
+  let lastHolder: LockOwner | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const guard = await takeGuard(path, deadline);
+    if (guard) {
+      try {
+        const state = readLockFile(path);
+        if (state.kind !== "held") {
+          writeOwner(path, owner);
+          return { path, owner, release: () => releaseLock(path, owner) };
+        }
+        lastHolder = state.owner;
+      } finally {
+        await guard.release();
+      }
+    }
+    if (Date.now() > deadline) {
+      const who = lastHolder
+        ? `pid ${lastHolder.pid}${lastHolder.purpose ? ` (${lastHolder.purpose})` : ""} since ${lastHolder.acquiredAt}`
+        : "another process";
+      throw new SpexError("lock_timeout", `timed out after ${timeoutMs} ms waiting for ${path}, held by ${who}`, {
+        hint: "wait for that process to finish, or stop it if it is stuck; a lock whose holder died is taken over automatically",
+        details: { lock: path, holder: lastHolder ?? null },
+      });
+    }
+    await new Promise((r) => setTimeout(r, Math.min(2 + attempt * 2, 50)));
+  }
+}
+
+async function releaseLock(path: string, owner: LockOwner): Promise<void> {
+  const guard = await takeGuard(path, Date.now() + defaultLockTimeoutMs());
+  try {
+    let text = "";
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (e) {
+      if (errnoCode(e) === "ENOENT") return;
+      throw e;
+    }
+    try {
+      const current = JSON.parse(text) as LockOwner;
+      if (current.nonce !== owner.nonce) return; // no longer ours: never remove another holder's lock
+    } catch {
+      return;
+    }
+    unlinkSync(path);
+  } finally {
+    await guard?.release();
+  }
+}
+
+/** Run fn holding every lock in paths, taken in sorted order so multi-record steps never deadlock. */
+export async function withLocks<T>(paths: string[], fn: () => Promise<T> | T, opts: LockOptions = {}): Promise<T> {
+  const sorted = [...new Set(paths)].sort();
+  const held: LockHandle[] = [];
+  try {
+    for (const p of sorted) held.push(await acquireLock(p, opts));
+    return await fn();
+  } finally {
+    for (const h of held.reverse()) await h.release();
+  }
+}
+
+export async function withLock<T>(path: string, fn: () => Promise<T> | T, opts: LockOptions = {}): Promise<T> {
+  return withLocks([path], fn, opts);
+}

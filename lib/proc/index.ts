@@ -1,0 +1,83 @@
+// The one liveness probe (DESIGN.md §1.5): a pid plus its start time plus the
+// boot id names one process for the life of the machine, so a reused pid never
+// passes for the process we recorded.
+import { readFileSync } from "node:fs";
+
+export interface ProcessIdentity {
+  pid: number;
+  /** Start time in clock ticks since boot (field 22 of /proc/<pid>/stat). */
+  start: string;
+  boot: string;
+}
+
+let cachedBoot: string | undefined;
+export function bootId(): string {
+  if (cachedBoot === undefined) {
+    try {
+      cachedBoot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    } catch {
+      cachedBoot = "unknown-boot";
+    }
+  }
+  return cachedBoot;
+}
+
+interface StatFields {
+  state: string;
+  start: string;
+  ppid: number;
+}
+
+function readStat(pid: number): StatFields | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) may hold spaces and parentheses: split after the last ')'.
+  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: rest[0] ?? "", ppid: Number(rest[1]), start: rest[19] ?? "" };
+}
+
+/** The identity of a live process, or undefined when the pid names none (zombies count as gone). */
+export function processIdentity(pid: number): ProcessIdentity | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  const stat = readStat(pid);
+  if (!stat || stat.state === "Z" || stat.state === "X") return undefined;
+  return { pid, start: stat.start, boot: bootId() };
+}
+
+export function parentPid(pid: number): number | undefined {
+  return readStat(pid)?.ppid;
+}
+
+let cachedSelf: ProcessIdentity | undefined;
+export function selfIdentity(): ProcessIdentity {
+  cachedSelf ??= processIdentity(process.pid) ?? { pid: process.pid, start: "", boot: bootId() };
+  return cachedSelf;
+}
+
+/**
+ * What a recorded leaf is now:
+ * - `dead`: the pid names no live process (or none was recorded);
+ * - `owned`: alive and its start identity matches the record;
+ * - `unprovable`: alive but it cannot prove it is the process we recorded.
+ */
+export type LeafState = "dead" | "owned" | "unprovable";
+
+export function probeLeaf(pid: number | string, start: string, boot?: string): LeafState {
+  const n = typeof pid === "string" ? Number(pid) : pid;
+  if (!n) return "dead";
+  const now = processIdentity(n);
+  if (!now) return "dead";
+  if (boot && boot !== now.boot) return "unprovable";
+  return start !== "" && now.start === start ? "owned" : "unprovable";
+}
+
+/** A recorded owner (pid, start, boot) is still the same live process. */
+export function ownerAlive(owner: { pid: number; start: string; boot: string }): boolean {
+  if (owner.boot !== bootId()) return false;
+  const now = processIdentity(owner.pid);
+  return !!now && now.start === owner.start;
+}

@@ -1,0 +1,53 @@
+// Derived display status (DESIGN.md §3): never stored, always recomputed from
+// lifecycle, proposal and liveness.
+import { probeLeaf } from "../proc";
+import type { RecordReading } from "./file";
+import { publicRecord } from "./file";
+import type { SessionRecord } from "./schema";
+
+export type Liveness = "online" | "offline" | "unknown";
+
+export const DISPLAY_STATUSES = [
+  "starting",
+  "working",
+  "idle",
+  "asking",
+  "parked",
+  "error",
+  "queued",
+  "review",
+  "done",
+  "close-pending",
+  "offline",
+  "corrupt",
+  "retired",
+] as const;
+export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
+
+/** Online when the recorded agent pid is alive with its recorded start identity. */
+export function recordLiveness(record: SessionRecord, fenced: boolean): Liveness {
+  if (fenced) return "offline"; // pinned offline while the readiness fence is up
+  if (record.stopped || !record.agent_pid) return "offline";
+  return probeLeaf(record.agent_pid, record.agent_start) === "owned" ? "online" : "offline";
+}
+
+export function displayStatus(reading: RecordReading, liveness: Liveness): DisplayStatus {
+  if (reading.kind !== "ok") return "corrupt";
+  if (reading.retired) return "retired";
+  if (reading.pending) return "starting";
+  const view = publicRecord(reading.record, reading.pending);
+  if (view.proposal === "merge") return "review";
+  if (view.proposal === "close") return "close-pending";
+  if (view.proposal === "nothing") return "done";
+  if (view.status === "queued") return "queued";
+  if (liveness !== "online") return "offline";
+  switch (view.status) {
+    case "active":
+      return "working";
+    case "idle":
+    case "awaiting":
+      return "idle";
+    default:
+      return view.status;
+  }
+}

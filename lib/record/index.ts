@@ -1,0 +1,13 @@
+export * from "./schema";
+export { serializeRecord, parseRecord, RecordParseError } from "./codec";
+export { type RecordReading, readRecordFile, writeRecordFile, publicRecord, fsyncDir } from "./file";
+export { type Liveness, type DisplayStatus, DISPLAY_STATUSES, recordLiveness, displayStatus } from "./display";
+export {
+  type RecordChange,
+  type CommitObserver,
+  type UpdateContext,
+  registerCommitObserver,
+  readSession,
+  refuseUnusable,
+  updateRecord,
+} from "./update";

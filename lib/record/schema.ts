@@ -1,0 +1,134 @@
+// The session record (DESIGN.md §3): a flat object with a fixed key order and
+// every key present. `base` is the one optional key: only pinned creates carry
+// it, so an unpinned record keeps its exact legacy bytes.
+
+export const LIFECYCLES = ["active", "idle", "awaiting", "parked", "asking", "error", "queued"] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
+
+export const PROPOSALS = ["", "merge", "nothing", "close"] as const;
+export type Proposal = (typeof PROPOSALS)[number];
+
+export const AFTER_TURN = ["", "archive", "stop"] as const;
+export type AfterTurn = (typeof AFTER_TURN)[number];
+
+export interface SessionRecord {
+  session_id: string;
+  governed: boolean;
+  project_root: string;
+  worktree_path: string;
+  branch: string;
+  base?: string;
+  node: string;
+  title: string;
+  name: string;
+  parent: string;
+  status: Lifecycle;
+  proposal: Proposal;
+  note: string;
+  harness: string;
+  harness_session_id: string;
+  launcher: string;
+  launch_cmd: string;
+  tmux_socket: string;
+  tmux_session: string;
+  agent_pid: string;
+  agent_start: string;
+  stopped: boolean;
+  archived: boolean;
+  after_turn: AfterTurn;
+  launch_readiness_pending: string;
+  create_request_id: string;
+  create_payload_hash: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The serialization order. `base` sits after `branch` and is skipped when absent. */
+export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
+  "session_id",
+  "governed",
+  "project_root",
+  "worktree_path",
+  "branch",
+  "base",
+  "node",
+  "title",
+  "name",
+  "parent",
+  "status",
+  "proposal",
+  "note",
+  "harness",
+  "harness_session_id",
+  "launcher",
+  "launch_cmd",
+  "tmux_socket",
+  "tmux_session",
+  "agent_pid",
+  "agent_start",
+  "stopped",
+  "archived",
+  "after_turn",
+  "launch_readiness_pending",
+  "create_request_id",
+  "create_payload_hash",
+  "createdAt",
+  "updatedAt",
+];
+
+export const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(["governed", "stopped", "archived"]);
+
+/** The frozen pre-launch original held by the readiness fence. */
+export interface PendingOriginal {
+  status: Lifecycle;
+  proposal: Proposal;
+  note: string;
+  stopped: boolean;
+  archived: boolean;
+}
+
+export function isLifecycle(v: unknown): v is Lifecycle {
+  return typeof v === "string" && (LIFECYCLES as readonly string[]).includes(v);
+}
+
+export function isProposal(v: unknown): v is Proposal {
+  return typeof v === "string" && (PROPOSALS as readonly string[]).includes(v);
+}
+
+export function isAfterTurn(v: unknown): v is AfterTurn {
+  return typeof v === "string" && (AFTER_TURN as readonly string[]).includes(v);
+}
+
+/** A fresh record with every key at its empty value. */
+export function emptyRecord(id: string, now = new Date().toISOString()): SessionRecord {
+  return {
+    session_id: id,
+    governed: true,
+    project_root: "",
+    worktree_path: "",
+    branch: "",
+    node: "",
+    title: "",
+    name: "",
+    parent: "",
+    status: "idle",
+    proposal: "",
+    note: "",
+    harness: "",
+    harness_session_id: "",
+    launcher: "",
+    launch_cmd: "",
+    tmux_socket: "",
+    tmux_session: "",
+    agent_pid: "",
+    agent_start: "",
+    stopped: false,
+    archived: false,
+    after_turn: "",
+    launch_readiness_pending: "",
+    create_request_id: "",
+    create_payload_hash: "",
+    createdAt: now,
+    updatedAt: now,
+  };
+}

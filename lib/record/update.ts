@@ -1,0 +1,95 @@
+// Read-modify-write of one record under its lock. Every writer refuses a
+// corrupt record and an absent one; lifecycle writers also refuse a retired one.
+import { SpexError } from "../errors";
+import { withLock } from "../lock";
+import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
+import { type RecordReading, readRecordFile, writeRecordFile } from "./file";
+import type { PendingOriginal, SessionRecord } from "./schema";
+
+export interface RecordChange {
+  store: ProjectStore;
+  before: SessionRecord;
+  after: SessionRecord;
+  /** Free-form tag of what changed ("state", "rename", "launch", …) for observers. */
+  reason: string;
+}
+
+/**
+ * Observers run after a write commits: `underLock` while the record lock is
+ * still held (durable timeline appends), `afterRelease` once it is released
+ * (deliveries). Registered by higher layers so the record module stays at the bottom.
+ */
+export interface CommitObserver {
+  underLock?(change: RecordChange): void | Promise<void>;
+  afterRelease?(change: RecordChange): void | Promise<void>;
+}
+
+const observers: CommitObserver[] = [];
+export function registerCommitObserver(observer: CommitObserver): void {
+  if (!observers.includes(observer)) observers.push(observer);
+}
+
+export function readSession(store: ProjectStore, id: string): RecordReading {
+  return readRecordFile(sessionPaths(store, id).record, id);
+}
+
+export function refuseUnusable(reading: RecordReading, opts: { allowRetired?: boolean } = {}): asserts reading is Extract<RecordReading, { kind: "ok" }> {
+  if (reading.kind === "absent") {
+    throw new SpexError("record_absent", `session ${reading.id} has no record`, {
+      hint: "check the id with `spex session ls --all`",
+      httpStatus: 404,
+    });
+  }
+  if (reading.kind === "corrupt") {
+    throw new SpexError("record_corrupt", `the record ${reading.file} cannot be parsed (${reading.error}); nothing was changed`, {
+      hint: "inspect the file; once its runtime is gone, `spex session quarantine` files it away",
+      details: { file: reading.file, parseError: reading.error },
+    });
+  }
+  if (reading.retired && !opts.allowRetired) {
+    throw new SpexError("record_retired", `session ${reading.id} is retired: its worktree ${reading.record.worktree_path} is gone`, {
+      hint: `only close remains: spex session close ${reading.id.slice(0, 8)}`,
+    });
+  }
+}
+
+export interface UpdateContext {
+  pending: PendingOriginal | null;
+  retired: boolean;
+}
+
+export interface UpdateOptions {
+  allowRetired?: boolean;
+  reason?: string;
+  purpose?: string;
+}
+
+/**
+ * Apply `mutate` to the stored record under its lock. Returning undefined (or
+ * the same object) writes nothing. The writer stamps updatedAt.
+ */
+export async function updateRecord(
+  store: ProjectStore,
+  id: string,
+  mutate: (record: SessionRecord, ctx: UpdateContext) => SessionRecord | undefined,
+  opts: UpdateOptions = {},
+): Promise<RecordChange | undefined> {
+  let change: RecordChange | undefined;
+  await withLock(
+    recordLockPath(store, id),
+    async () => {
+      const reading = readSession(store, id);
+      refuseUnusable(reading, opts);
+      const before = reading.record;
+      const next = mutate({ ...before }, { pending: reading.pending, retired: reading.retired });
+      if (!next || next === before) return;
+      const after = { ...next, updatedAt: new Date().toISOString() };
+      writeRecordFile(reading.file, after);
+      change = { store, before, after, reason: opts.reason ?? "update" };
+      for (const o of observers) await o.underLock?.(change);
+    },
+    { purpose: opts.purpose ?? `update ${id}` },
+  );
+  if (change) for (const o of observers) await o.afterRelease?.(change);
+  return change;
+}

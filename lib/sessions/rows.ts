@@ -1,0 +1,166 @@
+// List rows and detail views. A row carries a bounded one-line preview of the
+// prompt (DESIGN.md §1.9), so `ls` stays proportional to the number of sessions.
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { errnoCode } from "../errors";
+import { labelOf, previewOf, shortId } from "../naming";
+import {
+  type DisplayStatus,
+  type Liveness,
+  type RecordReading,
+  displayStatus,
+  publicRecord,
+  recordLiveness,
+} from "../record";
+import { type ProjectStore, listSessionIds, sessionPaths } from "../store";
+import { readSession } from "../record";
+
+export interface SessionRow {
+  kind: "ok";
+  id: string;
+  shortId: string;
+  label: string;
+  name: string;
+  title: string;
+  node: string;
+  branch: string;
+  base: string | null;
+  worktree: string;
+  parent: string;
+  lifecycle: string;
+  proposal: string;
+  note: string;
+  display: DisplayStatus;
+  liveness: Liveness;
+  harness: string;
+  launcher: string;
+  tmuxSession: string;
+  stopped: boolean;
+  archived: boolean;
+  retired: boolean;
+  afterTurn: string;
+  preview: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CorruptRow {
+  kind: "corrupt";
+  id: string;
+  shortId: string;
+  display: "corrupt";
+  liveness: "unknown";
+  file: string;
+  error: string;
+}
+
+export type ListRow = SessionRow | CorruptRow;
+
+const PREVIEW_BYTES = 512;
+
+function readHead(file: string, bytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return "";
+    throw e;
+  }
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function rowOf(store: ProjectStore, reading: RecordReading): ListRow | undefined {
+  if (reading.kind === "absent") return undefined;
+  if (reading.kind === "corrupt") {
+    return { kind: "corrupt", id: reading.id, shortId: shortId(reading.id, 8), display: "corrupt", liveness: "unknown", file: reading.file, error: reading.error };
+  }
+  const view = publicRecord(reading.record, reading.pending);
+  const liveness = reading.retired ? "offline" : recordLiveness(view, reading.pending !== null);
+  return {
+    kind: "ok",
+    id: view.session_id,
+    shortId: shortId(view.session_id, 8),
+    label: labelOf(view),
+    name: view.name,
+    title: view.title,
+    node: view.node,
+    branch: view.branch,
+    base: view.base ?? null,
+    worktree: view.worktree_path,
+    parent: view.parent,
+    lifecycle: view.status,
+    proposal: view.proposal,
+    note: previewOf(view.note, 200),
+    display: displayStatus(reading, liveness),
+    liveness,
+    harness: view.harness,
+    launcher: view.launcher,
+    tmuxSession: view.tmux_session,
+    stopped: view.stopped,
+    archived: view.archived,
+    retired: reading.retired,
+    afterTurn: view.after_turn,
+    preview: previewOf(readHead(sessionPaths(store, reading.id).prompt, PREVIEW_BYTES)),
+    createdAt: view.createdAt,
+    updatedAt: view.updatedAt,
+  };
+}
+
+/** Every reading of the project, corrupt ones included. */
+export function readAll(store: ProjectStore): RecordReading[] {
+  return listSessionIds(store).map((id) => readSession(store, id));
+}
+
+export function listRows(store: ProjectStore): ListRow[] {
+  const rows: ListRow[] = [];
+  for (const reading of readAll(store)) {
+    const row = rowOf(store, reading);
+    if (row) rows.push(row);
+  }
+  return rows.sort((a, b) => {
+    const ta = a.kind === "ok" ? a.createdAt : "";
+    const tb = b.kind === "ok" ? b.createdAt : "";
+    return ta === tb ? a.id.localeCompare(b.id) : ta.localeCompare(tb);
+  });
+}
+
+export interface SessionDetail {
+  row: ListRow;
+  /** The full prompt (detail views only). */
+  prompt: string;
+  /** The full note (rows carry a preview). */
+  note: string;
+  record: Record<string, unknown> | null;
+  lastScreen: string | null;
+}
+
+export function detailOf(store: ProjectStore, reading: RecordReading): SessionDetail | undefined {
+  const row = rowOf(store, reading);
+  if (!row) return undefined;
+  const paths = sessionPaths(store, reading.id);
+  let prompt = "";
+  try {
+    prompt = readFileSync(paths.prompt, "utf8");
+  } catch (e) {
+    if (errnoCode(e) !== "ENOENT") throw e;
+  }
+  let lastScreen: string | null = null;
+  try {
+    lastScreen = readFileSync(paths.lastScreen, "utf8");
+  } catch (e) {
+    if (errnoCode(e) !== "ENOENT") throw e;
+  }
+  const view = reading.kind === "ok" ? publicRecord(reading.record, reading.pending) : null;
+  return {
+    row,
+    prompt,
+    note: view?.note ?? "",
+    record: view ? (view as unknown as Record<string, unknown>) : null,
+    lastScreen,
+  };
+}

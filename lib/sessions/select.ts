@@ -1,0 +1,73 @@
+// Selectors (DESIGN.md §4): full id, unique id prefix, name, node, branch, or
+// `.` for the session of the current worktree.
+import { SpexError } from "../errors";
+import { findCheckout } from "../git/main-root";
+import { shortId, labelOf } from "../naming";
+import type { RecordReading } from "../record";
+import type { ProjectStore } from "../store";
+import { readAll } from "./rows";
+
+export type PresentReading = Exclude<RecordReading, { kind: "absent" }>;
+
+function describe(r: PresentReading): string {
+  return r.kind === "ok" ? `${shortId(r.id, 8)} (${labelOf(r.record)}, ${r.record.branch})` : `${shortId(r.id, 8)} (corrupt)`;
+}
+
+/** The session whose worktree contains `cwd`, if any. */
+export function sessionAt(readings: RecordReading[], cwd: string): PresentReading | undefined {
+  const top = findCheckout(cwd)?.top;
+  if (!top) return undefined;
+  return readings.find((r): r is Extract<RecordReading, { kind: "ok" }> => r.kind === "ok" && r.record.worktree_path === top);
+}
+
+export function matchSelector(readings: RecordReading[], selector: string, cwd = process.cwd()): PresentReading {
+  const present = readings.filter((r): r is PresentReading => r.kind !== "absent");
+  if (selector === ".") {
+    const here = sessionAt(readings, cwd);
+    if (!here) {
+      throw new SpexError("session_not_found", `no session owns the worktree at ${cwd}`, {
+        hint: "run this from inside a session worktree, or name the session by id, name or branch",
+        httpStatus: 404,
+      });
+    }
+    return here;
+  }
+  const ok = present.filter((r): r is Extract<RecordReading, { kind: "ok" }> => r.kind === "ok");
+  const tiers: PresentReading[][] = [
+    present.filter((r) => r.id === selector),
+    ok.filter((r) => r.record.name !== "" && r.record.name === selector),
+    ok.filter((r) => r.record.branch === selector),
+    ok.filter((r) => r.record.node !== "" && r.record.node === selector),
+    selector.length >= 2 ? present.filter((r) => r.id.startsWith(selector) || r.id.replace(/-/g, "").startsWith(selector)) : [],
+  ];
+  for (const tier of tiers) {
+    if (tier.length === 1) return tier[0]!;
+    if (tier.length > 1) {
+      throw new SpexError("selector_ambiguous", `"${selector}" matches ${tier.length} sessions: ${tier.map(describe).join(", ")}`, {
+        hint: "use a longer id prefix or the full id",
+        details: { candidates: tier.map((r) => r.id) },
+        exitCode: 1,
+        httpStatus: 400,
+      });
+    }
+  }
+  throw new SpexError("session_not_found", `no session matches "${selector}"`, {
+    hint: "list sessions with `spex session ls --all`",
+    httpStatus: 404,
+  });
+}
+
+export function resolveSelector(store: ProjectStore, selector: string, cwd = process.cwd()): PresentReading {
+  return matchSelector(readAll(store), selector, cwd);
+}
+
+/**
+ * The agent's own session: SPEX_SESSION_ID, else an explicit --session, else
+ * the session whose worktree contains the current folder.
+ */
+export function resolveOwnSession(store: ProjectStore, explicit: string | undefined, cwd = process.cwd()): string {
+  if (explicit) return resolveSelector(store, explicit, cwd).id;
+  const fromEnv = process.env.SPEX_SESSION_ID;
+  if (fromEnv) return fromEnv;
+  return matchSelector(readAll(store), ".", cwd).id;
+}

@@ -1,0 +1,69 @@
+// Lifecycle declarations: the agent's own `done/park/ask` and the hooks'
+// `internal session-state` land through this one path into the one writer.
+import { SpexError } from "../errors";
+import { type Lifecycle, type Proposal, type RecordChange, isLifecycle, isProposal, updateRecord } from "../record";
+import type { ProjectStore } from "../store";
+
+export interface StateDeclaration {
+  status: Lifecycle;
+  /** undefined leaves the proposal as it is. */
+  proposal?: Proposal;
+  /** undefined leaves the note as it is. */
+  note?: string;
+  /** A new turn starts: a proposal, note and stop from the previous turn are stale. */
+  newTurn?: boolean;
+  /** The agent process ended (SessionEnd). */
+  stopped?: boolean;
+}
+
+export function parseLifecycle(value: string): Lifecycle {
+  if (!isLifecycle(value)) {
+    throw new SpexError("usage", `"${value}" is not a lifecycle state (active, idle, awaiting, parked, asking, error, queued)`, {
+      exitCode: 2,
+      httpStatus: 400,
+    });
+  }
+  return value;
+}
+
+export function parseProposal(value: string): Proposal {
+  if (!isProposal(value) || value === "") {
+    throw new SpexError("usage", `"${value}" is not a proposal (merge, nothing, close)`, { exitCode: 2, httpStatus: 400 });
+  }
+  return value;
+}
+
+export async function declareState(store: ProjectStore, id: string, d: StateDeclaration): Promise<RecordChange | undefined> {
+  return updateRecord(
+    store,
+    id,
+    (record) => {
+      const next = { ...record, status: d.status };
+      if (d.newTurn) {
+        next.proposal = "";
+        next.note = "";
+        next.stopped = false;
+      }
+      if (d.proposal !== undefined) next.proposal = d.proposal;
+      if (d.note !== undefined) next.note = d.note;
+      if (d.stopped !== undefined) next.stopped = d.stopped;
+      // A Stop with a standing proposal parks the session as awaiting review.
+      if (next.status === "idle" && next.proposal !== "") next.status = "awaiting";
+      const same =
+        next.status === record.status &&
+        next.proposal === record.proposal &&
+        next.note === record.note &&
+        next.stopped === record.stopped;
+      return same ? undefined : next;
+    },
+    { reason: "state", purpose: `state ${d.status} ${id}` },
+  );
+}
+
+export async function renameSession(store: ProjectStore, id: string, name: string): Promise<RecordChange | undefined> {
+  return updateRecord(store, id, (record) => (record.name === name ? undefined : { ...record, name }), {
+    reason: "rename",
+    allowRetired: true,
+    purpose: `rename ${id}`,
+  });
+}

@@ -1,0 +1,117 @@
+// The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
+// nothing here writes a record.
+import { existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { SpexError, errnoCode } from "../errors";
+import { resolveMainRoot } from "../git/main-root";
+
+export function spexHome(): string {
+  const fromEnv = process.env.SPEX_HOME;
+  return fromEnv ? resolve(fromEnv) : join(homedir(), ".spex");
+}
+
+/** The project key: the main checkout path with `/` and `.` turned into `-`. */
+export function projectKey(mainRoot: string): string {
+  return mainRoot.replace(/[/.]/g, "-");
+}
+
+export interface ProjectStore {
+  home: string;
+  root: string;
+  key: string;
+  dir: string;
+  sessionsDir: string;
+  locksDir: string;
+  queueDir: string;
+  quarantineDir: string;
+  receiptsDir: string;
+}
+
+export function projectStore(mainRoot: string, home = spexHome()): ProjectStore {
+  const key = projectKey(mainRoot);
+  const dir = join(home, "projects", key);
+  return {
+    home,
+    root: mainRoot,
+    key,
+    dir,
+    sessionsDir: join(dir, "sessions"),
+    locksDir: join(dir, "locks"),
+    queueDir: join(dir, "queue"),
+    quarantineDir: join(dir, "quarantine"),
+    receiptsDir: join(dir, "receipts"),
+  };
+}
+
+export interface SessionPaths {
+  dir: string;
+  record: string;
+  prompt: string;
+  launch: string;
+  agentPid: string;
+  timeline: string;
+  watchers: string;
+  files: string;
+  lastScreen: string;
+}
+
+export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
+  const dir = join(store.sessionsDir, id);
+  return {
+    dir,
+    record: join(dir, "session.json"),
+    prompt: join(dir, "prompt"),
+    launch: join(dir, "launch.sh"),
+    agentPid: join(dir, "agent.pid"),
+    timeline: join(dir, "timeline.ndjson"),
+    watchers: join(dir, "watchers.json"),
+    files: join(dir, "files.json"),
+    lastScreen: join(dir, "last-screen.txt"),
+  };
+}
+
+export function recordLockPath(store: ProjectStore, id: string): string {
+  return join(store.locksDir, `${id}.lock`);
+}
+
+export function projectLockPath(store: ProjectStore): string {
+  return join(store.locksDir, "project.lock");
+}
+
+/** Ids of every session folder that holds a record file (corrupt ones included). */
+export function listSessionIds(store: ProjectStore): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(store.sessionsDir);
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return [];
+    throw e;
+  }
+  return names.filter((n) => !n.startsWith(".") && existsSync(join(store.sessionsDir, n, "session.json"))).sort();
+}
+
+/** Every project store under SPEX_HOME (for machine-wide views such as doctor and live). */
+export function listProjectKeys(home = spexHome()): string[] {
+  try {
+    return readdirSync(join(home, "projects")).sort();
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return [];
+    throw e;
+  }
+}
+
+/**
+ * The project the caller is in: SPEX_PROJECT_ROOT (set by the launch script for
+ * hooks) wins, else the main checkout containing cwd.
+ */
+export function currentProject(cwd = process.cwd()): ProjectStore {
+  const hinted = process.env.SPEX_PROJECT_ROOT;
+  const root = hinted ? resolveMainRoot(hinted) ?? hinted : resolveMainRoot(cwd);
+  if (!root) {
+    throw new SpexError("not_a_git_repo", `${cwd} is not inside a git checkout`, {
+      hint: "run spex from inside the repository whose sessions you want, or set SPEX_PROJECT_ROOT",
+    });
+  }
+  return projectStore(root);
+}

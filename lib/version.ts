@@ -1,0 +1,2 @@
+import pkg from "../package.json";
+export const VERSION: string = pkg.version;
