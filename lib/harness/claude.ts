@@ -1,0 +1,34 @@
+import { randomUUID } from "node:crypto";
+import type { HarnessAdapter, HookAction } from "./types";
+import { renderJsonHooks } from "./hook-config";
+
+const EVENTS: Record<string, HookAction> = {
+  SessionStart: "start",
+  UserPromptSubmit: "turn",
+  PreToolUse: "tool",
+  Notification: "notify",
+  Stop: "stop",
+  StopFailure: "fail",
+  SessionEnd: "end",
+};
+
+// Local settings: auto-discovered by Claude Code and normally untracked, so
+// rendering hooks never dirties a file the repository tracks.
+const SETTINGS = ".claude/settings.local.json";
+
+export const claude: HarnessAdapter = {
+  name: "claude",
+  defaultCommand: "claude",
+  hookEvents: EVENTS,
+  interruptKeys: ["Escape"],
+  readiness: "hook",
+  launchArgs: ({ nativeId }) => (nativeId ? ["--session-id", nativeId] : []),
+  resumeArgs: (nativeId) => ["--resume", nativeId],
+  assignNativeId: () => randomUUID(),
+  hookConfigFiles: [SETTINGS],
+  renderHooks(worktree, hookCommand) {
+    const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event) }));
+    return [renderJsonHooks(worktree, SETTINGS, entries)];
+  },
+  fatalScreens: [/Invalid API key/i, /Please run \/login/i, /API Error: 401/],
+};

@@ -1,0 +1,77 @@
+// Merge spex's hook entries into a harness's JSON settings file without
+// clobbering what the user has: spex entries are recognised by a marker in
+// their command and replaced; everything else is kept as it was.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { SpexError } from "../errors";
+
+export const HOOK_MARKER = "spex-agent-hook";
+
+interface HookHandler {
+  type: string;
+  command?: string;
+  timeout?: number;
+  [k: string]: unknown;
+}
+interface HookGroup {
+  matcher?: string;
+  hooks?: HookHandler[];
+  [k: string]: unknown;
+}
+
+function isOurs(h: HookHandler): boolean {
+  return typeof h.command === "string" && h.command.includes(HOOK_MARKER);
+}
+
+/**
+ * settings.hooks[event] = the user's groups with spex handlers removed, plus
+ * one group holding spex's handler for that event. Idempotent.
+ */
+export function mergeHookSettings(
+  settings: Record<string, unknown>,
+  entries: { event: string; command: string; timeout?: number }[],
+): Record<string, unknown> {
+  const hooks = { ...((settings.hooks as Record<string, HookGroup[]> | undefined) ?? {}) };
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const kept = groups
+      .map((g) => ({ ...g, hooks: (g.hooks ?? []).filter((h) => !isOurs(h)) }))
+      .filter((g) => g.hooks.length > 0);
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  for (const e of entries) {
+    const handler: HookHandler = { type: "command", command: e.command };
+    if (e.timeout !== undefined) handler.timeout = e.timeout;
+    hooks[e.event] = [...(hooks[e.event] ?? []), { hooks: [handler] }];
+  }
+  return { ...settings, hooks };
+}
+
+export function renderJsonHooks(
+  worktree: string,
+  relFile: string,
+  entries: { event: string; command: string; timeout?: number }[],
+): string {
+  const file = join(worktree, relFile);
+  let settings: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    const text = readFileSync(file, "utf8");
+    try {
+      settings = text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch (e) {
+      throw new SpexError("hook_config_unparseable", `${file} is not valid JSON (${(e as Error).message}); spex will not overwrite it`, {
+        hint: "fix or remove that file, then try again",
+      });
+    }
+    if (!settings || typeof settings !== "object" || Array.isArray(settings)) {
+      throw new SpexError("hook_config_unparseable", `${file} does not hold a JSON object; spex will not overwrite it`, {
+        hint: "fix or remove that file, then try again",
+      });
+    }
+  }
+  const merged = mergeHookSettings(settings, entries);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(merged, null, 2) + "\n");
+  return relFile;
+}

@@ -1,0 +1,25 @@
+import { SpexError } from "../errors";
+import { claude } from "./claude";
+import { codex } from "./codex";
+import { gemini } from "./gemini";
+import { shell } from "./shell";
+import { type HarnessAdapter, type HarnessName, HARNESS_NAMES } from "./types";
+
+export * from "./types";
+export { HOOK_MARKER, mergeHookSettings } from "./hook-config";
+
+const ADAPTERS: Record<HarnessName, HarnessAdapter> = { claude, codex, gemini, shell };
+
+export function isHarnessName(name: string): name is HarnessName {
+  return (HARNESS_NAMES as readonly string[]).includes(name);
+}
+
+export function harnessAdapter(name: string): HarnessAdapter {
+  if (!isHarnessName(name)) {
+    throw new SpexError("harness_unknown", `"${name}" is not a known harness`, {
+      hint: `use one of ${HARNESS_NAMES.join(", ")}`,
+      httpStatus: 400,
+    });
+  }
+  return ADAPTERS[name];
+}

@@ -1,0 +1,15 @@
+import type { HarnessAdapter } from "./types";
+
+/** Any command: the prompt is its last argument; ready once agent.pid names a live process. */
+export const shell: HarnessAdapter = {
+  name: "shell",
+  defaultCommand: "sh -c 'printf \"%s\\n\" \"$1\"; exec sh' spex-shell",
+  hookEvents: {},
+  interruptKeys: ["C-c"],
+  readiness: "pid",
+  launchArgs: () => [],
+  resumeArgs: () => [],
+  hookConfigFiles: [],
+  renderHooks: () => [],
+  fatalScreens: [],
+};

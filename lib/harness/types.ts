@@ -1,0 +1,48 @@
+// What every agent CLI adapter declares (DESIGN.md §5): how to launch and
+// resume it, where its hook config lives, how its events map to lifecycle.
+
+export const HARNESS_NAMES = ["claude", "codex", "gemini", "shell"] as const;
+export type HarnessName = (typeof HARNESS_NAMES)[number];
+
+/**
+ * Canonical hook actions. Each harness maps its own event names onto these;
+ * the hook script and `spex internal hook` speak only these.
+ * - turn: a new user turn starts (active; previous proposal/note are stale)
+ * - tool: the agent is working (active)
+ * - stop: the turn ended (idle, or awaiting when a proposal stands)
+ * - notify: a notification; the payload decides whether it is a question (asking)
+ * - fail: the turn failed (error)
+ * - start: the agent started (readiness; native session id)
+ * - end: the agent process ended (stopped)
+ */
+export const HOOK_ACTIONS = ["turn", "tool", "stop", "notify", "fail", "start", "end"] as const;
+export type HookAction = (typeof HOOK_ACTIONS)[number];
+
+export interface LaunchContext {
+  /** The native conversation id assigned at create, when the harness accepts one. */
+  nativeId: string;
+}
+
+export interface HarnessAdapter {
+  name: HarnessName;
+  /** The command a built-in launcher of this name runs. */
+  defaultCommand: string;
+  /** Native hook event name → canonical action. */
+  hookEvents: Record<string, HookAction>;
+  /** Keys that interrupt the current turn without ending the session. */
+  interruptKeys: string[];
+  /** How readiness is proved: the agent's start hook, or a live agent.pid. */
+  readiness: "hook" | "pid";
+  /** Arguments placed after the launcher command on a fresh launch (the prompt operand follows). */
+  launchArgs(ctx: LaunchContext): string[];
+  /** Arguments that resume the native conversation; undefined when the harness has none. */
+  resumeArgs(nativeId: string): string[] | undefined;
+  /** A native id chosen by spex at create time (claude takes `--session-id`). */
+  assignNativeId?(): string;
+  /** Files (relative to the worktree) that hold this harness's hook config. */
+  hookConfigFiles: string[];
+  /** Write the hook config into the worktree, merged with what is there. Returns files written. */
+  renderHooks(worktree: string, hookCommand: (action: HookAction, event: string) => string): string[];
+  /** Screens that mean the agent cannot go on (sign-in required, fatal error). */
+  fatalScreens: RegExp[];
+}

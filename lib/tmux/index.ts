@@ -1,0 +1,149 @@
+// The tmux driver: every tmux call spex makes goes through here, so sockets,
+// config and batching are decided once.
+import { spawn, spawnSync } from "node:child_process";
+
+/** The spex tmux server's socket name (`tmux -L <name>`). */
+export function spexSocket(): string {
+  return process.env.SPEX_TMUX || "spex";
+}
+
+/** A socket of "" means the user's default tmux server. */
+export function baseArgs(socket: string): string[] {
+  const args = socket ? ["-L", socket] : [];
+  // Only consulted when a command starts the server.
+  const conf = process.env.SPEX_TMUX_CONF;
+  if (conf) args.push("-f", conf);
+  return args;
+}
+
+export interface TmuxResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function tmuxEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  // Inside a tmux pane TMUX points at that server: never let it redirect our calls.
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  return env;
+}
+
+export function tmuxSync(socket: string, args: string[], input?: string | Buffer): TmuxResult {
+  const r = spawnSync("tmux", [...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}
+
+export function tmuxAsync(socket: string, args: string[], input?: string | Buffer): Promise<TmuxResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** Run several tmux commands in one process, separated by `;` arguments. */
+export function tmuxBatch(socket: string, commands: string[][]): TmuxResult {
+  const args: string[] = [];
+  commands.forEach((c, i) => {
+    if (i > 0) args.push(";");
+    args.push(...c);
+  });
+  return tmuxSync(socket, args);
+}
+
+/** An exact-name target: `=name` stops tmux from prefix-matching another session. */
+export function exactSession(name: string): string {
+  return `=${name}`;
+}
+
+export function hasSession(socket: string, name: string): boolean {
+  return tmuxSync(socket, ["has-session", "-t", exactSession(name)]).code === 0;
+}
+
+export interface NewSessionOptions {
+  socket: string;
+  name: string;
+  cwd: string;
+  command: string;
+  env?: Record<string, string>;
+  width?: number;
+  height?: number;
+}
+
+export function newSession(o: NewSessionOptions): TmuxResult {
+  const args = ["new-session", "-d", "-s", o.name, "-c", o.cwd, "-x", String(o.width ?? 200), "-y", String(o.height ?? 50)];
+  for (const [k, v] of Object.entries(o.env ?? {})) args.push("-e", `${k}=${v}`);
+  args.push(o.command);
+  return tmuxSync(o.socket, args);
+}
+
+export function killSession(socket: string, name: string): TmuxResult {
+  return tmuxSync(socket, ["kill-session", "-t", exactSession(name)]);
+}
+
+/** Pane ids of a session; empty when the session (or server) is gone. */
+export function sessionPanes(socket: string, name: string): string[] {
+  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_id}"]);
+  return r.code === 0 ? r.stdout.split("\n").filter(Boolean) : [];
+}
+
+/** The visible screen of a pane (plus `history` lines of scrollback). */
+export function capturePane(socket: string, target: string, history = 0): string | undefined {
+  const args = ["capture-pane", "-p", "-J", "-t", target];
+  if (history > 0) args.push("-S", String(-history));
+  const r = tmuxSync(socket, args);
+  return r.code === 0 ? r.stdout : undefined;
+}
+
+const MARK = "@@spex-capture@@";
+
+/** Capture many panes of one server in one tmux process, split by markers. */
+export function captureMany(socket: string, targets: string[], history = 0): Map<string, string> {
+  const result = new Map<string, string>();
+  if (targets.length === 0) return result;
+  const commands: string[][] = [];
+  for (const t of targets) {
+    commands.push(["display-message", "-p", `${MARK}${t}`]);
+    const cap = ["capture-pane", "-p", "-J", "-t", t];
+    if (history > 0) cap.push("-S", String(-history));
+    commands.push(cap);
+  }
+  const r = tmuxBatch(socket, commands);
+  let current: string | undefined;
+  let lines: string[] = [];
+  const flush = () => {
+    if (current !== undefined) result.set(current, lines.join("\n"));
+  };
+  for (const line of r.stdout.split("\n")) {
+    if (line.startsWith(MARK)) {
+      flush();
+      current = line.slice(MARK.length);
+      lines = [];
+    } else lines.push(line);
+  }
+  flush();
+  return result;
+}
+
+export function sendKeys(socket: string, target: string, keys: string[], literal = false): TmuxResult {
+  return tmuxSync(socket, ["send-keys", "-t", target, ...(literal ? ["-l"] : []), ...keys]);
+}
+
+/**
+ * Paste text into a pane as one bracketed paste: load-buffer from stdin, then
+ * paste-buffer -p (bracketed) -d (delete the buffer), so multi-line text stays
+ * one message.
+ */
+export function pasteText(socket: string, target: string, text: string, bufferName: string): TmuxResult {
+  const load = tmuxSync(socket, ["load-buffer", "-b", bufferName, "-"], text);
+  if (load.code !== 0) return load;
+  return tmuxSync(socket, ["paste-buffer", "-p", "-d", "-b", bufferName, "-t", target]);
+}

@@ -1,0 +1,117 @@
+// Every test gets its own SPEX_HOME, its own git repositories and its own tmux
+// server, all removed afterwards (DESIGN.md §10).
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const REPO_ROOT = resolve(__dirname, "..", "..");
+// SPEX_TEST_BIN / SPEX_TEST_CJS let parallel work build private copies.
+export const SPEX_BIN = process.env.SPEX_TEST_BIN || join(REPO_ROOT, "bin", "spex");
+export const SPEX_CJS = process.env.SPEX_TEST_CJS || join(REPO_ROOT, "dist", "spex.cjs");
+
+/** The environment of a test process: no inherited git config or GIT_* variables. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith("GIT_") || k.startsWith("SPEX_") || k === "TMUX" || k === "TMUX_PANE") continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "spex test",
+    GIT_AUTHOR_EMAIL: "test@spex.invalid",
+    GIT_COMMITTER_NAME: "spex test",
+    GIT_COMMITTER_EMAIL: "test@spex.invalid",
+    ...extra,
+  };
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Sandbox {
+  dir: string;
+  home: string;
+  repo: string;
+  tmuxSocket: string;
+  env: Record<string, string>;
+  /** Run the built binary (or the Node bundle) as a user would. */
+  spex(args: string[], opts?: { cwd?: string; input?: string | Buffer; env?: Record<string, string>; runner?: "bin" | "node" }): RunResult;
+  git(args: string[], cwd?: string): string;
+  tmux(args: string[]): SpawnSyncReturns<string>;
+  cleanup(): void;
+}
+
+let counter = 0;
+
+export function makeRepo(dir: string, env: Record<string, string>): string {
+  mkdirSync(dir, { recursive: true });
+  const git = (args: string[]) => {
+    const r = spawnSync("git", args, { cwd: dir, env, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  git(["init", "-q", "-b", "main"]);
+  writeFileSync(join(dir, "README.md"), "# test repo\n");
+  git(["add", "README.md"]);
+  git(["commit", "-q", "-m", "initial"]);
+  return realpathSync(dir);
+}
+
+export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "spex-test-")));
+  const home = join(dir, "home");
+  mkdirSync(home);
+  const tmuxSocket = `spex-test-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
+  const env = cleanEnv({ SPEX_HOME: home, SPEX_TMUX: tmuxSocket, HOME: join(dir, "userhome") });
+  mkdirSync(env.HOME!, { recursive: true });
+  const repo = opts.repo === false ? "" : makeRepo(join(dir, "repo"), env);
+  const sb: Sandbox = {
+    dir,
+    home,
+    repo,
+    tmuxSocket,
+    env,
+    spex(args, o = {}) {
+      const [cmd, pre] = o.runner === "node" ? ["node", [SPEX_CJS]] : [SPEX_BIN, []];
+      const r = spawnSync(cmd, [...pre, ...args], {
+        cwd: o.cwd ?? repo ?? dir,
+        env: { ...env, ...(o.env ?? {}) },
+        input: o.input,
+        encoding: "utf8",
+        timeout: 60000,
+      });
+      return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+    },
+    git(args, cwd) {
+      const r = spawnSync("git", args, { cwd: cwd ?? repo, env, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
+      return r.stdout;
+    },
+    tmux(args) {
+      return spawnSync("tmux", ["-L", tmuxSocket, "-f", "/dev/null", ...args], { env, encoding: "utf8" });
+    },
+    cleanup() {
+      spawnSync("tmux", ["-L", tmuxSocket, "kill-server"], { env, encoding: "utf8" });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return sb;
+}
+
+/** Poll a condition until it holds or the deadline passes (never a fixed sleep). */
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10000, everyMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
