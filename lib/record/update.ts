@@ -3,13 +3,17 @@
 import { SpexError } from "../errors";
 import { withLock } from "../lock";
 import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
-import { type RecordReading, readRecordFile, writeRecordFile } from "./file";
+import { type RecordReading, publicRecord, readRecordFile, writeRecordFile } from "./file";
+import { parsePending } from "./codec";
 import type { PendingOriginal, SessionRecord } from "./schema";
 
 export interface RecordChange {
   store: ProjectStore;
   before: SessionRecord;
   after: SessionRecord;
+  /** What readers saw before and see after (the readiness fence overlays the frozen original). */
+  beforeView: SessionRecord;
+  afterView: SessionRecord;
   /** Free-form tag of what changed ("state", "rename", "launch", …) for observers. */
   reason: string;
 }
@@ -85,7 +89,14 @@ export async function updateRecord(
       if (!next || next === before) return;
       const after = { ...next, updatedAt: new Date().toISOString() };
       writeRecordFile(reading.file, after);
-      change = { store, before, after, reason: opts.reason ?? "update" };
+      change = {
+        store,
+        before,
+        after,
+        beforeView: publicRecord(before, reading.pending),
+        afterView: publicRecord(after, parsePending(after.launch_readiness_pending)),
+        reason: opts.reason ?? "update",
+      };
       for (const o of observers) await o.underLock?.(change);
     },
     { purpose: opts.purpose ?? `update ${id}` },
