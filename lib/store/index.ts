@@ -1,6 +1,6 @@
 // The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
 // nothing here writes a record.
-import { existsSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
@@ -88,7 +88,20 @@ export function listSessionIds(store: ProjectStore): string[] {
     if (errnoCode(e) === "ENOENT") return [];
     throw e;
   }
-  return names.filter((n) => !n.startsWith(".") && existsSync(join(store.sessionsDir, n, "session.json"))).sort();
+  return names.filter((n) => !n.startsWith(".") && hasRecordFile(join(store.sessionsDir, n, "session.json"))).sort();
+}
+
+// lstat, not existsSync: existsSync answers false for EACCES or ELOOP too, which
+// would make an unreadable record vanish from the list instead of surfacing.
+function hasRecordFile(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw e;
+  }
 }
 
 /** Every project store under SPEX_HOME (for machine-wide views such as doctor and live). */

@@ -1,0 +1,200 @@
+// The one writer and the three readings (DESIGN.md §1.1–1.3).
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  AFTER_TURN,
+  FIELD_ORDER,
+  LIFECYCLES,
+  PROPOSALS,
+  type SessionRecord,
+  emptyRecord,
+  parseRecord,
+  readRecordFile,
+  serializeRecord,
+  writeRecordFile,
+} from "../../lib/record";
+
+let dir: string;
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "spex-record-")));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const ID = "11111111-2222-4333-8444-555555555555";
+
+/** Any record the typed schema allows, with arbitrary text in every string field. */
+const anyRecord: fc.Arbitrary<SessionRecord> = fc
+  .record({
+    strings: fc.dictionary(
+      fc.constantFrom(...FIELD_ORDER.filter((k) => !["governed", "stopped", "archived", "status", "proposal", "after_turn", "launch_readiness_pending", "session_id", "base"].includes(k))),
+      fc.string({ unit: "binary", maxLength: 80 }),
+    ),
+    status: fc.constantFrom(...LIFECYCLES),
+    proposal: fc.constantFrom(...PROPOSALS),
+    after_turn: fc.constantFrom(...AFTER_TURN),
+    governed: fc.boolean(),
+    stopped: fc.boolean(),
+    archived: fc.boolean(),
+    base: fc.option(fc.string({ unit: "binary", minLength: 1, maxLength: 40 }), { nil: undefined }),
+  })
+  .map(({ strings, base, ...rest }) => {
+    const r: SessionRecord = { ...emptyRecord(ID, "2026-01-01T00:00:00.000Z"), ...strings, ...rest };
+    if (base !== undefined) r.base = base;
+    return r;
+  });
+
+function recordFile(): string {
+  const sessionDir = join(dir, "sessions", ID);
+  mkdirSync(sessionDir, { recursive: true });
+  return join(sessionDir, "session.json");
+}
+
+describe("the writer", () => {
+  test("emits every top-level field on its own line, in the fixed order", () => {
+    const text = serializeRecord({ ...emptyRecord(ID), note: "a\nb \"quoted\" \\ end", title: "t" });
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("{");
+    expect(lines.at(-1)).toBe("");
+    expect(lines.at(-2)).toBe("}");
+    const keys = lines.slice(1, -2).map((l) => /^ {2}"([^"]+)": /.exec(l)?.[1]);
+    expect(keys).toEqual(FIELD_ORDER.filter((k) => k !== "base"));
+  });
+
+  test("writes base after branch only when the create was pinned, so unpinned records keep their legacy bytes", () => {
+    const unpinned = serializeRecord({ ...emptyRecord(ID), branch: "spex/x" });
+    expect(unpinned).not.toContain('"base"');
+    expect(serializeRecord({ ...emptyRecord(ID), branch: "spex/x", base: "" })).toBe(unpinned);
+    const pinned = serializeRecord({ ...emptyRecord(ID), branch: "spex/x", base: "abc123" });
+    expect(pinned).toContain('  "branch": "spex/x",\n  "base": "abc123",\n  "node": ""');
+  });
+
+  test("any record round-trips through the file exactly (property)", () => {
+    const file = recordFile();
+    fc.assert(
+      fc.property(anyRecord, (record) => {
+        writeRecordFile(file, record);
+        const reading = readRecordFile(file, ID);
+        expect(reading.kind).toBe("ok");
+        if (reading.kind !== "ok") return;
+        expect(reading.record).toEqual(record);
+        // One field per line whatever the text holds.
+        const lines = readFileSync(file, "utf8").split("\n");
+        expect(lines.length).toBe(FIELD_ORDER.length - (record.base === undefined ? 1 : 0) + 3);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("notes with quotes, backslashes, newlines, tabs, NUL, emoji, CJK and a leading dash survive byte for byte", () => {
+    const file = recordFile();
+    const note = '-"q" \\ back\\\\slash\nline2\r\n\ttab \u0000 nul 🎉👩‍💻 日本語の注記 \u2028 end';
+    writeRecordFile(file, { ...emptyRecord(ID), note });
+    const reading = readRecordFile(file, ID);
+    expect(reading.kind === "ok" && reading.record.note).toBe(note);
+    expect(Buffer.from(reading.kind === "ok" ? reading.record.note : "", "utf8").equals(Buffer.from(note, "utf8"))).toBe(true);
+  });
+
+  test("replaces the file atomically: no temp file is left beside the record", () => {
+    const file = recordFile();
+    for (let i = 0; i < 5; i++) writeRecordFile(file, { ...emptyRecord(ID), note: String(i) });
+    expect(readdirSync(join(dir, "sessions", ID))).toEqual(["session.json"]);
+  });
+
+  test('grep -qx \'  "status": "active",\' matches a writer-produced record exactly when its status is active (property, real grep)', () => {
+    const file = recordFile();
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LIFECYCLES),
+        // Notes and titles that try to smuggle the status line in.
+        fc.oneof(fc.string(), fc.constantFrom('\n  "status": "active",\n', '  "status": "active",', '"status": "active"')),
+        fc.string(),
+        (status, note, title) => {
+          writeRecordFile(file, { ...emptyRecord(ID), status, note, title, name: note });
+          const grep = spawnSync("grep", ["-qx", '  "status": "active",', file]);
+          expect(grep.status).toBe(status === "active" ? 0 : 1);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("the three readings", () => {
+  test("no file reads absent", () => {
+    expect(readRecordFile(join(dir, "nope", "session.json"), ID)).toEqual({ kind: "absent", id: ID, file: join(dir, "nope", "session.json") });
+  });
+
+  const corruptions: [string, (valid: string) => string, RegExp][] = [
+    ["truncated", (v) => v.slice(0, Math.floor(v.length / 2)), /JSON|Unexpected|Unterminated|end/i],
+    ["empty", () => "", /JSON|Unexpected|end/i],
+    ["a lifecycle outside the enum", (v) => v.replace('"status": "idle"', '"status": "bogus"'), /status "bogus" is not a lifecycle/],
+    ["a proposal outside the enum", (v) => v.replace('"proposal": ""', '"proposal": "maybe"'), /proposal "maybe" is not a proposal/],
+    ["an after_turn outside the enum", (v) => v.replace('"after_turn": ""', '"after_turn": "explode"'), /after_turn/],
+    ["not an object", () => "[1,2]\n", /not a JSON object/],
+    ["a boolean field holding a string", (v) => v.replace('"stopped": false', '"stopped": "false"'), /stopped is not a boolean/],
+    ["a missing session_id", (v) => v.replace(/ {2}"session_id": "[^"]*",\n/, ""), /session_id is missing/],
+    ["malformed readiness-fence bytes", (v) => v.replace('"launch_readiness_pending": ""', '"launch_readiness_pending": "{not json"'), /launch_readiness_pending/],
+    [
+      "a fence whose frozen lifecycle is outside the enum",
+      (v) => v.replace('"launch_readiness_pending": ""', `"launch_readiness_pending": ${JSON.stringify(JSON.stringify({ status: "bogus", proposal: "", note: "", stopped: false, archived: false }))}`),
+      /launch_readiness_pending status "bogus"/,
+    ],
+  ];
+  for (const [what, corrupt, error] of corruptions) {
+    test(`a record with ${what} reads corrupt, naming the file and the error`, () => {
+      const file = recordFile();
+      writeRecordFile(file, { ...emptyRecord(ID), worktree_path: dir });
+      writeFileSync(file, corrupt(readFileSync(file, "utf8")));
+      const reading = readRecordFile(file, ID);
+      expect(reading.kind).toBe("corrupt");
+      if (reading.kind !== "corrupt") return;
+      expect(reading.file).toBe(file);
+      expect(reading.error).toMatch(error);
+    });
+  }
+
+  test("a missing optional key reads as its empty value (older records stay readable)", () => {
+    const file = recordFile();
+    writeRecordFile(file, { ...emptyRecord(ID), worktree_path: dir });
+    writeFileSync(file, readFileSync(file, "utf8").replace(/ {2}"after_turn": "",\n/, ""));
+    const reading = readRecordFile(file, ID);
+    expect(reading.kind === "ok" && reading.record.after_turn).toBe("");
+  });
+
+  test("a record that is a directory is neither absent nor corrupt: the read error surfaces (EISDIR)", () => {
+    const file = recordFile();
+    mkdirSync(file);
+    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "EISDIR" }));
+  });
+
+  test("a record that is a symlink loop is neither absent nor corrupt: the read error surfaces (ELOOP)", () => {
+    const file = recordFile();
+    symlinkSync(file, file);
+    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "ELOOP" }));
+  });
+
+  test("retired is derived from the recorded worktree being gone, never stored", () => {
+    const file = recordFile();
+    const worktree = join(dir, "wt");
+    mkdirSync(worktree);
+    writeRecordFile(file, { ...emptyRecord(ID), worktree_path: worktree });
+    const live = readRecordFile(file, ID);
+    expect(live.kind === "ok" && live.retired).toBe(false);
+    rmSync(worktree, { recursive: true });
+    const gone = readRecordFile(file, ID);
+    expect(gone.kind === "ok" && gone.retired).toBe(true);
+    expect(readFileSync(file, "utf8")).not.toContain("retired");
+  });
+
+  test("a parsed fence keeps the frozen original beside the candidate", () => {
+    const frozen = { status: "parked", proposal: "merge", note: "frozen", stopped: true, archived: false };
+    const text = serializeRecord({ ...emptyRecord(ID), status: "active", launch_readiness_pending: JSON.stringify(frozen) });
+    const { record, pending } = parseRecord(text);
+    expect(record.status).toBe("active");
+    expect(pending).toEqual(frozen as never);
+  });
+});
