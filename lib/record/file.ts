@@ -2,7 +2,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, constants } from "node:fs";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { errnoCode } from "../errors";
+import { SpexError, errnoCode } from "../errors";
 import { parseRecord, serializeRecord } from "./codec";
 import type { PendingOriginal, SessionRecord } from "./schema";
 
@@ -28,7 +28,11 @@ export function readRecordFile(file: string, id: string): RecordReading {
   } catch (e) {
     const code = errnoCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent", id, file };
-    throw e;
+    // Neither absent nor corrupt: a fault that must surface, naming the file (Node's EISDIR message does not).
+    throw new SpexError("record_unreadable", `cannot read the record ${file}: ${(e as Error).message}`, {
+      hint: "check that file's type and permissions; nothing was changed",
+      details: { file, errno: code ?? null },
+    });
   }
   try {
     const { record, pending } = parseRecord(text);

@@ -102,7 +102,7 @@ describe("updateRecord", () => {
 
   test("a read error other than absence surfaces from the writer instead of being repaired", async () => {
     mkdirSync(sessionPaths(store, ID).record, { recursive: true });
-    await expect(updateRecord(store, ID, (r) => r)).rejects.toMatchObject({ code: "EISDIR" });
+    await expect(updateRecord(store, ID, (r) => r)).rejects.toMatchObject({ code: "record_unreadable", details: { errno: "EISDIR" } });
   });
 
   test("commit observers run under the lock, then after its release, once per write", async () => {

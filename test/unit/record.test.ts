@@ -168,13 +168,13 @@ describe("the three readings", () => {
   test("a record that is a directory is neither absent nor corrupt: the read error surfaces (EISDIR)", () => {
     const file = recordFile();
     mkdirSync(file);
-    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "EISDIR" }));
+    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "record_unreadable", details: { file, errno: "EISDIR" } }));
   });
 
   test("a record that is a symlink loop is neither absent nor corrupt: the read error surfaces (ELOOP)", () => {
     const file = recordFile();
     symlinkSync(file, file);
-    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "ELOOP" }));
+    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "record_unreadable", details: { file, errno: "ELOOP" } }));
   });
 
   test("retired is derived from the recorded worktree being gone, never stored", () => {
