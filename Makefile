@@ -12,11 +12,14 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-bin/spex: node_modules/.installed $(SOURCES)
+lib/generated/assets.ts: $(wildcard hooks/*.sh launch-templates/*.sh) scripts/gen-assets.ts
+	$(BIN)/bun scripts/gen-assets.ts
+
+bin/spex: node_modules/.installed lib/generated/assets.ts $(SOURCES)
 	@mkdir -p bin
 	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig cmd/main.ts --outfile bin/spex
 
-dist/spex.cjs: node_modules/.installed $(SOURCES)
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q
 	cp dist/ncc/index.js dist/spex.cjs

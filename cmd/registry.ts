@@ -7,6 +7,10 @@ import { SessionDoneCommand } from "./session/done";
 import { SessionParkCommand } from "./session/park";
 import { SessionAskCommand } from "./session/ask";
 import { InternalSessionStateCommand } from "./internal/session-state";
+import { SessionNewCommand } from "./session/new";
+import { SessionAttachCommand } from "./session/attach";
+import { InternalHookCommand } from "./internal/hook";
+import { InternalPostCheckoutCommand } from "./internal/post-checkout";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -16,4 +20,8 @@ export const commands: CommandClass<any>[] = [
   SessionParkCommand,
   SessionAskCommand,
   InternalSessionStateCommand,
+  SessionNewCommand,
+  SessionAttachCommand,
+  InternalHookCommand,
+  InternalPostCheckoutCommand,
 ];

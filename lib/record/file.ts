@@ -57,7 +57,10 @@ export function fsyncDir(dir: string): void {
  * folder. Every byte of session.json comes from here.
  */
 export function writeRecordFile(file: string, record: SessionRecord): void {
-  writeFileAtomic.sync(file, serializeRecord(record), { fsync: true, mode: 0o644 });
+  const text = serializeRecord(record);
+  // Never land bytes that would read back corrupt (an enum outside its set, a malformed fence).
+  parseRecord(text);
+  writeFileAtomic.sync(file, text, { fsync: true, mode: 0o644 });
   fsyncDir(dirname(file));
 }
 

@@ -1,0 +1,40 @@
+import { Option } from "clipanion";
+import { spawnSync } from "node:child_process";
+import { SpexCommand } from "../base";
+import { currentProject } from "../../lib/store";
+import { resolveSelector } from "../../lib/sessions";
+import { SpexError } from "../../lib/errors";
+import { baseArgs, exactSession, hasSession } from "../../lib/tmux";
+
+export class SessionAttachCommand extends SpexCommand {
+  static paths = [["session", "attach"]];
+  static usage = SpexCommand.Usage({
+    category: "Sessions",
+    description: "attach this terminal to a session's tmux pane",
+    details: `
+      Inside tmux this switches the current client instead of nesting. Detach with the tmux prefix then \`d\`.
+    `,
+    examples: [
+      ["Attach by id prefix", "spex session attach 3f2a"],
+      ["Attach by name", "spex session attach auth-fixer"],
+    ],
+  });
+
+  selector = Option.String({ name: "SEL" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const reading = resolveSelector(store, this.selector);
+    if (reading.kind !== "ok") throw new SpexError("record_corrupt", `session ${reading.id} has a corrupt record`, { hint: "see `spex session show`" });
+    const { tmux_socket: socket, tmux_session: name } = reading.record;
+    if (!name || !hasSession(socket, name)) {
+      throw new SpexError("session_not_running", `session ${reading.id.slice(0, 8)} has no running tmux session`, {
+        hint: `start it with \`spex session resume ${reading.id.slice(0, 8)}\``,
+      });
+    }
+    const inside = process.env.TMUX && socket === "";
+    const args = [...baseArgs(socket), inside ? "switch-client" : "attach-session", "-t", exactSession(name)];
+    const r = spawnSync("tmux", args, { stdio: "inherit" });
+    return r.status ?? 1;
+  }
+}

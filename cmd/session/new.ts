@@ -1,0 +1,64 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { writeJson } from "../../lib/cli/output";
+import { textFrom } from "../../lib/cli/input";
+import { currentProject } from "../../lib/store";
+import { createSession } from "../../lib/create";
+import { labelOf, shortId } from "../../lib/naming";
+import { SpexError } from "../../lib/errors";
+
+export class SessionNewCommand extends SpexCommand {
+  static paths = [["session", "new"], ["session", "create"]];
+  static usage = SpexCommand.Usage({
+    category: "Sessions",
+    description: "start an agent session in its own worktree, branch and tmux session",
+    details: `
+      Resolves the base, the launcher and every name before touching git; a bad base fails with \`base_unresolvable\` and leaves nothing behind. The session forks from the main branch as it is now, or from \`--base\` (stored on the record as the resolved commit).
+
+      The first \`[[topic]]\` mention in the prompt becomes the session's node and names its branch; otherwise the prompt's own words do (mentions and UUIDs are left out).
+
+      A prompt that starts with \`-\` needs \`--\` before it on the command line (or use \`--prompt-file\`); it reaches the agent with one leading space.
+    `,
+    examples: [
+      ["Start Claude Code on a task", 'spex session new "fix the [[auth]] token refresh bug"'],
+      ["Pin the fork point and name it", 'spex session new --base v1.4.0 --name bisect "find where parsing broke"'],
+      ["Any shell command, prompt from stdin, no launch", "cat task.md | spex session new --launcher shell --prompt-file - --no-launch"],
+    ],
+  });
+
+  prompt = Option.String({ name: "prompt", required: false });
+  promptFile = Option.String("--prompt-file", { description: "Read the prompt from a file, or - for stdin" });
+  launcher = Option.String("--launcher", { description: "A launcher name from spexcode.json, or a harness: claude, codex, gemini, shell" });
+  name = Option.String("--name", { description: "A display name" });
+  base = Option.String("--base", { description: "A commit-ish to fork from (default: the main branch now)" });
+  parent = Option.String("--parent", { description: "The parent session (it watches this one)" });
+  noLaunch = Option.Boolean("--no-launch", false, { description: "Make the worktree and record, start nothing" });
+
+  async execute(): Promise<number> {
+    const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
+    if (prompt === undefined || prompt === "") {
+      throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
+    }
+    const store = currentProject();
+    const result = await createSession(store, {
+      prompt,
+      launcher: this.launcher,
+      name: this.name,
+      base: this.base,
+      parent: this.parent,
+      noLaunch: this.noLaunch,
+    });
+    if (this.json) {
+      writeJson(this.context.stdout, { ...result.record, prompt: result.prompt, ready: result.ready });
+      return 0;
+    }
+    const r = result.record;
+    const id8 = shortId(r.session_id, 8);
+    const state = this.noLaunch ? "not launched" : result.ready ? "running" : "starting";
+    this.context.stdout.write(
+      `created ${id8} "${labelOf(r)}" (${state})\n  branch   ${r.branch}\n  worktree ${r.worktree_path}\n` +
+        (this.noLaunch ? `  launch   spex session resume ${id8}\n` : `  attach   spex session attach ${id8}\n`),
+    );
+    return 0;
+  }
+}

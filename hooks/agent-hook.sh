@@ -1,0 +1,49 @@
+#!/bin/sh
+# spex-agent-hook: the lifecycle hook every agent CLI runs, as
+#   agent-hook.sh <harness> <action> <event>
+# Fast path: when the record already says what this event would say and
+# nothing is queued or pending, exit without spawning anything. A real change
+# goes through the binary, the one writer. This script only reads.
+set -u
+harness=${1:-}
+action=${2:-}
+event=${3:-}
+rec=${SPEX_RECORD:-}
+[ -n "$rec" ] && [ -f "$rec" ] && [ -n "${SPEX_BIN:-}" ] || exit 0
+
+status=''
+proposal_empty=0
+note_empty=0
+stopped=0
+fenced=1
+after_empty=0
+# One field per line (the writer's guarantee): exact-line matches, no jq.
+while IFS= read -r line || [ -n "$line" ]; do
+  case $line in
+    '  "status": "'*'",') status=${line#'  "status": "'}; status=${status%'",'} ;;
+    '  "proposal": "",') proposal_empty=1 ;;
+    '  "note": "",') note_empty=1 ;;
+    '  "stopped": true,') stopped=1 ;;
+    '  "after_turn": "",') after_empty=1 ;;
+    '  "launch_readiness_pending": "",') fenced=0 ;;
+  esac
+done < "$rec"
+
+inbox="${rec%/session.json}/inbox.pending"
+case $action in
+  turn)
+    [ "$status" = active ] && [ "$proposal_empty" = 1 ] && [ "$note_empty" = 1 ] &&
+      [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
+  tool)
+    [ "$status" = active ] && [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
+  stop)
+    { [ "$status" = idle ] || [ "$status" = awaiting ]; } && [ "$after_empty" = 1 ] &&
+      [ ! -e "$inbox" ] && [ "$fenced" = 0 ] && exit 0 ;;
+  notify)
+    [ "$status" = asking ] && exit 0 ;;
+  fail)
+    [ "$status" = error ] && exit 0 ;;
+  end)
+    [ "$stopped" = 1 ] && exit 0 ;;
+esac
+exec "$SPEX_BIN" internal hook "$harness" "$action" "$event"

@@ -1,0 +1,2 @@
+export * from "./main-root";
+export * from "./ops";

@@ -1,0 +1,93 @@
+// Git operations spex performs, through simple-git's raw() (it has no worktree
+// API). simple-git is imported lazily: most commands never touch git.
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SimpleGit } from "simple-git";
+import { findCheckout } from "./main-root";
+
+/** The environment for git children: never inherit a hook's GIT_DIR/GIT_INDEX_FILE/GIT_WORK_TREE. */
+export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    if (k === "GIT_DIR" || k === "GIT_INDEX_FILE" || k === "GIT_WORK_TREE" || k === "GIT_PREFIX" || k === "GIT_COMMON_DIR") continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+export async function git(cwd: string, extraEnv: Record<string, string> = {}): Promise<SimpleGit> {
+  const { simpleGit } = await import("simple-git");
+  const env = gitEnv(extraEnv);
+  // The user's environment is trusted as it is (minus a hook's GIT_DIR & co):
+  // name every key so simple-git's environment guard keeps them.
+  return simpleGit({ baseDir: cwd, trimmed: false, allowEnvironment: Object.keys(env) }).env(env);
+}
+
+/** The commit a commit-ish names, or undefined when it names none. */
+export async function resolveCommit(cwd: string, rev: string): Promise<string | undefined> {
+  if (!rev || rev.startsWith("-")) return undefined;
+  try {
+    const out = await (await git(cwd)).raw(["rev-parse", "--verify", "--end-of-options", `${rev}^{commit}`]);
+    const sha = out.trim();
+    return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The source-of-truth branch: configured, else the branch the main checkout has out, else main/master. */
+export async function detectMainBranch(mainRoot: string, configured = ""): Promise<string> {
+  if (configured) return configured;
+  const checkout = findCheckout(mainRoot);
+  if (checkout) {
+    try {
+      const head = readFileSync(join(checkout.gitDir, "HEAD"), "utf8").trim();
+      const m = /^ref: refs\/heads\/(.+)$/.exec(head);
+      if (m) return m[1]!;
+    } catch {
+      // fall through to probing
+    }
+  }
+  for (const candidate of ["main", "master"]) {
+    if (await resolveCommit(mainRoot, `refs/heads/${candidate}`)) return candidate;
+  }
+  return "main";
+}
+
+export async function branchExists(cwd: string, branch: string): Promise<boolean> {
+  return (await resolveCommit(cwd, `refs/heads/${branch}`)) !== undefined;
+}
+
+export async function addWorktree(mainRoot: string, path: string, branch: string, start: string, env: Record<string, string>): Promise<void> {
+  await (await git(mainRoot, env)).raw(["worktree", "add", "-b", branch, path, start]);
+}
+
+export async function removeWorktree(mainRoot: string, path: string): Promise<void> {
+  await (await git(mainRoot)).raw(["worktree", "remove", "--force", "--force", path]);
+}
+
+export async function pruneWorktrees(mainRoot: string): Promise<void> {
+  await (await git(mainRoot)).raw(["worktree", "prune"]);
+}
+
+export async function deleteBranch(mainRoot: string, branch: string): Promise<void> {
+  await (await git(mainRoot)).raw(["branch", "-D", "--end-of-options", branch]);
+}
+
+/** Add a pattern to the repository's info/exclude once. */
+export function ensureExcluded(commonDir: string, pattern: string): void {
+  const file = join(commonDir, "info", "exclude");
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    mkdirSync(join(commonDir, "info"), { recursive: true });
+  }
+  if (text.split("\n").some((l) => l.trim() === pattern)) return;
+  appendFileSync(file, `${text && !text.endsWith("\n") ? "\n" : ""}${pattern}\n`);
+}
+
+export function worktreeExists(path: string): boolean {
+  return existsSync(join(path, ".git"));
+}

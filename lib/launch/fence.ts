@@ -1,0 +1,63 @@
+// The launch readiness fence (DESIGN.md §3): while a launch is unproven the
+// record holds the frozen original; readers show it, pinned offline. Success
+// publishes the final record once; failure restores the original silently.
+import { readFileSync } from "node:fs";
+import { errnoCode } from "../errors";
+import { type PendingOriginal, type RecordChange, type SessionRecord, parseRecord, serializeRecord, updateRecord } from "../record";
+import { type ProjectStore, sessionPaths } from "../store";
+
+export function freezeOriginal(r: SessionRecord): string {
+  const original: PendingOriginal = { status: r.status, proposal: r.proposal, note: r.note, stopped: r.stopped, archived: r.archived };
+  return JSON.stringify(original);
+}
+
+/** The pid and start identity the launch script recorded, if it has run. */
+export function readAgentPid(store: ProjectStore, id: string): { pid: string; start: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(sessionPaths(store, id).agentPid, "utf8");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return undefined;
+    throw e;
+  }
+  const m = /^(\d+) (\d+)\s*$/.exec(text);
+  return m ? { pid: m[1]!, start: m[2]! } : undefined;
+}
+
+/** Clear the fence: publish the candidate with the agent's pid and (optionally) its native id. */
+export async function clearFence(store: ProjectStore, id: string, nativeId?: string): Promise<RecordChange | undefined> {
+  const leaf = readAgentPid(store, id);
+  return updateRecord(
+    store,
+    id,
+    (r) => {
+      const next = { ...r };
+      if (nativeId) next.harness_session_id = nativeId;
+      if (r.launch_readiness_pending !== "") {
+        next.launch_readiness_pending = "";
+        if (leaf) {
+          next.agent_pid = leaf.pid;
+          next.agent_start = leaf.start;
+        }
+      }
+      return serializeRecord(next) === serializeRecord(r) ? undefined : next;
+    },
+    { reason: "ready", purpose: `ready ${id}` },
+  );
+}
+
+/** Put the frozen original back and drop the candidate runtime (no lifecycle event: readers saw the original all along). */
+export async function restoreOriginal(store: ProjectStore, id: string): Promise<RecordChange | undefined> {
+  return updateRecord(
+    store,
+    id,
+    (r) => {
+      if (r.launch_readiness_pending === "") return undefined;
+      const original = JSON.parse(r.launch_readiness_pending) as PendingOriginal;
+      return { ...r, ...original, launch_readiness_pending: "", agent_pid: "", agent_start: "" };
+    },
+    { reason: "launch-restore", allowRetired: true, purpose: `restore ${id}` },
+  );
+}
+
+export { parseRecord };

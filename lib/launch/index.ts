@@ -1,0 +1,6 @@
+export { launchSession, waitForReadiness, tmuxNameFor, type LaunchOptions, type LaunchResult } from "./start";
+export { clearFence, restoreOriginal, readAgentPid, freezeOriginal } from "./fence";
+export { resolveLauncher, whichSync, type ResolvedLauncher } from "./launcher";
+export { renderLaunchScript, shellQuote } from "./script";
+export { renderWorktree, copyLocalConfig } from "./render";
+export { selfBin, agentHookScript } from "./self";

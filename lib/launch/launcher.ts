@@ -1,0 +1,63 @@
+// Launcher resolution: a named launcher → its harness and the exact command,
+// refused before anything is made when its executable cannot be found.
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import type { SpexConfig } from "../config";
+import { SpexError } from "../errors";
+import { type HarnessName, harnessAdapter } from "../harness";
+
+export interface ResolvedLauncher {
+  name: string;
+  harness: HarnessName;
+  /** The exact command pinned on the record (launch_cmd). */
+  command: string;
+  /** The executable its first word resolves to. */
+  executable: string;
+}
+
+function firstWord(command: string): string {
+  const m = /^\s*(?:'([^']*)'|"([^"]*)"|(\S+))/.exec(command);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? "") : "";
+}
+
+function isExecutableFile(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolve a program name the way the shell would, without spawning one. */
+export function whichSync(program: string, path = process.env.PATH ?? ""): string | undefined {
+  if (program.includes("/")) return isExecutableFile(program) ? program : undefined;
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export function resolveLauncher(config: SpexConfig, requested: string | undefined): ResolvedLauncher {
+  const name = requested || config.defaultLauncher;
+  const launcher = config.launchers[name];
+  if (!launcher) {
+    throw new SpexError("launcher_unresolvable", `no launcher named "${name}"`, {
+      hint: `use one of ${Object.keys(config.launchers).join(", ")}, or define it under "launchers" in spexcode.json`,
+      httpStatus: 400,
+    });
+  }
+  const command = launcher.command || harnessAdapter(launcher.harness).defaultCommand;
+  const word = firstWord(command);
+  const executable = word ? whichSync(word) : undefined;
+  if (!executable) {
+    throw new SpexError("launcher_unresolvable", `launcher "${name}" runs "${word || command}", which is not an executable on PATH`, {
+      hint: `install it, or point launchers.${name}.command in spexcode.json at the right program`,
+      httpStatus: 400,
+    });
+  }
+  return { name, harness: launcher.harness, command, executable };
+}

@@ -1,0 +1,42 @@
+// Launch-script rendering: one template per harness, every value single-quoted,
+// and the prompt handed over as one operand after the prompt seam.
+import { ASSETS } from "../generated/assets";
+import { promptSeam } from "../naming";
+
+/** Single-quote for POSIX sh: any bytes but NUL survive. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface LaunchScriptInput {
+  harness: string;
+  sessionId: string;
+  worktree: string;
+  env: Record<string, string>;
+  pidFile: string;
+  /** The launcher command, as configured (shell words, trusted config). */
+  command: string;
+  args: string[];
+  /** The prompt, or null for a prompt-less launch (resume). */
+  prompt: string | null;
+}
+
+export function renderLaunchScript(i: LaunchScriptInput): string {
+  const template = ASSETS[`launch-templates/${i.harness}.sh`];
+  const recordPid = ASSETS["launch-templates/record-pid.sh"]!;
+  if (!template) throw new Error(`no launch template for harness ${i.harness}`);
+  const env = Object.entries(i.env)
+    .map(([k, v]) => `export ${k}=${shellQuote(v)}`)
+    .join("\n");
+  const fill: Record<string, string> = {
+    "@@SESSION_ID@@": i.sessionId,
+    "@@ENV@@": env,
+    "@@WORKTREE@@": shellQuote(i.worktree),
+    "@@RECORD_PID@@": recordPid.replace(/@@PIDFILE@@/g, shellQuote(i.pidFile)).trimEnd(),
+    "@@COMMAND@@": i.command,
+    "@@ARGS@@": i.args.map(shellQuote).join(" "),
+    // The seam is applied here, once, for every harness (DESIGN.md §1.7).
+    "@@PROMPT@@": i.prompt === null ? "" : shellQuote(promptSeam(i.prompt)),
+  };
+  return template.replace(/@@[A-Z_]+@@/g, (m) => fill[m] ?? m).replace(/ +\n/g, "\n");
+}

@@ -1,0 +1,181 @@
+// Starting an agent: fence the record, render launch.sh, open the tmux
+// session, and wait (bounded) for the harness to prove readiness.
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadConfig } from "../config";
+import { SpexError } from "../errors";
+import { harnessAdapter } from "../harness";
+import { probeLeaf } from "../proc";
+import { type SessionRecord, readSession, refuseUnusable, updateRecord } from "../record";
+import { type ProjectStore, sessionPaths } from "../store";
+import { capturePane, exactSession, hasSession, killSession, spexSocket, tmuxSync } from "../tmux";
+import { branchExists } from "../git";
+import { clearFence, freezeOriginal, readAgentPid, restoreOriginal } from "./fence";
+import { resolveLauncher } from "./launcher";
+import { renderLaunchScript, shellQuote } from "./script";
+import { selfBin } from "./self";
+
+export interface LaunchOptions {
+  /** Relaunch with the harness's resume marker (no prompt) when a native id is recorded. */
+  resume?: boolean;
+  /** Wait for readiness (default true). */
+  wait?: boolean;
+  timeoutMs?: number;
+}
+
+export interface LaunchResult {
+  record: SessionRecord;
+  ready: boolean;
+}
+
+function readinessTimeout(): number {
+  const v = Number(process.env.SPEX_READY_TIMEOUT_MS);
+  return Number.isFinite(v) && v > 0 ? v : 30000;
+}
+
+export function tmuxNameFor(record: SessionRecord): string {
+  return record.worktree_path.split("/").pop()!.replace(/[.:]/g, "-");
+}
+
+/** Refusals this machine can settle before a window opens (DESIGN.md §5.6). */
+async function refuseUnlaunchable(record: SessionRecord): Promise<void> {
+  if (!existsSync(record.worktree_path)) {
+    throw new SpexError("record_retired", `the worktree ${record.worktree_path} is gone; nothing can launch there`, {
+      hint: "only close remains for this session",
+    });
+  }
+  if (!(await branchExists(record.project_root, record.branch))) {
+    throw new SpexError("branch_missing", `the branch ${record.branch} no longer exists`, {
+      hint: "recreate the branch or close the session",
+    });
+  }
+}
+
+export async function launchSession(store: ProjectStore, id: string, opts: LaunchOptions = {}): Promise<LaunchResult> {
+  const reading = readSession(store, id);
+  refuseUnusable(reading);
+  const current = reading.record;
+  if (reading.pending) {
+    throw new SpexError("launch_in_progress", `session ${id.slice(0, 8)} is already starting`, {
+      hint: "wait for it, or stop it first",
+    });
+  }
+  await refuseUnlaunchable(current);
+  const config = loadConfig(store.root);
+  // The pinned launch_cmd wins over today's config: a session keeps the command it was created with.
+  const launcher = current.launch_cmd
+    ? { command: current.launch_cmd, harness: current.harness }
+    : resolveLauncher(config, current.launcher);
+  const adapter = harnessAdapter(launcher.harness);
+  const socket = current.tmux_socket || spexSocket();
+  const tmuxName = current.tmux_session || tmuxNameFor(current);
+  if (hasSession(socket, tmuxName)) {
+    throw new SpexError("session_running", `tmux session ${tmuxName} is already running`, {
+      hint: `attach with \`spex session attach ${id.slice(0, 8)}\`, or stop it first`,
+    });
+  }
+  if (current.agent_pid && probeLeaf(current.agent_pid, current.agent_start) === "owned") {
+    throw new SpexError("session_running", `the agent of session ${id.slice(0, 8)} (pid ${current.agent_pid}) is still running`, {
+      hint: "stop it first",
+    });
+  }
+
+  const paths = sessionPaths(store, id);
+  const resumeArgs = opts.resume && current.harness_session_id ? adapter.resumeArgs(current.harness_session_id) : undefined;
+  const prompt = resumeArgs ? null : readFileSync(paths.prompt, "utf8");
+  const args = resumeArgs ?? adapter.launchArgs({ nativeId: current.harness_session_id });
+  const script = renderLaunchScript({
+    harness: adapter.name,
+    sessionId: id,
+    worktree: current.worktree_path,
+    env: {
+      SPEX_SESSION_ID: id,
+      SPEX_HOME: store.home,
+      SPEX_PROJECT_ROOT: store.root,
+      SPEX_BIN: selfBin(store.home),
+      SPEX_RECORD: paths.record,
+      SPEX_HARNESS: adapter.name,
+      SPEX_TMUX: socket,
+    },
+    pidFile: paths.agentPid,
+    command: launcher.command,
+    args,
+    prompt,
+  });
+  writeFileSync(paths.launch, script, { mode: 0o755 });
+  rmSync(paths.agentPid, { force: true });
+
+  // Fence first: until readiness is proven, readers see the original, offline.
+  await updateRecord(
+    store,
+    id,
+    (r) => ({
+      ...r,
+      launch_readiness_pending: freezeOriginal(r),
+      status: prompt === null ? "idle" : "active",
+      stopped: false,
+      archived: false,
+      tmux_socket: socket,
+      tmux_session: tmuxName,
+      agent_pid: "",
+      agent_start: "",
+    }),
+    { reason: "launch", purpose: `launch ${id}` },
+  );
+
+  // One tmux call: open the session on a placeholder, keep dead panes for their last screen, then start the script.
+  const started = tmuxSync(socket, [
+    "new-session", "-d", "-s", tmuxName, "-c", current.worktree_path, "-x", "200", "-y", "50",
+    ";", "set-option", "-w", "-t", `${exactSession(tmuxName)}:`, "remain-on-exit", "on",
+    ";", "respawn-pane", "-k", "-t", `${exactSession(tmuxName)}:`, `exec sh ${shellQuote(paths.launch)}`,
+  ]);
+  if (started.code !== 0) {
+    killSession(socket, tmuxName);
+    await restoreOriginal(store, id);
+    throw new SpexError("tmux_failed", `tmux could not open session ${tmuxName}: ${started.stderr.trim()}`, {
+      hint: "check that tmux works here (`spex doctor`)",
+    });
+  }
+  if (opts.wait === false) return { record: readRecordOk(store, id), ready: false };
+  return waitForReadiness(store, id, adapter.readiness, opts.timeoutMs ?? readinessTimeout());
+}
+
+function readRecordOk(store: ProjectStore, id: string): SessionRecord {
+  const r = readSession(store, id);
+  refuseUnusable(r, { allowRetired: true });
+  return r.record;
+}
+
+function paneDead(socket: string, name: string): boolean {
+  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
+  return r.code !== 0 || r.stdout.trim() === "1";
+}
+
+/** Poll until the fence clears (success), the pane dies (failure, original restored), or time runs out. */
+export async function waitForReadiness(store: ProjectStore, id: string, mode: "hook" | "pid", timeoutMs: number): Promise<LaunchResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reading = readSession(store, id);
+    refuseUnusable(reading, { allowRetired: true });
+    if (!reading.pending) return { record: reading.record, ready: true };
+    const { tmux_socket: socket, tmux_session: name } = reading.record;
+    if (mode === "pid") {
+      const leaf = readAgentPid(store, id);
+      if (leaf && probeLeaf(leaf.pid, leaf.start) === "owned") {
+        await clearFence(store, id);
+        return { record: readRecordOk(store, id), ready: true };
+      }
+    }
+    if (paneDead(socket, name)) {
+      const screen = capturePane(socket, `${exactSession(name)}:`, 200)?.trimEnd() ?? "";
+      writeFileSync(sessionPaths(store, id).lastScreen, screen + "\n");
+      killSession(socket, name);
+      await restoreOriginal(store, id);
+      throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen:\n${screen.split("\n").slice(-15).join("\n")}`, {
+        hint: "fix what the screen shows, then `spex session resume` (or close the session)",
+        details: { lastScreen: screen },
+      });
+    }
+    if (Date.now() > deadline) return { record: reading.record, ready: false };
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
