@@ -1,0 +1,156 @@
+// A stand-in for the Anthropic Messages API on loopback, enough for the real
+// Claude Code CLI: streaming POST /v1/messages (SSE), side questions (requests
+// without tools, e.g. titles) answered briefly, scripted replies, optional
+// tool_use, held replies to keep a turn in progress, and a request log.
+import type { ServerResponse } from "node:http";
+import { hold, sendJson, startFakeServer, startSse, type FakeServer, type Hold, type LoggedRequest } from "./common";
+
+export interface AnthropicReply extends Hold {
+  /** Text the assistant answers with. */
+  text?: string;
+  /** A tool call instead of (after) the text, e.g. Bash to provoke a permission dialog. */
+  toolUse?: { name: string; input: Record<string, unknown>; id?: string };
+}
+
+export type AnthropicResponder = (req: LoggedRequest, fake: FakeAnthropic) => AnthropicReply;
+
+export interface FakeAnthropicOptions {
+  /** Answer of a main turn (default "Hello from the fake model."). */
+  replyText?: string;
+  /** Answer of a side question such as a title request. */
+  sideText?: string;
+  /** Hold applied to main turns. */
+  hold?: Hold;
+  /** Answer the next main turn with this tool call; its tool_result is then answered with text. */
+  toolUse?: AnthropicReply["toolUse"];
+  /** Replies for the next main-turn requests, in order, before the rules above apply. */
+  queue?: AnthropicReply[];
+  /** Full control: decides every reply. */
+  respond?: AnthropicResponder;
+}
+
+export interface FakeAnthropic extends FakeServer {
+  options: FakeAnthropicOptions;
+  /** The /v1/messages requests that belong to a main turn (they carry tools). */
+  turns(): LoggedRequest[];
+  /** The /v1/messages requests without tools (titles and other side questions). */
+  sideQuestions(): LoggedRequest[];
+}
+
+type Block = { type: string; text?: string; [k: string]: unknown };
+type Message = { role: string; content: string | Block[] };
+
+export function messagesOf(req: LoggedRequest): Message[] {
+  const body = req.body as { messages?: Message[] } | undefined;
+  return Array.isArray(body?.messages) ? body!.messages : [];
+}
+
+export function isSideQuestion(req: LoggedRequest): boolean {
+  const tools = (req.body as { tools?: unknown[] } | undefined)?.tools;
+  return !Array.isArray(tools) || tools.length === 0;
+}
+
+function blocks(m: Message): Block[] {
+  return typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+}
+
+/**
+ * What the user typed in each user message: its text blocks, without the
+ * <system-reminder> blocks Claude Code adds and without tool results.
+ */
+export function userPrompts(req: LoggedRequest): string[] {
+  return messagesOf(req)
+    .filter((m) => m.role === "user")
+    .map((m) =>
+      blocks(m)
+        .filter((b) => b.type === "text" && typeof b.text === "string" && !b.text.trimStart().startsWith("<system-reminder>"))
+        .map((b) => b.text!)
+        .join("\n"),
+    )
+    .filter((t) => t.length > 0);
+}
+
+function lastIsToolResult(req: LoggedRequest): boolean {
+  const msgs = messagesOf(req);
+  const last = msgs[msgs.length - 1];
+  return !!last && last.role === "user" && blocks(last).some((b) => b.type === "tool_result");
+}
+
+// Side questions may ask for JSON through output_config (titles want {"title": …}).
+function sideAnswer(req: LoggedRequest, text: string): string {
+  const format = (req.body as { output_config?: { format?: { type?: string; schema?: { properties?: Record<string, unknown> } } } })?.output_config?.format;
+  if (format?.type !== "json_schema") return text;
+  const keys = Object.keys(format.schema?.properties ?? { title: 1 });
+  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, text])));
+}
+
+export const defaultResponder: AnthropicResponder = (req, fake) => {
+  const o = fake.options;
+  if (isSideQuestion(req)) return { text: sideAnswer(req, o.sideText ?? "Fake session title") };
+  if (o.queue?.length) return o.queue.shift()!;
+  if (lastIsToolResult(req)) return { text: "The command finished.", ...o.hold };
+  if (o.toolUse) {
+    const toolUse = o.toolUse;
+    o.toolUse = undefined;
+    return { toolUse, ...o.hold };
+  }
+  return { text: o.replyText ?? "Hello from the fake model.", ...o.hold };
+};
+
+let toolCounter = 0;
+
+async function streamReply(res: ServerResponse, model: string, reply: AnthropicReply): Promise<void> {
+  const send = startSse(res);
+  const id = `msg_fake_${Date.now().toString(36)}`;
+  send("message_start", {
+    type: "message_start",
+    message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+  });
+  send("ping", { type: "ping" });
+  // Held after message_start so the CLI shows its working indicator meanwhile.
+  await hold(reply, res);
+  let index = 0;
+  if (reply.text !== undefined) {
+    send("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
+    send("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: reply.text } });
+    send("content_block_stop", { type: "content_block_stop", index });
+    index++;
+  }
+  if (reply.toolUse) {
+    const toolId = reply.toolUse.id ?? `toolu_fake_${++toolCounter}`;
+    send("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: toolId, name: reply.toolUse.name, input: {} } });
+    send("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(reply.toolUse.input) } });
+    send("content_block_stop", { type: "content_block_stop", index });
+  }
+  send("message_delta", { type: "message_delta", delta: { stop_reason: reply.toolUse ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
+  send("message_stop", { type: "message_stop" });
+  res.end();
+}
+
+export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  let fake!: FakeAnthropic;
+  const server = await startFakeServer(async (req, res) => {
+    if (req.method === "POST" && req.path === "/v1/messages/count_tokens") return sendJson(res, 200, { input_tokens: 10 });
+    if (req.method !== "POST" || req.path !== "/v1/messages") return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `no route ${req.path}` } });
+    const body = req.body as { model?: string; stream?: boolean };
+    const reply = (fake.options.respond ?? defaultResponder)(req, fake);
+    const model = body?.model ?? "claude-fake";
+    if (body?.stream) return streamReply(res, model, reply);
+    await hold(reply, res);
+    const content: Block[] = [];
+    if (reply.text !== undefined) content.push({ type: "text", text: reply.text });
+    if (reply.toolUse) content.push({ type: "tool_use", id: reply.toolUse.id ?? `toolu_fake_${++toolCounter}`, name: reply.toolUse.name, input: reply.toolUse.input });
+    sendJson(res, 200, {
+      id: `msg_fake_${Date.now().toString(36)}`, type: "message", role: "assistant", model, content,
+      stop_reason: reply.toolUse ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 },
+    });
+  });
+  const isMessages = (r: LoggedRequest) => r.method === "POST" && r.path === "/v1/messages";
+  fake = {
+    ...server,
+    options,
+    turns: () => server.requests.filter((r) => isMessages(r) && !isSideQuestion(r)),
+    sideQuestions: () => server.requests.filter((r) => isMessages(r) && isSideQuestion(r)),
+  };
+  return fake;
+}
