@@ -57,7 +57,9 @@ export function asSpexError(error: unknown): SpexError {
 export function reportError(error: unknown, io: { stdout: Writable; stderr: Writable }, json: boolean): number {
   const err = asSpexError(error);
   const hint = err.hint ? `; ${err.hint}` : "";
-  io.stderr.write(`spex: ${printable(err.message)}${printable(hint)} [${err.code}]\n`);
+  // One line whatever the message carries (a name or a parse error may hold newlines).
+  const line = printable(`${err.message}${hint}`).replace(/\n/g, "\\n");
+  io.stderr.write(`spex: ${line} [${err.code}]\n`);
   if (json) writeJson(io.stdout, err.toJSON());
   if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) io.stderr.write(error.stack + "\n");
   return err.exitCode;
