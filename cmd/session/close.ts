@@ -1,0 +1,37 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { printable, writeJson } from "../../lib/cli/output";
+import { currentProject } from "../../lib/store";
+import { resolveSelector } from "../../lib/sessions";
+import { closeSession, describeClose, flushTiming } from "../../lib/teardown";
+
+export class SessionCloseCommand extends SpexCommand {
+  static paths = [["session", "close"]];
+  static usage = SpexCommand.Usage({
+    category: "Lifecycle",
+    description: "end a session for good: stop it, remove its worktree and branch, delete its record",
+    details: `
+      Close refuses, changing nothing, when the worktree has uncommitted changes (\`worktree_dirty\`) or the branch has commits the main branch lacks (\`branch_unmerged\`), listing what would be lost; \`--force\` closes anyway and reports what it discarded. The agent is stopped under the same guard as \`stop\` (\`leaf_unprovable\` refuses), the tmux session is ended and proven empty before anything is deleted, and any failure keeps the row, worktree and branch.
+
+      A retired session (its worktree already gone) closes record-only; its branch is deleted when merged (or with \`--force\`), otherwise kept.
+    `,
+    examples: [
+      ["Close a merged session", "spex session close 3f2a"],
+      ["Close and throw away its unmerged work", "spex session close 3f2a --force"],
+      ["Close the session of this worktree, as JSON", "spex session close . --json"],
+    ],
+  });
+
+  selector = Option.String({ name: "SEL" });
+  force = Option.Boolean("--force", false, { description: "Close even with uncommitted changes or unmerged commits" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const { id } = resolveSelector(store, this.selector);
+    const result = await closeSession(store, id, { force: this.force });
+    flushTiming(this.context.stderr);
+    if (this.json) writeJson(this.context.stdout, { ...result, closed: true });
+    else this.context.stdout.write(printable(describeClose(result)));
+    return 0;
+  }
+}

@@ -1,0 +1,36 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { writeJson } from "../../lib/cli/output";
+import { currentProject } from "../../lib/store";
+import { resolveSelector } from "../../lib/sessions";
+import { resumeSession } from "../../lib/teardown";
+
+export class SessionResumeCommand extends SpexCommand {
+  static paths = [["session", "resume"]];
+  static usage = SpexCommand.Usage({
+    category: "Lifecycle",
+    description: "relaunch a stopped session's agent, continuing its conversation",
+    details: `
+      The agent is started again in the session's worktree with its harness's resume marker and the recorded native session id (Claude Code: \`--resume <id>\`). A session whose agent is still running is refused unless \`--force\`, which stops it first (an agent pid that is some other process still refuses). A retired session (worktree gone) is refused with \`record_retired\`: only close remains.
+    `,
+    examples: [
+      ["Resume a stopped session", "spex session resume 3f2a"],
+      ["Restart a running one", "spex session resume 3f2a --force"],
+    ],
+  });
+
+  selector = Option.String({ name: "SEL" });
+  force = Option.Boolean("--force", false, { description: "Stop a running agent first" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const { id } = resolveSelector(store, this.selector);
+    const result = await resumeSession(store, id, { force: this.force });
+    if (this.json) {
+      writeJson(this.context.stdout, { id, resumeArgs: result.resumeArgs, ready: result.ready, stopped: result.stopped ? { leaf: result.stopped.leaf, tmux: result.stopped.tmux } : null, tmuxSession: result.launch.record.tmux_session });
+    } else {
+      this.context.stdout.write(`resumed ${id.slice(0, 8)}${result.ready ? "" : " (not ready yet)"}: ${result.launch.record.tmux_session}\n`);
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,53 @@
+// After-turn requests (DESIGN.md §9): a session asks to be archived or stopped
+// once its current turn ends. `done --then` stores the request in the record;
+// the Stop hook calls runAfterTurn after recording idle, and the work runs in
+// a detached process so the hook returns and the agent can end its turn.
+import { spawn } from "node:child_process";
+import { type AfterTurn, type RecordChange, readSession, updateRecord } from "../record";
+import type { ProjectStore } from "../store";
+import { archiveSession } from "./archive";
+import { stopSession } from "./stop";
+
+export async function requestAfterTurn(store: ProjectStore, id: string, then: AfterTurn): Promise<RecordChange | undefined> {
+  return updateRecord(store, id, (r) => (r.after_turn === then ? undefined : { ...r, after_turn: then }), {
+    reason: "after-turn",
+    purpose: `after-turn ${id}`,
+  });
+}
+
+/** How this very spex is run again: the compiled binary is itself; a script needs its runtime. */
+function selfCommand(): string[] {
+  const script = process.argv[1] ?? "";
+  const compiled = script === "" || script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/");
+  return compiled ? [process.execPath] : [process.execPath, script];
+}
+
+export type AfterTurnOutcome = "none" | "spawned" | "archived" | "stopped";
+
+/**
+ * Carry out a pending after-turn request. Nothing pending answers from one
+ * read and spawns nothing (the hook path). With `detach` the work is handed to
+ * `spex internal after-turn ID` in its own session, out of the reach of the
+ * pane's hangup when its tmux session ends.
+ */
+export async function runAfterTurn(store: ProjectStore, id: string, opts: { detach?: boolean } = {}): Promise<AfterTurnOutcome> {
+  const reading = readSession(store, id);
+  if (reading.kind !== "ok" || reading.record.after_turn === "") return "none";
+  if (opts.detach ?? true) {
+    const [cmd, ...pre] = selfCommand();
+    const child = spawn(cmd!, [...pre, "internal", "after-turn", id], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, SPEX_PROJECT_ROOT: store.root, SPEX_HOME: store.home },
+    });
+    child.unref();
+    return "spawned";
+  }
+  // Re-read under the lock inside the verbs: a --cancel that landed first wins.
+  if (reading.record.after_turn === "archive") {
+    const r = await archiveSession(store, id, { onlyIfRequested: true });
+    return r.changed ? "archived" : "none";
+  }
+  const r = await stopSession(store, id, { onlyIfRequested: "stop" });
+  return r.skipped ? "none" : "stopped";
+}

@@ -1,0 +1,149 @@
+// close = stop + remove worktree + delete branch + remove the record, holding
+// the record lock and the branch/worktree resource locks throughout. Every
+// refusal happens before the first signal; the record goes last, so any
+// failure keeps the row (DESIGN.md §6).
+import { createHash, randomBytes } from "node:crypto";
+import { realpathSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { LOCAL_CONFIG_FILE, loadConfig } from "../config";
+import { SpexError } from "../errors";
+import { harnessAdapter, isHarnessName } from "../harness";
+import { withLock, withLocks } from "../lock";
+import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
+import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
+import { type DirtyEntry, branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits, worktreeChanges } from "./git";
+import { probe, recordedLeaf, unprovableError } from "./leaf";
+import { type CloseFacts, type ClosePlan, planClose } from "./plan";
+import { corruptRefusal } from "./residues";
+import { type RuntimeStop, stopRuntime } from "./runtime";
+import { revokeClosedSender } from "./revoke";
+
+export interface CloseOptions {
+  force?: boolean;
+}
+
+export interface CloseResult extends RuntimeStop {
+  id: string;
+  forced: boolean;
+  retired: boolean;
+  worktree: "removed" | "pruned" | "absent";
+  branch: "deleted" | "absent" | "kept";
+  /** What a forced close threw away. */
+  discarded: ClosePlan["discards"];
+  senderRevoked: boolean;
+}
+
+function lockName(kind: string, value: string): string {
+  const readable = value.replace(/[^A-Za-z0-9._-]+/g, "_").slice(-60);
+  return `${kind}-${readable}-${createHash("sha256").update(value).digest("hex").slice(0, 12)}.lock`;
+}
+
+/**
+ * The resource locks of a session's branch and worktree path. Create should
+ * take the same ones so a close and a create of the same name never interleave.
+ */
+export function resourceLockPaths(store: ProjectStore, record: Pick<SessionRecord, "branch" | "worktree_path">): string[] {
+  const paths: string[] = [];
+  if (record.branch) paths.push(join(store.locksDir, lockName("branch", record.branch)));
+  if (record.worktree_path) paths.push(join(store.locksDir, lockName("worktree", record.worktree_path)));
+  return paths;
+}
+
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** Untracked files spex itself rendered into the worktree are not the session's work. */
+function isSpexRendered(entry: DirtyEntry, harness: string): boolean {
+  if (entry.status !== "??") return false;
+  const own = new Set<string>([LOCAL_CONFIG_FILE, ...(isHarnessName(harness) ? harnessAdapter(harness).hookConfigFiles : [])]);
+  return own.has(entry.path);
+}
+
+export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, retired: boolean): CloseFacts {
+  const entries = listWorktrees(store.root);
+  const main = entries[0];
+  const configured = loadConfig(store.root).mainBranch;
+  const mainRef = configured ? `refs/heads/${configured}` : main?.branch || main?.head || "HEAD";
+  const wt = record.worktree_path ? entries.find((e) => samePath(e.path, record.worktree_path)) : undefined;
+  const ref = `refs/heads/${record.branch}`;
+  const holders = record.branch ? entries.filter((e) => e.branch === ref) : [];
+  const exists = record.branch !== "" && (holders.length > 0 || branchExists(store.root, record.branch));
+  const changes = !retired && wt ? worktreeChanges(record.worktree_path).filter((c) => !isSpexRendered(c, record.harness)) : [];
+  return {
+    worktreePath: record.worktree_path,
+    branch: record.branch,
+    retired,
+    worktreeRegistered: wt !== undefined,
+    changes,
+    branchExists: exists,
+    branchCheckedOutAt: holders.filter((e) => e !== wt).map((e) => e.path),
+    unmerged: exists ? unmergedCommits(store.root, mainRef, record.branch) : { commits: [], more: false },
+    mainRef,
+  };
+}
+
+/** Drop the session folder: one rename out of sight (the commit point), then the delete. */
+function removeSessionFolder(store: ProjectStore, id: string): void {
+  const dir = sessionPaths(store, id).dir;
+  const gone = join(store.sessionsDir, `.closed-${id}-${randomBytes(4).toString("hex")}`);
+  renameSync(dir, gone);
+  fsyncDir(store.sessionsDir);
+  rmSync(gone, { recursive: true, force: true });
+}
+
+export async function closeSession(store: ProjectStore, id: string, opts: CloseOptions = {}): Promise<CloseResult> {
+  const first = readSession(store, id);
+  if (first.kind === "corrupt") {
+    // Observe under the lock so no writer is caught half-way, then refuse loudly.
+    await withLock(recordLockPath(store, id), () => {
+      const again = readSession(store, id);
+      if (again.kind === "corrupt") throw corruptRefusal(store, again, "close");
+    });
+    return closeSession(store, id, opts);
+  }
+  refuseUnusable(first, { allowRetired: true });
+  const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record)];
+  return withLocks(
+    locks,
+    () => {
+      const reading = readSession(store, id);
+      if (reading.kind === "corrupt") throw corruptRefusal(store, reading, "close");
+      refuseUnusable(reading, { allowRetired: true });
+      const record = reading.record;
+      if (record.branch !== first.record.branch || record.worktree_path !== first.record.worktree_path) {
+        throw new SpexError("record_changed", `session ${id.slice(0, 8)} changed its branch or worktree while close was starting; nothing was changed`, {
+          hint: "run close again",
+        });
+      }
+      const leaf = recordedLeaf(record, sessionPaths(store, id).agentPid);
+      if (probe(leaf) === "unprovable") throw unprovableError(id, leaf);
+      const plan = planClose(id, gatherCloseFacts(store, record, reading.retired), !!opts.force);
+
+      const runtime = stopRuntime(store, id, record);
+      if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path);
+      if (plan.worktree === "prune") pruneWorktrees(store.root);
+      if (plan.branch === "delete") deleteBranch(store.root, record.branch);
+      // A stale process of the closed session must not append after close returns (DESIGN.md §1.11).
+      const senderRevoked = revokeClosedSender(store, id);
+      removeSessionFolder(store, id);
+      return {
+        id,
+        ...runtime,
+        forced: !!opts.force,
+        retired: reading.retired,
+        worktree: plan.worktree === "remove" ? "removed" : plan.worktree === "prune" ? "pruned" : "absent",
+        branch: plan.branch === "delete" ? "deleted" : plan.branch === "keep" ? "kept" : "absent",
+        discarded: plan.discards,
+        senderRevoked,
+      };
+    },
+    { purpose: `close ${id}` },
+  );
+}
+

@@ -1,0 +1,29 @@
+// One-line human summaries of teardown results, shared by the commands.
+import type { RuntimeStop } from "./runtime";
+import type { CloseResult } from "./close";
+
+export function describeRuntime(r: RuntimeStop): string {
+  const leaf =
+    r.leaf === "none"
+      ? "no agent pid recorded"
+      : r.leaf === "dead"
+        ? `agent pid ${r.pid} already gone (record-only)`
+        : r.leaf === "terminated"
+          ? `agent pid ${r.pid} terminated`
+          : `agent pid ${r.pid} killed after the grace period`;
+  const tmux = r.tmux === "none" ? "no tmux session recorded" : r.tmux === "killed" ? "tmux session ended" : "tmux session already gone";
+  return `${leaf}, ${tmux}`;
+}
+
+export function describeClose(r: CloseResult): string {
+  const parts = [
+    describeRuntime(r),
+    r.worktree === "removed" ? "worktree removed" : r.worktree === "pruned" ? "stale worktree entry pruned" : "no worktree left",
+    r.branch === "deleted" ? "branch deleted" : r.branch === "kept" ? "branch kept (it has unmerged commits; --force deletes it)" : "no branch left",
+    "record removed",
+  ];
+  let text = `closed ${r.id.slice(0, 8)}${r.retired ? " (retired)" : ""}: ${parts.join(", ")}\n`;
+  if (r.discarded.files.length) text += `discarded uncommitted changes: ${r.discarded.files.join(", ")}\n`;
+  if (r.discarded.commits.length) text += `discarded commits: ${r.discarded.commits.map((c) => `${c.sha} ${c.subject}`).join("; ")}${r.discarded.moreCommits ? "; and more" : ""}\n`;
+  return text;
+}

@@ -1,0 +1,135 @@
+// The git facts and steps teardown needs, one spawnSync each: synchronous so
+// they can run inside a record mutation under its lock. gitEnv strips the
+// GIT_DIR/GIT_INDEX_FILE/GIT_WORK_TREE a hook would otherwise pass down.
+import { spawnSync } from "node:child_process";
+import { SpexError } from "../errors";
+import { gitEnv } from "../git/ops";
+import { timed } from "./timing";
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function git(cwd: string, args: string[]): GitResult {
+  return timed("git", () => {
+    const r = spawnSync("git", args, { cwd, env: gitEnv(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    if (r.error) throw r.error;
+    return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+  });
+}
+
+function gitOrThrow(cwd: string, args: string[], what: string): string {
+  const r = git(cwd, args);
+  if (r.code !== 0) {
+    throw new SpexError("git_failed", `${what} failed: git ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code}`}`, {
+      hint: "fix the repository state git reports, then run the command again",
+      details: { git: args, exit: r.code, stderr: r.stderr.trim() },
+    });
+  }
+  return r.stdout;
+}
+
+export interface WorktreeEntry {
+  path: string;
+  head: string;
+  /** Full ref name (refs/heads/…) or "" when detached. */
+  branch: string;
+  bare: boolean;
+  locked: boolean;
+  prunable: boolean;
+}
+
+/** Parse `git worktree list --porcelain -z`: attribute lines NUL-terminated, entries split by an empty one. */
+export function parseWorktreeList(text: string): WorktreeEntry[] {
+  const entries: WorktreeEntry[] = [];
+  let cur: WorktreeEntry | undefined;
+  for (const field of text.split("\0")) {
+    if (field === "") {
+      if (cur) entries.push(cur);
+      cur = undefined;
+      continue;
+    }
+    const sp = field.indexOf(" ");
+    const key = sp < 0 ? field : field.slice(0, sp);
+    const value = sp < 0 ? "" : field.slice(sp + 1);
+    if (key === "worktree") {
+      if (cur) entries.push(cur);
+      cur = { path: value, head: "", branch: "", bare: false, locked: false, prunable: false };
+    } else if (cur) {
+      if (key === "HEAD") cur.head = value;
+      else if (key === "branch") cur.branch = value;
+      else if (key === "bare") cur.bare = true;
+      else if (key === "locked") cur.locked = true;
+      else if (key === "prunable") cur.prunable = true;
+    }
+  }
+  if (cur) entries.push(cur);
+  return entries;
+}
+
+export function listWorktrees(root: string): WorktreeEntry[] {
+  return parseWorktreeList(gitOrThrow(root, ["worktree", "list", "--porcelain", "-z"], "listing worktrees"));
+}
+
+export interface DirtyEntry {
+  status: string;
+  path: string;
+}
+
+export function parseStatusEntries(text: string): DirtyEntry[] {
+  const out: DirtyEntry[] = [];
+  const fields = text.split("\0");
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (f.length < 4) continue;
+    const status = f.slice(0, 2);
+    let path = f.slice(3);
+    if (status.includes("R") || status.includes("C")) path = `${fields[++i] ?? ""} -> ${path}`;
+    out.push({ status, path });
+  }
+  return out;
+}
+
+/** Uncommitted changes in a worktree: staged, unstaged and untracked (ignored files are not work). */
+export function worktreeChanges(worktree: string): DirtyEntry[] {
+  return parseStatusEntries(gitOrThrow(worktree, ["status", "--porcelain=v1", "-z", "--untracked-files=all"], "checking the worktree for changes"));
+}
+
+export function branchExists(root: string, branch: string): boolean {
+  const ref = `refs/heads/${branch}`;
+  const out = gitOrThrow(root, ["for-each-ref", "--format=%(refname)", ref], "looking up the branch");
+  return out.split("\n").includes(ref);
+}
+
+export interface Commit {
+  sha: string;
+  subject: string;
+}
+
+/** Commits on `branch` that `mainRef` does not contain: the first `limit`, and whether there are more. */
+export function unmergedCommits(root: string, mainRef: string, branch: string, limit = 50): { commits: Commit[]; more: boolean } {
+  const range = `${mainRef}..refs/heads/${branch}`;
+  const out = gitOrThrow(root, ["log", `--max-count=${limit + 1}`, "--format=%h%x00%s", range, "--"], "listing unmerged commits");
+  const commits = out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      const [sha, subject] = l.split("\0");
+      return { sha: sha ?? "", subject: subject ?? "" };
+    });
+  return { commits: commits.slice(0, limit), more: commits.length > limit };
+}
+
+export function removeWorktree(root: string, path: string): void {
+  gitOrThrow(root, ["worktree", "remove", "--force", path], "removing the worktree");
+}
+
+export function pruneWorktrees(root: string): void {
+  gitOrThrow(root, ["worktree", "prune"], "pruning stale worktree entries");
+}
+
+export function deleteBranch(root: string, branch: string): void {
+  gitOrThrow(root, ["branch", "-D", branch], "deleting the branch");
+}

@@ -1,0 +1,22 @@
+// Teardown and recovery (DESIGN.md §6): stop, interrupt, archive, resume,
+// close, quarantine/restore and after-turn requests, all behind the one leaf
+// guard (lib/proc probeLeaf) and the record lock.
+export { type Leaf, type LeafOutcome, recordedLeaf, parseAgentPid, probe as probeRecordedLeaf, stopLeaf } from "./leaf";
+export { type RuntimeStop, type TmuxOutcome, stopRuntime, endTmuxSession, sessionPaneTarget } from "./runtime";
+export { type StopResult, type StopOptions, type InterruptResult, stopSession, interruptSession } from "./stop";
+export { type ArchiveResult, type ArchiveOptions, archiveSession, captureLastScreen, LAST_SCREEN_HISTORY } from "./archive";
+export { type CloseOptions, type CloseResult, closeSession, resourceLockPaths, gatherCloseFacts } from "./close";
+export { type CloseFacts, type ClosePlan, planClose } from "./plan";
+export { type ResumeOptions, type ResumeResult, resumeSession } from "./resume";
+export {
+  type QuarantineClaim,
+  type QuarantineProof,
+  type QuarantineResult,
+  type RestoreResult,
+  quarantineRecord,
+  restoreRecord,
+} from "./quarantine";
+export { type Residues, candidateNames, observeResidues } from "./residues";
+export { type AfterTurnOutcome, requestAfterTurn, runAfterTurn } from "./after-turn";
+export { flushTiming, timingReport } from "./timing";
+export { describeRuntime, describeClose } from "./describe";

@@ -1,0 +1,106 @@
+// The leaf-ownership guard (DESIGN.md §1.5): one probe (lib/proc probeLeaf)
+// decides whether the recorded agent is gone, ours to signal, or something
+// else now wearing its pid number, which we must never signal.
+import { readFileSync } from "node:fs";
+import { SpexError, errnoCode } from "../errors";
+import { type LeafState, probeLeaf } from "../proc";
+import type { SessionRecord } from "../record";
+
+export interface Leaf {
+  pid: number;
+  start: string;
+  /** Where the identity came from: the record, or agent.pid before readiness landed it. */
+  source: "record" | "agent.pid" | "none";
+}
+
+/** Parse agent.pid ("<pid> <starttime>\n"); a torn file yields what it has. */
+export function parseAgentPid(text: string): { pid: number; start: string } | undefined {
+  const [pid, start] = text.trim().split(/\s+/);
+  const n = Number(pid);
+  if (!Number.isInteger(n) || n <= 0) return undefined;
+  return { pid: n, start: start ?? "" };
+}
+
+export function readAgentPidFile(file: string): { pid: number; start: string } | undefined {
+  try {
+    return parseAgentPid(readFileSync(file, "utf8"));
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/** The leaf to check: the record's pid, else the launch script's agent.pid. */
+export function recordedLeaf(record: Pick<SessionRecord, "agent_pid" | "agent_start">, agentPidFile: string): Leaf {
+  const pid = Number(record.agent_pid);
+  if (record.agent_pid !== "" && Number.isInteger(pid) && pid > 0) return { pid, start: record.agent_start, source: "record" };
+  const fromFile = readAgentPidFile(agentPidFile);
+  if (fromFile) return { ...fromFile, source: "agent.pid" };
+  return { pid: 0, start: "", source: "none" };
+}
+
+export function probe(leaf: Leaf): LeafState {
+  return leaf.pid ? probeLeaf(leaf.pid, leaf.start) : "dead";
+}
+
+export function unprovableError(id: string, leaf: Leaf): SpexError {
+  return new SpexError(
+    "leaf_unprovable",
+    `session ${id}: pid ${leaf.pid} (from ${leaf.source}) is alive but is not the process that was recorded (start ${leaf.start || "unknown"}); nothing was signalled`,
+    {
+      hint: "that pid now belongs to another process; check it with `ps -p " + leaf.pid + " -o pid,lstart,args` and stop the agent yourself if it is really this session's",
+      details: { pid: leaf.pid, recordedStart: leaf.start, source: leaf.source },
+    },
+  );
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function graceMs(): number {
+  const v = Number(process.env.SPEX_STOP_GRACE_MS);
+  return Number.isFinite(v) && v >= 0 ? v : 3000;
+}
+
+/** Poll until the leaf is gone (dead, or its pid now names another process). */
+function waitGone(leaf: Leaf, ms: number): boolean {
+  const deadline = Date.now() + ms;
+  for (let i = 0; ; i++) {
+    if (probe(leaf) !== "owned") return true;
+    if (Date.now() >= deadline) return false;
+    sleepSync(Math.min(5 + i * 5, 50));
+  }
+}
+
+export type LeafOutcome = "none" | "dead" | "terminated" | "killed";
+
+/**
+ * Stop a leaf we own: TERM, a bounded wait, then KILL. Synchronous so it can
+ * run inside a record mutation. Dead and absent leaves are left alone;
+ * an unprovable one is refused before anything is signalled.
+ */
+export function stopLeaf(id: string, leaf: Leaf): LeafOutcome {
+  const state = probe(leaf);
+  if (state === "dead") return leaf.source === "none" ? "none" : "dead";
+  if (state === "unprovable") throw unprovableError(id, leaf);
+  if (!signal(leaf, "SIGTERM")) return "dead";
+  if (waitGone(leaf, graceMs())) return "terminated";
+  // Re-prove identity right before the harder signal: the pid could have been reused meanwhile.
+  if (probe(leaf) !== "owned" || !signal(leaf, "SIGKILL")) return "terminated";
+  if (waitGone(leaf, 5000)) return "killed";
+  throw new SpexError("leaf_survived", `session ${id}: pid ${leaf.pid} survived SIGKILL; nothing else was changed`, {
+    hint: "the process may be stuck in the kernel (state D); check `ps -o pid,stat,wchan -p " + leaf.pid + "`",
+    details: { pid: leaf.pid },
+  });
+}
+
+function signal(leaf: Leaf, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(leaf.pid, sig);
+    return true;
+  } catch (e) {
+    if (errnoCode(e) === "ESRCH") return false;
+    throw e;
+  }
+}

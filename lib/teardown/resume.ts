@@ -1,0 +1,52 @@
+// resume: relaunch a session's agent with its harness's resume marker and the
+// recorded native id. The launch itself (script, tmux, readiness fence) is
+// lib/launch's; this decides whether a relaunch is allowed and clears the way.
+import { SpexError } from "../errors";
+import { harnessAdapter } from "../harness";
+import { type LaunchResult, launchSession } from "../launch";
+import { publicRecord, readSession, refuseUnusable } from "../record";
+import { type ProjectStore, sessionPaths } from "../store";
+import { probe, recordedLeaf } from "./leaf";
+import { hasTmuxSession } from "./runtime";
+import { type StopResult, stopSession } from "./stop";
+
+export interface ResumeOptions {
+  force?: boolean;
+  /** Wait for readiness (default true). */
+  wait?: boolean;
+}
+
+export interface ResumeResult {
+  id: string;
+  resumeArgs: string[];
+  /** The stop that cleared the way (a live leaf under --force, or a leftover tmux session). */
+  stopped: StopResult | null;
+  ready: boolean;
+  launch: LaunchResult;
+}
+
+export async function resumeSession(store: ProjectStore, id: string, opts: ResumeOptions = {}): Promise<ResumeResult> {
+  const reading = readSession(store, id);
+  // Corrupt and retired records are refused here: a retired one is terminal, only close remains.
+  refuseUnusable(reading);
+  const record = publicRecord(reading.record, reading.pending);
+  const adapter = harnessAdapter(record.harness || "shell");
+  const resumeArgs = record.harness_session_id ? adapter.resumeArgs(record.harness_session_id) : adapter.name === "shell" ? [] : undefined;
+  if (resumeArgs === undefined) {
+    throw new SpexError("resume_unavailable", `session ${id.slice(0, 8)} has no recorded ${adapter.name} session id to resume`, {
+      hint: "the agent never reported its native id; close the session and start a new one",
+    });
+  }
+  const leaf = recordedLeaf(record, sessionPaths(store, id).agentPid);
+  const state = probe(leaf);
+  if (state !== "dead" && !opts.force) {
+    throw new SpexError("session_running", `the agent of session ${id.slice(0, 8)} (pid ${leaf.pid}) is still running`, {
+      hint: `attach to it, or resume with --force to stop it and relaunch`,
+      details: { pid: leaf.pid, leaf: state },
+    });
+  }
+  // A live leaf (only with --force; an unprovable one still refuses) or a leftover pane is stopped first.
+  const stopped = state !== "dead" || hasTmuxSession(record) ? await stopSession(store, id) : null;
+  const launch = await launchSession(store, id, { resume: true, wait: opts.wait });
+  return { id, resumeArgs, stopped, ready: launch.ready, launch };
+}

@@ -1,0 +1,86 @@
+// stop and interrupt. Stop runs inside the record mutation, so the guard, the
+// signals and the stopped flag happen under the record lock as one step.
+import { SpexError } from "../errors";
+import { harnessAdapter } from "../harness";
+import { type RecordChange, type SessionRecord, publicRecord, readSession, refuseUnusable, updateRecord } from "../record";
+import type { ProjectStore } from "../store";
+import { sendKeys } from "../tmux";
+import { corruptRefusal } from "./residues";
+import { type RuntimeStop, hasTmuxSession, sessionPaneTarget, stopRuntime } from "./runtime";
+import { timed } from "./timing";
+
+export interface StopResult extends RuntimeStop {
+  id: string;
+  /** The record changed (false when it was already stopped with nothing pending). */
+  changed: boolean;
+}
+
+/** Refuse a corrupt record loudly, with its residues, before anything is signalled. */
+export function refuseCorrupt(store: ProjectStore, id: string, verb: string): void {
+  const reading = readSession(store, id);
+  if (reading.kind === "corrupt") throw corruptRefusal(store, reading, verb);
+}
+
+/**
+ * The stopped form of a record: the readiness fence (if a launch was caught
+ * mid-way) falls back to its frozen original, and a pending after-turn
+ * request is moot.
+ */
+export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof publicRecord>[1]): SessionRecord {
+  const base = publicRecord(record, pending);
+  return { ...base, launch_readiness_pending: "", stopped: true, after_turn: "" };
+}
+
+function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export interface StopOptions {
+  /** Stop only if this after-turn request still stands under the lock (a --cancel that landed first wins). */
+  onlyIfRequested?: "stop";
+}
+
+export async function stopSession(store: ProjectStore, id: string, opts: StopOptions = {}): Promise<StopResult & { skipped: boolean; change?: RecordChange }> {
+  refuseCorrupt(store, id, "stop");
+  let runtime: RuntimeStop | undefined;
+  const change = await updateRecord(
+    store,
+    id,
+    (record, ctx) => {
+      if (opts.onlyIfRequested && record.after_turn !== opts.onlyIfRequested) return undefined;
+      runtime = stopRuntime(store, id, record);
+      const next = stoppedRecord(record, ctx.pending);
+      return sameRecord(next, record) ? undefined : next;
+    },
+    // A retired record may still have a live leaf in a deleted folder: stopping it is teardown, not revival.
+    { allowRetired: true, reason: "stop", purpose: `stop ${id}` },
+  );
+  const ran = runtime ?? { leaf: "none" as const, pid: null, tmux: "none" as const };
+  return { id, ...ran, changed: change !== undefined, skipped: runtime === undefined, change };
+}
+
+export interface InterruptResult {
+  id: string;
+  keys: string[];
+  tmuxSession: string;
+}
+
+/** Send the harness's interrupt keys to the session's pane; the session stays. */
+export async function interruptSession(store: ProjectStore, id: string): Promise<InterruptResult> {
+  const reading = readSession(store, id);
+  refuseUnusable(reading);
+  const record = publicRecord(reading.record, reading.pending);
+  const adapter = harnessAdapter(record.harness || "shell");
+  if (!hasTmuxSession(record)) {
+    throw new SpexError("session_offline", `session ${id} has no tmux session to interrupt${record.tmux_session ? ` (${record.tmux_session} is gone)` : ""}`, {
+      hint: `resume it with \`spex session resume ${id.slice(0, 8)}\``,
+    });
+  }
+  const r = timed("tmux", () => sendKeys(record.tmux_socket, sessionPaneTarget(record.tmux_session), adapter.interruptKeys));
+  if (r.code !== 0) {
+    throw new SpexError("tmux_failed", `sending ${adapter.interruptKeys.join(" ")} to ${record.tmux_session} failed: ${r.stderr.trim()}`, {
+      hint: "check that the tmux session still exists with `spex session ls`",
+    });
+  }
+  return { id, keys: adapter.interruptKeys, tmuxSession: record.tmux_session };
+}

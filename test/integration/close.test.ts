@@ -1,0 +1,157 @@
+// close (DESIGN.md §6): refuse before mutating, stop under the leaf guard,
+// prove no pane is left, then worktree, branch and record, in that order.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, sandbox } from "../support/sandbox";
+import { alive, branchExists, commitIn, hasTmux, json, recordFile, seedLive, sessionDir, worktreeList } from "../support/teardown";
+
+let sb: Sandbox;
+beforeEach(() => {
+  sb = sandbox();
+});
+afterEach(() => sb.cleanup());
+
+const close = (sel: string, ...flags: string[]) => sb.spex(["session", "close", sel, ...flags, "--json"]);
+
+describe("close", () => {
+  test("a record whose agent pid names no live process closes record-only: worktree, branch, tmux session and record are gone", () => {
+    const s = seedLive(sb, { agent: "dead" });
+    const r = close(s.id.slice(0, 8));
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ id: s.id, closed: true, leaf: "dead", tmux: "killed", worktree: "removed", branch: "deleted" });
+    expect(hasTmux(sb, s.tmuxName)).toBe(false);
+    expect(existsSync(s.worktree)).toBe(false);
+    expect(branchExists(sb, s.branch)).toBe(false);
+    expect(existsSync(sessionDir(sb, s.id))).toBe(false);
+    expect(json(sb.spex(["session", "ls", "--all", "--json"]).stdout)).toEqual([]);
+  });
+
+  test("close terminates an owned agent before removing anything", () => {
+    const s = seedLive(sb, { agent: "owned" });
+    const r = close(s.id);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ leaf: "terminated", pid: s.pid });
+    expect(alive(s.pid)).toBe(false);
+    expect(hasTmux(sb, s.tmuxName)).toBe(false);
+    expect(worktreeList(sb)).toEqual([sb.repo]);
+  });
+
+  test("close refuses a dirty worktree, lists the files, and changes nothing; --force then removes everything", () => {
+    const s = seedLive(sb, { agent: "owned" });
+    writeFileSync(join(s.worktree, "README.md"), "edited\n");
+    writeFileSync(join(s.worktree, "notes.txt"), "new file\n");
+    const before = readFileSync(recordFile(sb, s.id));
+
+    const refused = close(s.id);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("[worktree_dirty]");
+    expect(refused.stderr).toContain("README.md");
+    expect(json(refused.stdout).error).toMatchObject({ code: "worktree_dirty", files: [" M README.md", "?? notes.txt"] });
+    expect(alive(s.pid)).toBe(true);
+    expect(hasTmux(sb, s.tmuxName)).toBe(true);
+    expect(readFileSync(join(s.worktree, "notes.txt"), "utf8")).toBe("new file\n");
+    expect(branchExists(sb, s.branch)).toBe(true);
+    expect(readFileSync(recordFile(sb, s.id))).toEqual(before);
+
+    const forced = close(s.id, "--force");
+    expect(forced.code).toBe(0);
+    expect(json(forced.stdout)).toMatchObject({ forced: true, worktree: "removed", branch: "deleted", discarded: { files: [" M README.md", "?? notes.txt"] } });
+    expect(alive(s.pid)).toBe(false);
+    expect(hasTmux(sb, s.tmuxName)).toBe(false);
+    expect(existsSync(s.worktree)).toBe(false);
+    expect(branchExists(sb, s.branch)).toBe(false);
+    expect(existsSync(sessionDir(sb, s.id))).toBe(false);
+    expect(worktreeList(sb)).toEqual([sb.repo]);
+    expect(sb.git(["worktree", "list", "--porcelain"])).not.toContain("prunable");
+  });
+
+  test("close refuses a branch with commits not on main, listing them, and keeps everything", () => {
+    const s = seedLive(sb, { agent: "dead", tmux: false });
+    commitIn(sb, s.worktree, "feature.txt", "add the feature");
+    const r = close(s.id);
+    expect(r.code).toBe(1);
+    const err = json(r.stdout).error;
+    expect(err.code).toBe("branch_unmerged");
+    expect(err.commits.map((c: { subject: string }) => c.subject)).toEqual(["add the feature"]);
+    expect(r.stderr).toContain("add the feature");
+    expect(existsSync(s.worktree)).toBe(true);
+    expect(branchExists(sb, s.branch)).toBe(true);
+    expect(existsSync(recordFile(sb, s.id))).toBe(true);
+  });
+
+  test("close accepts a branch whose commits were merged into main", () => {
+    const s = seedLive(sb, { agent: "dead", tmux: false });
+    commitIn(sb, s.worktree, "feature.txt", "add the feature");
+    sb.git(["merge", "-q", "--ff-only", s.branch]);
+    const r = close(s.id);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ branch: "deleted", discarded: { commits: [] } });
+  });
+
+  test("close refuses leaf_unprovable for a live pid of another identity and keeps everything", () => {
+    const s = seedLive(sb, { agent: "other" });
+    try {
+      const r = close(s.id, "--force");
+      expect(r.code).toBe(1);
+      expect(json(r.stdout).error.code).toBe("leaf_unprovable");
+      expect(alive(s.pid)).toBe(true);
+      expect(hasTmux(sb, s.tmuxName)).toBe(true);
+      expect(existsSync(s.worktree)).toBe(true);
+      expect(existsSync(recordFile(sb, s.id))).toBe(true);
+    } finally {
+      s.stranger?.kill("SIGKILL");
+    }
+  });
+
+  test("a retired record closes record-only and keeps an unmerged branch unless --force", () => {
+    const kept = seedLive(sb, { agent: "none", tmux: false });
+    commitIn(sb, kept.worktree, "work.txt", "unmerged work");
+    rmSync(kept.worktree, { recursive: true, force: true });
+    const r = close(kept.id);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ retired: true, worktree: "pruned", branch: "kept" });
+    expect(branchExists(sb, kept.branch)).toBe(true);
+    expect(existsSync(sessionDir(sb, kept.id))).toBe(false);
+    expect(worktreeList(sb)).toEqual([sb.repo]);
+
+    const forced = seedLive(sb, { agent: "none", tmux: false });
+    commitIn(sb, forced.worktree, "work.txt", "more unmerged work");
+    rmSync(forced.worktree, { recursive: true, force: true });
+    const f = close(forced.id, "--force");
+    expect(json(f.stdout)).toMatchObject({ retired: true, branch: "deleted", discarded: { commits: [{ subject: "more unmerged work" }] } });
+    expect(branchExists(sb, forced.branch)).toBe(false);
+  });
+
+  test("close of a corrupt record refuses loudly, reports its residues and touches nothing", () => {
+    const s = seedLive(sb, { agent: "owned" });
+    const file = recordFile(sb, s.id);
+    const bytes = readFileSync(file).subarray(0, readFileSync(file).indexOf("agent_start"));
+    writeFileSync(file, bytes);
+    const r = close(s.id, "--force");
+    expect(r.code).toBe(1);
+    const err = json(r.stdout).error;
+    expect(err.code).toBe("record_corrupt");
+    expect(err.residues).toMatchObject({
+      worktree: { path: s.worktree, present: true },
+      branch: { name: s.branch, present: true },
+      tmuxSession: { name: s.tmuxName, present: true },
+    });
+    expect(r.stderr).toContain("spex session quarantine");
+    expect(alive(s.pid)).toBe(true);
+    expect(hasTmux(sb, s.tmuxName)).toBe(true);
+    expect(existsSync(s.worktree)).toBe(true);
+    expect(readFileSync(file)).toEqual(bytes);
+  });
+
+  test("close refuses a branch checked out in another checkout and changes nothing", () => {
+    const s = seedLive(sb, { agent: "dead", tmux: false });
+    rmSync(s.worktree, { recursive: true, force: true });
+    sb.git(["worktree", "prune"]);
+    sb.git(["checkout", "-q", s.branch]);
+    const r = close(s.id);
+    expect(json(r.stdout).error.code).toBe("branch_checked_out");
+    expect(existsSync(recordFile(sb, s.id))).toBe(true);
+  });
+});
