@@ -6,11 +6,21 @@ import { SessionRenameCommand } from "./session/rename";
 import { SessionDoneCommand } from "./session/done";
 import { SessionParkCommand } from "./session/park";
 import { SessionAskCommand } from "./session/ask";
+import { SessionLiveCommand } from "./session/live";
+import { SessionBulkCommand } from "./session/bulk";
 import { InternalSessionStateCommand } from "./internal/session-state";
 import { SessionNewCommand } from "./session/new";
 import { SessionAttachCommand } from "./session/attach";
 import { InternalHookCommand } from "./internal/hook";
 import { InternalPostCheckoutCommand } from "./internal/post-checkout";
+import { DoctorCommand } from "./doctor";
+import { SessionStopCommand } from "./session/stop";
+import { SessionInterruptCommand } from "./session/interrupt";
+import { SessionArchiveCommand } from "./session/archive";
+import { SessionResumeCommand } from "./session/resume";
+import { SessionCloseCommand } from "./session/close";
+import { SessionQuarantineCommand } from "./session/quarantine";
+import { InternalAfterTurnCommand } from "./internal/after-turn";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -19,9 +29,19 @@ export const commands: CommandClass<any>[] = [
   SessionDoneCommand,
   SessionParkCommand,
   SessionAskCommand,
+  SessionLiveCommand,
+  SessionBulkCommand,
   InternalSessionStateCommand,
   SessionNewCommand,
   SessionAttachCommand,
   InternalHookCommand,
   InternalPostCheckoutCommand,
+  DoctorCommand,
+  SessionStopCommand,
+  SessionInterruptCommand,
+  SessionArchiveCommand,
+  SessionResumeCommand,
+  SessionCloseCommand,
+  SessionQuarantineCommand,
+  InternalAfterTurnCommand,
 ];

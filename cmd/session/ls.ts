@@ -5,6 +5,7 @@ import { currentProject } from "../../lib/store";
 import { type ListRow, listRows, matchSelector, readAll } from "../../lib/sessions";
 import { DISPLAY_STATUSES } from "../../lib/record";
 import { SpexError } from "../../lib/errors";
+import { recoverAbandonedCreates } from "../../lib/create/receipt";
 
 export class SessionLsCommand extends SpexCommand {
   static paths = [["session", "ls"], ["session", "list"]];
@@ -29,6 +30,8 @@ export class SessionLsCommand extends SpexCommand {
 
   async execute(): Promise<number> {
     const store = currentProject();
+    // The next spex command after a create killed mid-way rolls it back.
+    await recoverAbandonedCreates(store);
     let rows: ListRow[] = listRows(store);
     if (this.selectors.length > 0) {
       const readings = readAll(store);

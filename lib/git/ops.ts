@@ -16,12 +16,30 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
   return { ...env, ...extra };
 }
 
+const UNSAFE_FLAGS = [
+  "allowUnsafeConfigPaths",
+  "allowUnsafeConfigEnvCount",
+  "allowUnsafeAskPass",
+  "allowUnsafeSshCommand",
+  "allowUnsafeEditor",
+  "allowUnsafePager",
+  "allowUnsafeGitProxy",
+  "allowUnsafeHooksPath",
+  "allowUnsafeTemplateDir",
+  "allowUnsafeCredentialHelper",
+  "allowUnsafeFsMonitor",
+  "allowUnsafeInclude",
+];
+
 export async function git(cwd: string, extraEnv: Record<string, string> = {}): Promise<SimpleGit> {
   const { simpleGit } = await import("simple-git");
   const env = gitEnv(extraEnv);
   // The user's environment is trusted as it is (minus a hook's GIT_DIR & co):
   // name every key so simple-git's environment guard keeps them.
-  return simpleGit({ baseDir: cwd, trimmed: false, allowEnvironment: Object.keys(env) }).env(env);
+  // Its argument guards target untrusted input; spex passes only its own fixed
+  // argv, and a user's GIT_CONFIG_GLOBAL or GIT_SSH_COMMAND is theirs to set.
+  const unsafe = Object.fromEntries(UNSAFE_FLAGS.map((k) => [k, true]));
+  return simpleGit({ baseDir: cwd, trimmed: false, allowEnvironment: Object.keys(env), unsafe }).env(env);
 }
 
 /** The commit a commit-ish names, or undefined when it names none. */

@@ -1,0 +1,82 @@
+// `spex doctor`: what this machine has and what is left over. It reports;
+// it never deletes.
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../config";
+import { findCheckout } from "../git/main-root";
+import { hooksDir } from "../hooks/post-checkout";
+import { listReceipts } from "../create/receipt";
+import { whichSync } from "../launch/launcher";
+import { harnessAdapter } from "../harness";
+import { readAll } from "../sessions";
+import type { ProjectStore } from "../store";
+import { spexSocket, tmuxSync } from "../tmux";
+import { ownerAlive } from "../proc";
+
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  checks: DoctorCheck[];
+  orphans: { worktrees: string[]; tmuxSessions: string[]; retiredRecords: string[]; corruptRecords: string[]; abandonedCreates: string[] };
+}
+
+function version(cmd: string, args: string[]): string | undefined {
+  const r = spawnSync(cmd, args, { encoding: "utf8" });
+  return r.status === 0 ? (r.stdout || r.stderr).trim().split("\n")[0] : undefined;
+}
+
+export function runDoctor(store: ProjectStore): DoctorReport {
+  const checks: DoctorCheck[] = [];
+  const gitV = version("git", ["--version"]);
+  checks.push({ name: "git", ok: !!gitV, detail: gitV ?? "git is not on PATH: install git" });
+  const tmuxV = version("tmux", ["-V"]);
+  checks.push({ name: "tmux", ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install tmux (sessions run in it)" });
+  let homeOk = true;
+  try {
+    mkdirSync(store.home, { recursive: true });
+    accessSync(store.home, constants.W_OK);
+  } catch {
+    homeOk = false;
+  }
+  checks.push({ name: "SPEX_HOME", ok: homeOk, detail: homeOk ? store.home : `${store.home} is not writable` });
+  const config = loadConfig(store.root);
+  for (const [name, launcher] of Object.entries(config.launchers)) {
+    const command = launcher.command || harnessAdapter(launcher.harness).defaultCommand;
+    const word = command.trim().split(/\s+/)[0] ?? "";
+    const found = whichSync(word.replace(/^['"]|['"]$/g, ""));
+    checks.push({ name: `launcher ${name}`, ok: !!found, detail: found ? `${word} → ${found}` : `${word} is not on PATH (sessions with --launcher ${name} will be refused)` });
+  }
+  const checkout = findCheckout(store.root);
+  if (checkout) {
+    const hook = join(hooksDir(checkout.commonDir, store.root), "post-checkout");
+    checks.push({ name: "post-checkout hook", ok: existsSync(hook), detail: existsSync(hook) ? hook : "not installed yet (the first `spex session new` installs it)" });
+  }
+
+  const readings = readAll(store);
+  const known = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.worktree_path] : [])));
+  const names = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.tmux_session] : [])));
+  let worktrees: string[] = [];
+  if (existsSync(config.worktreeRoot)) {
+    worktrees = readdirSync(config.worktreeRoot)
+      .map((n) => join(config.worktreeRoot, n))
+      .filter((p) => !known.has(p));
+  }
+  const listed = tmuxSync(spexSocket(), ["list-sessions", "-F", "#{session_name}"]);
+  const tmuxSessions = listed.code === 0 ? listed.stdout.split("\n").filter((n) => n && !names.has(n)) : [];
+  const retiredRecords = readings.flatMap((r) => (r.kind === "ok" && r.retired ? [r.id] : []));
+  const corruptRecords = readings.flatMap((r) => (r.kind === "corrupt" ? [`${r.id}: ${r.error}`] : []));
+  const abandonedCreates = listReceipts(store)
+    .filter((r) => !ownerAlive(r.owner))
+    .map((r) => `${r.id} (worktree ${r.worktree}, branch ${r.branch})`);
+  return {
+    ok: checks.every((c) => c.ok),
+    checks,
+    orphans: { worktrees, tmuxSessions, retiredRecords, corruptRecords, abandonedCreates },
+  };
+}
