@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
+import { countingBin, installFakeAgents } from "../support/agents";
+
+let sb: Sandbox;
+afterEach(() => sb?.cleanup());
+
+function record(s: Sandbox, id: string): Record<string, any> {
+  const [key] = readdirSync(join(s.home, "projects"));
+  return JSON.parse(readFileSync(join(s.home, "projects", key!, "sessions", id, "session.json"), "utf8"));
+}
+
+function row(s: Sandbox, id: string): Record<string, any> {
+  return JSON.parse(s.spex(["session", "ls", id, "--json"]).stdout)[0];
+}
+
+describe("launching an agent", () => {
+  test("the prompt seam: a prompt starting with - reaches the agent with one leading space, quotes byte for byte", async () => {
+    sb = sandbox();
+    const agents = installFakeAgents(sb);
+    for (const prompt of ["-rf --resume", "'; rm -rf ~ #\"$(x)`y`\\n", "--resume"]) {
+      const r = sb.spex(["session", "new", "--launcher", "claude", "--json", "--prompt-file", "-"], { input: prompt });
+      expect(r.stderr).toBe("");
+      const id = JSON.parse(r.stdout).session_id;
+      const argv = await waitFor(
+        () => agents.entries().find((e) => e.kind === "argv" && e.argv.includes("--session-id") && e.argv[e.argv.indexOf("--session-id") + 1] === record(sb, id).harness_session_id)?.argv,
+        "the agent's argv",
+      );
+      expect(argv[argv.length - 1]).toBe(prompt.startsWith("-") ? ` ${prompt}` : prompt);
+      expect(argv.filter((a: string) => a === "--session-id")).toHaveLength(1);
+    }
+  });
+
+  test("readiness: the fence clears on SessionStart, active on the turn, idle on Stop; the binary runs only on changes", async () => {
+    sb = sandbox();
+    const agents = installFakeAgents(sb);
+    const counter = countingBin(sb, SPEX_BIN);
+    sb.env.FAKE_AGENT_TURN_MS = "600";
+    const r = sb.spex(["session", "new", "--launcher", "claude", "--json", "say hi"]);
+    expect(r.code).toBe(0);
+    const created = JSON.parse(r.stdout);
+    expect(created.ready).toBe(true);
+    expect(created.launch_readiness_pending).toBe("");
+    const id = created.session_id;
+    expect(record(sb, id).agent_pid).toMatch(/^\d+$/);
+    // The native id recorded is the one the agent reported at SessionStart.
+    expect(record(sb, id).harness_session_id).toBe(agents.entries().find((e) => e.kind === "argv")!.argv[1]);
+    await waitFor(() => row(sb, id).display === "working" || row(sb, id).display === "idle", "working");
+    await waitFor(() => row(sb, id).display === "idle", "idle after Stop");
+    const hookCalls = counter.calls().filter((c) => c.startsWith("internal hook"));
+    // SessionStart (fence) and Stop (→ idle) change the record; the first turn was already active.
+    expect(hookCalls).toEqual(["internal hook claude start SessionStart", "internal hook claude stop Stop"]);
+
+    // A second turn typed into the composer: active, then idle again, two more writes.
+    sb.tmux(["send-keys", "-t", `=${record(sb, id).tmux_session}:`, "-l", "again"]);
+    sb.tmux(["send-keys", "-t", `=${record(sb, id).tmux_session}:`, "Enter"]);
+    await waitFor(() => agents.entries().some((e) => e.kind === "prompt" && e.text === "again"), "second prompt");
+    await waitFor(() => counter.calls().filter((c) => c.startsWith("internal hook")).length === 4, "two more hook writes");
+    await waitFor(() => row(sb, id).display === "idle", "idle again");
+    expect(counter.calls().filter((c) => c.startsWith("internal hook")).slice(2)).toEqual([
+      "internal hook claude turn UserPromptSubmit",
+      "internal hook claude stop Stop",
+    ]);
+  });
+
+  test("a launch whose pane dies before readiness rolls the create back and reports the last screen", () => {
+    sb = sandbox();
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { broken: { harness: "claude", command: "sh -c 'echo cannot-start-agent; exit 3'" } } }));
+    const r = sb.spex(["session", "new", "--launcher", "broken", "--json", "doomed"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("[launch_failed]");
+    expect(r.stderr).toContain("cannot-start-agent");
+    expect(sb.git(["worktree", "list"]).trim().split("\n")).toHaveLength(1);
+    expect(sb.git(["branch", "--list", "spex/*"]).trim()).toBe("");
+    expect(JSON.parse(sb.spex(["session", "ls", "--json"]).stdout)).toEqual([]);
+    expect(sb.tmux(["list-sessions"]).stdout.trim()).toBe("");
+  });
+
+  test("the shell harness runs any command with the prompt as its last argument", async () => {
+    sb = sandbox();
+    const out = join(sb.dir, "shell-args.txt");
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { rec: { harness: "shell", command: `sh -c 'printf "%s" "$1" > ${out}; exec sleep 600' rec` } } }));
+    const r = sb.spex(["session", "new", "--launcher", "rec", "--json", "multi\nline 'prompt'"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).ready).toBe(true);
+    await waitFor(() => existsSync(out) && readFileSync(out, "utf8") === "multi\nline 'prompt'", "the command's argument");
+    const c = JSON.parse(r.stdout);
+    expect(c.launcher).toBe("rec");
+    expect(c.harness).toBe("shell");
+    expect(c.launch_cmd).toContain("exec sleep 600");
+  });
+});
+
+describe("crash at each create step", () => {
+  for (const step of ["receipt", "worktree", "render", "record", "published"]) {
+    test(`kill -9 at "${step}" leaves no half-made session once the next command runs`, () => {
+      sb = sandbox();
+      const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "crashy"], { env: { SPEX_TEST_CRASH_AT: step } });
+      expect(r.code).not.toBe(0);
+      const ls = JSON.parse(sb.spex(["session", "ls", "--json"]).stdout);
+      const worktrees = sb.git(["worktree", "list"]).trim().split("\n");
+      const branches = sb.git(["branch", "--list", "spex/*"]).trim();
+      if (step === "record" || step === "published") {
+        // Published: the record is complete and owns its worktree and branch.
+        expect(ls).toHaveLength(1);
+        expect(worktrees).toHaveLength(2);
+        expect(branches).not.toBe("");
+      } else {
+        expect(ls).toEqual([]);
+        expect(worktrees).toHaveLength(1);
+        expect(branches).toBe("");
+      }
+      const doctor = JSON.parse(sb.spex(["doctor", "--json"]).stdout);
+      expect(doctor.orphans.abandonedCreates).toEqual([]);
+      expect(doctor.orphans.worktrees).toEqual([]);
+    });
+  }
+});
