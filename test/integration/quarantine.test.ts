@@ -18,10 +18,10 @@ const quarantine = (id: string, args: string[]) => sb.spex(["session", "quaranti
 const lsIds = () => json<{ id: string }[]>(sb.spex(["session", "ls", "--all", "--json"]).stdout).map((r) => r.id);
 
 /** Truncate the record mid-way, as a crashed foreign writer would leave it. */
-function truncate(sb: Sandbox, id: string): Buffer {
+function truncate(sb: Sandbox, id: string): Buffer<ArrayBuffer> {
   const file = recordFile(sb, id);
   const bytes = readFileSync(file);
-  const cut = bytes.subarray(0, Math.floor(bytes.length / 2));
+  const cut = Buffer.from(bytes.subarray(0, Math.floor(bytes.length / 2)));
   writeFileSync(file, cut);
   return cut;
 }
