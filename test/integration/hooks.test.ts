@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, REPO_ROOT, sandbox } from "../support/sandbox";
+import { seedRecord } from "../support/records";
+import { projectStore, sessionPaths } from "../../lib/store";
+import type { SessionRecord } from "../../lib/record";
+
+let sb: Sandbox;
+afterEach(() => sb?.cleanup());
+
+const HOOK = join(REPO_ROOT, "hooks", "agent-hook.sh");
+
+/** Run the hook script with an empty PATH: any external command it tried to spawn would fail loudly. */
+function runHook(s: Sandbox, rec: SessionRecord, action: string, event: string) {
+  const marker = join(s.dir, "binary-called");
+  const fakeBin = join(s.dir, "must-not-run");
+  writeFileSync(fakeBin, `#!/bin/sh\necho "$@" >> '${marker}'\n`);
+  chmodSync(fakeBin, 0o755);
+  const record = sessionPaths(projectStore(s.repo, s.home), rec.session_id).record;
+  const r = spawnSync("/bin/sh", [HOOK, "claude", action, event], {
+    env: { PATH: "/nonexistent", SPEX_RECORD: record, SPEX_BIN: fakeBin, SPEX_SESSION_ID: rec.session_id },
+    input: "{}",
+    encoding: "utf8",
+  });
+  return { code: r.status, stderr: r.stderr, called: existsSync(marker) ? readFileSync(marker, "utf8") : "" };
+}
+
+describe("the agent hook script", () => {
+  const cases: [string, string, Partial<SessionRecord>, boolean][] = [
+    ["stop", "Stop", { status: "idle" }, false],
+    ["stop", "Stop", { status: "awaiting", proposal: "merge" }, false],
+    ["stop", "Stop", { status: "active" }, true],
+    ["stop", "Stop", { status: "idle", after_turn: "archive" }, true],
+    ["turn", "UserPromptSubmit", { status: "active" }, false],
+    ["turn", "UserPromptSubmit", { status: "active", proposal: "merge" }, true],
+    ["turn", "UserPromptSubmit", { status: "idle" }, true],
+    ["tool", "PreToolUse", { status: "active", proposal: "merge" }, false],
+    ["tool", "PreToolUse", { status: "asking" }, true],
+    ["notify", "Notification", { status: "asking" }, false],
+    ["end", "SessionEnd", { status: "idle", stopped: true }, false],
+    ["start", "SessionStart", { status: "active" }, true],
+  ];
+  for (const [action, event, fields, spawns] of cases) {
+    test(`${event} with ${JSON.stringify(fields)} ${spawns ? "calls the binary" : "exits on the fast path, spawning nothing"}`, () => {
+      sb = sandbox();
+      const rec = seedRecord(sb.home, sb.repo, fields);
+      const r = runHook(sb, rec, action, event);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+      expect(r.called !== "").toBe(spawns);
+      if (spawns) expect(r.called.trim()).toBe(`internal hook claude ${action} ${event}`);
+    });
+  }
+
+  test("a queued message for the session makes Stop call the binary", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "idle" });
+    const dir = sessionPaths(projectStore(sb.repo, sb.home), rec.session_id).dir;
+    writeFileSync(join(dir, "inbox.pending"), "");
+    expect(runHook(sb, rec, "stop", "Stop").called).not.toBe("");
+  });
+
+  test("outside a spex session (no SPEX_RECORD) the hook does nothing", () => {
+    const r = spawnSync("/bin/sh", [HOOK, "claude", "stop", "Stop"], { env: { PATH: "/nonexistent" }, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("");
+  });
+
+  test("a subagent payload changes nothing", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "idle" });
+    const r = sb.spex(["internal", "hook", "claude", "turn", "UserPromptSubmit"], {
+      env: { SPEX_SESSION_ID: rec.session_id, SPEX_PROJECT_ROOT: sb.repo },
+      input: JSON.stringify({ session_id: "x", agent_id: "sub-1" }),
+    });
+    expect(r.code).toBe(0);
+    const after = JSON.parse(sb.spex(["session", "show", rec.session_id, "--json"]).stdout);
+    expect(after.lifecycle).toBe("idle");
+  });
+
+  test("a hook that never closes stdin still records the change (stdin is read with a deadline)", async () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "idle" });
+    const child = spawn(process.env.SPEX_TEST_BIN || join(REPO_ROOT, "bin", "spex"), ["internal", "hook", "claude", "turn", "UserPromptSubmit"], {
+      env: { ...sb.env, SPEX_SESSION_ID: rec.session_id, SPEX_PROJECT_ROOT: sb.repo },
+      cwd: sb.repo,
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    // A payload with no newline, and stdin left open as some agents do.
+    child.stdin!.write('{"session_id":"abc"');
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.stdin!.destroy();
+    expect(code).toBe(0);
+    expect(JSON.parse(sb.spex(["session", "show", rec.session_id, "--json"]).stdout).lifecycle).toBe("active");
+  });
+});
+
+describe("the git post-checkout hook", () => {
+  test("is installed once, chains to the user's own hook, and stays quiet outside session worktrees", () => {
+    sb = sandbox();
+    const hooks = join(sb.repo, ".git", "hooks");
+    mkdirSync(hooks, { recursive: true });
+    const userLog = join(sb.dir, "user-hook.log");
+    writeFileSync(join(hooks, "post-checkout"), `#!/bin/sh\necho "user hook $*" >> '${userLog}'\n`);
+    chmodSync(join(hooks, "post-checkout"), 0o755);
+    const c = JSON.parse(sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "one"]).stdout);
+    sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "two"]);
+    expect(readFileSync(join(hooks, "post-checkout"), "utf8")).toContain("spex-post-checkout");
+    expect(readFileSync(join(hooks, "post-checkout.spex-chained"), "utf8")).toContain("user hook");
+    // The user's hook ran for both worktree adds (chained), spex rendered nothing under the defer marker.
+    expect(readFileSync(userLog, "utf8").trim().split("\n")).toHaveLength(2);
+    // A checkout in the main checkout: the user's hook runs, spex does nothing and the checkout succeeds.
+    sb.git(["checkout", "-q", "-b", "other"]);
+    expect(readFileSync(userLog, "utf8").trim().split("\n")).toHaveLength(3);
+    expect(c.session_id).toBeString();
+  });
+
+  test("a checkout inside a session worktree re-renders its agent hook config", () => {
+    sb = sandbox();
+    const c = JSON.parse(sb.spex(["session", "new", "--no-launch", "--launcher", "claude", "--json", "render me"], { env: { PATH: `${sb.dir}:${process.env.PATH}` } }).stdout ?? "{}");
+    if (!c.worktree_path) {
+      // claude is not on PATH here: use a config launcher that points the claude harness at sh.
+      writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { c: { harness: "claude", command: "sh" } } }));
+    }
+    const made = c.worktree_path ? c : JSON.parse(sb.spex(["session", "new", "--no-launch", "--launcher", "c", "--json", "render me"]).stdout);
+    const settings = join(made.worktree_path, ".claude", "settings.local.json");
+    require("node:fs").rmSync(settings);
+    sb.git(["checkout", "-q", "-b", "moved"], made.worktree_path);
+    expect(readFileSync(settings, "utf8")).toContain("spex-agent-hook");
+  });
+});
