@@ -1,0 +1,260 @@
+// The handover (DESIGN.md §1.11, §7): under the queue lock pick the next
+// message and write a claim durably; release; paste (bracketed) and press
+// Enter once the paste echoes; settle under the lock again. A claim whose
+// owner died is never retried: it becomes `held`, so nothing is typed twice.
+import { existsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { promptSeam, shortId } from "../naming";
+import { ownerAlive, selfIdentity } from "../proc";
+import { type RecordReading, type SessionRecord, publicRecord, readSession } from "../record";
+import type { ProjectStore } from "../store";
+import { capturePane, exactSession, hasSession, pasteText, sendKeys, spexSocket } from "../tmux";
+import { readJsonFile } from "./files";
+import { inboxMarker, messageFileName, queuePaths } from "./paths";
+import {
+  type MessageState,
+  type QueueState,
+  type QueuedMessage,
+  listPending,
+  readQueueState,
+  saveMessage,
+  settle,
+  syncInboxMarker,
+  withQueueLock,
+  writeQueueState,
+} from "./queue";
+import { isRevoked } from "./revoke";
+import { pasteEchoed, screenAtRest } from "./screen";
+import { scheduleDrain } from "./spawn";
+import { lastSeq, lastStateEvent } from "./timeline";
+
+export interface HandoverOutcome {
+  messageId: string;
+  state: MessageState;
+  reason: string;
+}
+
+export interface DrainReport {
+  target: string;
+  outcomes: HandoverOutcome[];
+  /** Why the queue stopped with messages left, when it did. */
+  blocked: string;
+  remaining: number;
+}
+
+export interface DrainOptions {
+  /** Drain in this process (default: hand it to a detached `spex session deliver`). */
+  wait?: boolean;
+  /** How long to keep retrying while the record is at rest but the screen is not yet. */
+  patienceMs?: number;
+}
+
+interface Pane {
+  socket: string;
+  target: string;
+}
+
+function echoTimeoutMs(): number {
+  const v = Number(process.env.SPEX_ECHO_TIMEOUT_MS);
+  return Number.isFinite(v) && v > 0 ? v : 5000;
+}
+
+function paneOf(view: SessionRecord): Pane | undefined {
+  if (!view.tmux_session) return undefined;
+  const socket = view.tmux_socket || spexSocket();
+  if (!hasSession(socket, view.tmux_session)) return undefined;
+  return { socket, target: exactSession(view.tmux_session) };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/gu, " ").trim();
+}
+
+/** The exact text typed for a message: the sender's words behind a one-line envelope naming who sent them. */
+export function typedText(m: QueuedMessage): string {
+  switch (m.from.kind) {
+    case "user":
+      return promptSeam(m.text);
+    case "watch":
+      return promptSeam(m.text);
+    case "name":
+      return `[message from ${oneLine(m.from.name)}; it cannot receive replies]\n${m.text}`;
+    case "session": {
+      const short = shortId(m.from.id, 8);
+      return `[message from session ${oneLine(m.from.label)} (${short}); reply with: spex session send ${short} "..."]\n${m.text}`;
+    }
+  }
+}
+
+/**
+ * The record half of "at rest": idle or awaiting by its hooks, running, and
+ * past the turn of the previous message (a state event after its claim), so a
+ * message is never typed between Enter and the agent's own turn report.
+ */
+export function recordAtRest(reading: RecordReading, queue: QueueState, lastStateSeq: number): { ok: boolean; reason: string } {
+  if (reading.kind !== "ok") return { ok: false, reason: `the record is ${reading.kind}` };
+  if (reading.pending) return { ok: false, reason: "the session is still starting" };
+  const view = publicRecord(reading.record, reading.pending);
+  if (view.stopped) return { ok: false, reason: "the agent is stopped; the message waits for a resume" };
+  if (view.archived) return { ok: false, reason: "the session is archived" };
+  if (view.status !== "idle" && view.status !== "awaiting") return { ok: false, reason: `the agent is ${view.status}` };
+  if (queue.lastHandover && lastStateSeq <= queue.lastHandover.claimSeq) {
+    return { ok: false, reason: `waiting for the agent to report the turn of ${queue.lastHandover.messageId}` };
+  }
+  return { ok: true, reason: "" };
+}
+
+type Step =
+  | { kind: "claimed"; message: QueuedMessage; pane: Pane; before: string; settled: HandoverOutcome[] }
+  | { kind: "stop"; reason: string; retry: boolean; settled: HandoverOutcome[]; remaining: number };
+
+function outcome(m: QueuedMessage): HandoverOutcome {
+  return { messageId: m.id, state: m.state, reason: m.reason };
+}
+
+async function claimNext(store: ProjectStore, target: string): Promise<Step> {
+  return withQueueLock(store, target, () => {
+    const settled: HandoverOutcome[] = [];
+    let pending = listPending(store, target);
+    for (const m of pending.filter((p) => p.state === "claimed")) {
+      if (m.claim && ownerAlive(m.claim)) {
+        return { kind: "stop", reason: `${m.id} is being handed over by pid ${m.claim.pid}`, retry: false, settled, remaining: pending.length };
+      }
+      const held = settle(store, m, "held", `the process that claimed it (pid ${m.claim?.pid ?? "?"}) died before pressing Enter; it may sit unsent in the composer, so it is not typed again`);
+      settled.push(outcome(held));
+    }
+    pending = pending.filter((p) => p.state === "queued");
+    const reading = readSession(store, target);
+    const keep: QueuedMessage[] = [];
+    for (const m of pending) {
+      if (reading.kind === "absent") settled.push(outcome(settle(store, m, "dropped", "the target session is gone (closed)")));
+      else if (m.from.kind === "session" && isRevoked(store, m.from.id)) {
+        settled.push(outcome(settle(store, m, "dropped", "its sender was closed before it was handed over")));
+      } else keep.push(m);
+    }
+    pending = keep;
+    syncInboxMarker(store, target, pending.length);
+    const stop = (reason: string, retry = false): Step => ({ kind: "stop", reason, retry, settled, remaining: pending.length });
+    if (pending.length === 0) return stop("");
+    if (reading.kind !== "ok") return stop(`the record is ${reading.kind}`);
+    const view = publicRecord(reading.record, reading.pending);
+    const head = pending.find((m) => m.keys.length > 0) ?? pending[0]!;
+    const pane = paneOf(view);
+    if (!pane) return stop("the session has no tmux pane (not running)");
+    const before = capturePane(pane.socket, pane.target) ?? "";
+    if (head.keys.length === 0) {
+      const rest = recordAtRest(reading, readQueueState(store, target), lastStateEvent(store, target)?.seq ?? 0);
+      if (!rest.ok) return stop(rest.reason);
+      const screen = screenAtRest(view.harness, before);
+      if (!screen.atRest) return stop(`the screen is not at rest: ${screen.reason}`, true);
+    }
+    const self = selfIdentity();
+    const claimed: QueuedMessage = {
+      ...head,
+      state: "claimed",
+      reason: `being handed over by pid ${self.pid}`,
+      claim: { pid: self.pid, start: self.start, boot: self.boot, at: new Date().toISOString(), seq: lastSeq(store, target), nonce: randomBytes(6).toString("hex") },
+    };
+    saveMessage(store, claimed);
+    return { kind: "claimed", message: claimed, pane, before, settled };
+  });
+}
+
+/** Test hook for the kill -9 proofs: SPEX_TEST_CRASH_AT=claim|paste. */
+function crashPoint(point: "claim" | "paste"): void {
+  if (process.env.SPEX_TEST_CRASH_AT === point) process.kill(process.pid, "SIGKILL");
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Handed = { state: "delivered" | "held"; reason: string } | { state: "queued"; reason: string };
+
+async function handOver(m: QueuedMessage, pane: Pane, before: string): Promise<Handed> {
+  crashPoint("claim");
+  if (m.keys.length > 0) {
+    const r = sendKeys(pane.socket, pane.target, m.keys);
+    return r.code === 0 ? { state: "delivered", reason: "" } : { state: "held", reason: `tmux refused the keys: ${r.stderr.trim()}` };
+  }
+  const text = typedText(m);
+  const pasted = pasteText(pane.socket, pane.target, text, `spex-${m.id}`);
+  if (pasted.code !== 0) return { state: "queued", reason: `tmux could not paste (${pasted.stderr.trim()}); nothing was typed` };
+  crashPoint("paste");
+  const deadline = Date.now() + echoTimeoutMs();
+  let echoed = false;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 80)) {
+    const now = capturePane(pane.socket, pane.target);
+    if (now === undefined) return { state: "held", reason: "the pane vanished after the paste; Enter was not pressed" };
+    if (pasteEchoed(before, now, text)) {
+      echoed = true;
+      break;
+    }
+    if (Date.now() > deadline) break;
+    await sleep(delay);
+  }
+  if (!echoed) {
+    return { state: "held", reason: `pasted, but the text did not show on screen within ${echoTimeoutMs()} ms, so Enter was not pressed; it may sit in the composer` };
+  }
+  const enter = sendKeys(pane.socket, pane.target, ["Enter"]);
+  if (enter.code !== 0) return { state: "held", reason: `pasted, but Enter failed: ${enter.stderr.trim()}` };
+  return { state: "delivered", reason: "" };
+}
+
+async function finish(store: ProjectStore, claimed: QueuedMessage, handed: Handed): Promise<HandoverOutcome> {
+  return withQueueLock(store, claimed.target, () => {
+    const file = join(queuePaths(store, claimed.target).pending, messageFileName(claimed.n));
+    const current = readJsonFile<QueuedMessage>(file);
+    // Only the claim's owner settles it; anything else means another process already decided.
+    if (!current || current === "corrupt" || current.state !== "claimed" || current.claim?.nonce !== claimed.claim?.nonce) {
+      return { messageId: claimed.id, state: current && current !== "corrupt" ? current.state : "held", reason: "settled by another process" };
+    }
+    let result: QueuedMessage;
+    if (handed.state === "queued") {
+      result = { ...current, state: "queued", reason: handed.reason };
+      delete result.claim;
+      saveMessage(store, result);
+    } else {
+      result = settle(store, current, handed.state, handed.reason);
+      if (handed.state === "delivered" && current.keys.length === 0) {
+        const q = readQueueState(store, claimed.target);
+        writeQueueState(store, claimed.target, { ...q, lastHandover: { messageId: current.id, claimSeq: current.claim!.seq, at: new Date().toISOString() } });
+      }
+    }
+    syncInboxMarker(store, claimed.target);
+    return outcome(result);
+  });
+}
+
+/** Hand over what can be handed over now, in order, in this process. */
+export async function drainNow(store: ProjectStore, target: string, patienceMs = 0): Promise<DrainReport> {
+  const outcomes: HandoverOutcome[] = [];
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    const step = await claimNext(store, target);
+    outcomes.push(...step.settled);
+    if (step.kind === "stop") {
+      if (step.retry && step.remaining > 0 && Date.now() < deadline) {
+        await sleep(150);
+        continue;
+      }
+      return { target, outcomes, blocked: step.remaining > 0 ? step.reason : "", remaining: step.remaining };
+    }
+    const handed = await handOver(step.message, step.pane, step.before);
+    const done = await finish(store, step.message, handed);
+    outcomes.push(done);
+    if (done.state === "queued") return { target, outcomes, blocked: done.reason, remaining: listPending(store, target).length };
+  }
+}
+
+/**
+ * Drain a session's queue. By default (hooks, observers) it only starts a
+ * detached `spex session deliver` when something is queued, so the caller
+ * never waits on a paste into the pane that may be running it.
+ */
+export async function drainDeliveries(store: ProjectStore, id: string, opts: DrainOptions = {}): Promise<DrainReport | undefined> {
+  if (!opts.wait) {
+    if (existsSync(inboxMarker(store, id))) scheduleDrain(store, id, opts.patienceMs);
+    return undefined;
+  }
+  return drainNow(store, id, opts.patienceMs ?? 0);
+}

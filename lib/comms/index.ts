@@ -1,0 +1,36 @@
+// Messages, waiting and watching (DESIGN.md §1.11, §7): the durable timeline,
+// the exactly-once delivery queue, wait cursors, watchers and reparenting.
+export { type Sender, type TimelineEvent, type EventBody, appendEvent, eventsAfter, lastSeq, lastStateEvent } from "./timeline";
+export {
+  type QueuedMessage,
+  type MessageState,
+  MAX_MESSAGE_BYTES,
+  queueDepthLimit,
+  findMessage,
+  listPending,
+  listSettled,
+  positionOf,
+} from "./queue";
+export { revokeSender, isRevoked } from "./revoke";
+export { inboxMarker } from "./paths";
+export { screenAtRest, pasteEchoed, echoProbe } from "./screen";
+export { type DrainReport, type HandoverOutcome, type DrainOptions, drainDeliveries, drainNow, typedText, recordAtRest } from "./deliver";
+export { scheduleDrain } from "./spawn";
+export { type SendInput, type SendResult, type SenderInput, sendMessage } from "./send";
+export {
+  type WatchSource,
+  type WatcherEntry,
+  type WatchRelation,
+  type SourceChange,
+  readWatchers,
+  addWatcher,
+  addWatcherUnderLock,
+  removeWatcherSource,
+  listWatchRelations,
+} from "./watchers";
+export { watchSession, cancelWatch, dropNotices } from "./follow";
+export { reparentSession, type ReparentResult } from "./reparent";
+export { installComms, stateEventOf, worthNotice, noticeText } from "./notify";
+export { type WaitOptions, type WaitResult, type WaitOutcome, type TargetState, waitForTargets, targetState, exitCodeOf } from "./wait";
+export { readCursor, writeCursor, advanceCursor } from "./cursor";
+export { type StreamOptions, type StreamEnd, streamEvents } from "./stream";

@@ -1,0 +1,162 @@
+// The per-session timeline (DESIGN.md §7): append-only NDJSON, one event per
+// line, with a sequence that only grows. Appends happen only while the
+// session's record lock is held, so reading the last sequence and writing the
+// next one cannot interleave with another writer.
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { errnoCode } from "../errors";
+import type { Lifecycle, Proposal } from "../record";
+import { type ProjectStore, sessionPaths } from "../store";
+
+export type Sender =
+  | { kind: "session"; id: string; label: string }
+  | { kind: "name"; name: string }
+  | { kind: "user" }
+  | { kind: "watch"; id: string; label: string };
+
+export interface StateEvent {
+  kind: "state";
+  status: Lifecycle;
+  prev: Lifecycle;
+  proposal: Proposal;
+  note: string;
+  stopped: boolean;
+  archived: boolean;
+}
+
+export interface MessageInEvent {
+  kind: "message_in";
+  messageId: string;
+  from: Sender;
+  text?: string;
+  keys?: string[];
+}
+
+export interface MessageOutEvent {
+  kind: "message_out";
+  messageId: string;
+  to: string;
+}
+
+export type EventBody = StateEvent | MessageInEvent | MessageOutEvent;
+export type TimelineEvent = EventBody & { seq: number; at: string };
+
+const TAIL_CHUNK = 64 * 1024;
+
+function timelineFile(store: ProjectStore, id: string): string {
+  return sessionPaths(store, id).timeline;
+}
+
+function openForRead(file: string): number | undefined {
+  try {
+    return openSync(file, "r");
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw e;
+  }
+}
+
+function parseLine(line: string): TimelineEvent | undefined {
+  if (!line) return undefined;
+  try {
+    const e = JSON.parse(line) as TimelineEvent;
+    return typeof e?.seq === "number" && typeof e.kind === "string" ? e : undefined;
+  } catch {
+    return undefined; // a torn line from a crashed writer: skipped, never fatal
+  }
+}
+
+/**
+ * Events from the end of the file backwards until `stop` says enough (or the
+ * file's start). Returned oldest first. Reads in chunks, so a long timeline
+ * costs only its tail.
+ */
+function readBackwards(file: string, stop: (e: TimelineEvent) => boolean): { events: TimelineEvent[]; endsWithNewline: boolean; size: number } {
+  const fd = openForRead(file);
+  if (fd === undefined) return { events: [], endsWithNewline: true, size: 0 };
+  try {
+    const size = fstatSync(fd).size;
+    const out: TimelineEvent[] = [];
+    let pos = size;
+    let carry = Buffer.alloc(0);
+    let endsWithNewline = true;
+    let first = true;
+    while (pos > 0) {
+      const len = Math.min(TAIL_CHUNK, pos);
+      pos -= len;
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, pos);
+      const chunk = Buffer.concat([buf, carry]);
+      if (first) {
+        endsWithNewline = chunk[chunk.length - 1] === 0x0a;
+        first = false;
+      }
+      let complete = chunk;
+      carry = Buffer.alloc(0);
+      if (pos > 0) {
+        // Bytes before the first newline may continue a line that starts in an earlier chunk.
+        const nl = chunk.indexOf(0x0a);
+        if (nl === -1) {
+          carry = chunk;
+          continue;
+        }
+        carry = chunk.subarray(0, nl);
+        complete = chunk.subarray(nl + 1);
+      }
+      const batch: TimelineEvent[] = [];
+      for (const line of complete.toString("utf8").split("\n")) {
+        const e = parseLine(line);
+        if (e) batch.push(e);
+      }
+      out.unshift(...batch);
+      if (batch.some(stop)) break;
+    }
+    return { events: out, endsWithNewline, size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The sequence of the newest event (0 for an empty or missing timeline). */
+export function lastSeq(store: ProjectStore, id: string): number {
+  const { events } = readBackwards(timelineFile(store, id), () => true);
+  return events.length ? events[events.length - 1]!.seq : 0;
+}
+
+/** Events with seq greater than `after`, oldest first (at most `limit`, the oldest ones). */
+export function eventsAfter(store: ProjectStore, id: string, after: number, limit = 1000): TimelineEvent[] {
+  const { events } = readBackwards(timelineFile(store, id), (e) => e.seq <= after);
+  return events.filter((e) => e.seq > after).slice(0, limit);
+}
+
+/** The newest state event, if any. */
+export function lastStateEvent(store: ProjectStore, id: string): (StateEvent & { seq: number; at: string }) | undefined {
+  const { events } = readBackwards(timelineFile(store, id), (e) => e.kind === "state");
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.kind === "state") return e;
+  }
+  return undefined;
+}
+
+/**
+ * Append one event. The caller holds the session's record lock. A line torn by
+ * a crashed writer is sealed with a newline first so the new event stays whole.
+ */
+export function appendEvent(store: ProjectStore, id: string, body: EventBody): TimelineEvent {
+  const file = timelineFile(store, id);
+  const { events, endsWithNewline, size } = readBackwards(file, () => true);
+  const seq = (events.length ? events[events.length - 1]!.seq : 0) + 1;
+  const event = { seq, at: new Date().toISOString(), ...body } as TimelineEvent;
+  const line = (size > 0 && !endsWithNewline ? "\n" : "") + JSON.stringify(event) + "\n";
+  mkdirSync(dirname(file), { recursive: true });
+  const fd = openSync(file, "a", 0o644);
+  try {
+    writeSync(fd, line);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return event;
+}
