@@ -24,7 +24,7 @@ export class DoctorCommand extends SpexCommand {
       return report.ok ? 0 : 1;
     }
     const out = this.context.stdout;
-    out.write(formatTable(["CHECK", "OK", "DETAIL"], report.checks.map((c) => [c.name, c.ok ? "ok" : "FAIL", c.detail])));
+    out.write(formatTable(["CHECK", "OK", "DETAIL"], report.checks.map((c) => [c.name, c.ok ? "ok" : c.required ? "FAIL" : "missing", c.detail])));
     const o = report.orphans;
     const sections: [string, string[]][] = [
       ["worktrees without a record", o.worktrees],

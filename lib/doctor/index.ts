@@ -17,6 +17,8 @@ import { ownerAlive } from "../proc";
 export interface DoctorCheck {
   name: string;
   ok: boolean;
+  /** Optional checks (an agent CLI not installed) warn without failing the report. */
+  required: boolean;
   detail: string;
 }
 
@@ -34,9 +36,9 @@ function version(cmd: string, args: string[]): string | undefined {
 export function runDoctor(store: ProjectStore): DoctorReport {
   const checks: DoctorCheck[] = [];
   const gitV = version("git", ["--version"]);
-  checks.push({ name: "git", ok: !!gitV, detail: gitV ?? "git is not on PATH: install git" });
+  checks.push({ name: "git", required: true, ok: !!gitV, detail: gitV ?? "git is not on PATH: install git" });
   const tmuxV = version("tmux", ["-V"]);
-  checks.push({ name: "tmux", ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install tmux (sessions run in it)" });
+  checks.push({ name: "tmux", required: true, ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install tmux (sessions run in it)" });
   let homeOk = true;
   try {
     mkdirSync(store.home, { recursive: true });
@@ -44,18 +46,18 @@ export function runDoctor(store: ProjectStore): DoctorReport {
   } catch {
     homeOk = false;
   }
-  checks.push({ name: "SPEX_HOME", ok: homeOk, detail: homeOk ? store.home : `${store.home} is not writable` });
+  checks.push({ name: "SPEX_HOME", required: true, ok: homeOk, detail: homeOk ? store.home : `${store.home} is not writable` });
   const config = loadConfig(store.root);
   for (const [name, launcher] of Object.entries(config.launchers)) {
     const command = launcher.command || harnessAdapter(launcher.harness).defaultCommand;
     const word = command.trim().split(/\s+/)[0] ?? "";
     const found = whichSync(word.replace(/^['"]|['"]$/g, ""));
-    checks.push({ name: `launcher ${name}`, ok: !!found, detail: found ? `${word} → ${found}` : `${word} is not on PATH (sessions with --launcher ${name} will be refused)` });
+    checks.push({ name: `launcher ${name}`, required: false, ok: !!found, detail: found ? `${word} → ${found}` : `${word} is not on PATH (sessions with --launcher ${name} will be refused)` });
   }
   const checkout = findCheckout(store.root);
   if (checkout) {
     const hook = join(hooksDir(checkout.commonDir, store.root), "post-checkout");
-    checks.push({ name: "post-checkout hook", ok: existsSync(hook), detail: existsSync(hook) ? hook : "not installed yet (the first `spex session new` installs it)" });
+    checks.push({ name: "post-checkout hook", required: false, ok: existsSync(hook), detail: existsSync(hook) ? hook : "not installed yet (the first `spex session new` installs it)" });
   }
 
   const readings = readAll(store);
@@ -75,7 +77,7 @@ export function runDoctor(store: ProjectStore): DoctorReport {
     .filter((r) => !ownerAlive(r.owner))
     .map((r) => `${r.id} (worktree ${r.worktree}, branch ${r.branch})`);
   return {
-    ok: checks.every((c) => c.ok),
+    ok: checks.every((c) => c.ok || !c.required),
     checks,
     orphans: { worktrees, tmuxSessions, retiredRecords, corruptRecords, abandonedCreates },
   };

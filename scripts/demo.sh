@@ -1,0 +1,41 @@
+#!/bin/sh
+# The newcomer's first run: install what is missing, build spex, and start a
+# demo session (the shell harness, so no agent account is needed) in a scratch
+# repository. Everything it makes lives under one temporary folder.
+set -eu
+cd "$(dirname "$0")/.."
+
+if ! command -v tmux >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq tmux >/dev/null
+  else
+    echo "spex needs tmux: install it (e.g. sudo apt-get install tmux, brew install tmux) and run this again" >&2
+    exit 1
+  fi
+fi
+[ -d node_modules ] || npm ci --no-audit --no-fund
+make -s build
+
+demo=$(mktemp -d "${TMPDIR:-/tmp}/spex-demo.XXXXXX")
+export SPEX_HOME="$demo/home" SPEX_TMUX="spex-demo"
+spex="$PWD/bin/spex"
+git init -q -b main "$demo/repo"
+cd "$demo/repo"
+git -c user.name=demo -c user.email=demo@example.invalid commit -q --allow-empty -m "first commit"
+
+echo "== spex session new (shell harness, a scratch repo in $demo)"
+"$spex" session new --launcher shell --name greeter "say hello to the [[demo]] world"
+"$spex" session new --launcher shell --no-launch "a second task, not started yet"
+echo
+echo "== spex session ls"
+"$spex" session ls
+echo
+echo "== the agent's own declaration, then show"
+"$spex" session done --session greeter --propose merge --note "said hello"
+"$spex" session show greeter | head -12
+echo
+echo "== spex doctor"
+"$spex" doctor || true
+echo
+echo "Try: SPEX_HOME=$SPEX_HOME SPEX_TMUX=$SPEX_TMUX $spex session attach greeter   (detach: Ctrl-b d)"
+echo "Clean up: tmux -L $SPEX_TMUX kill-server; rm -rf $demo"
