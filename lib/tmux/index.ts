@@ -105,31 +105,44 @@ export function capturePane(socket: string, target: string, history = 0): string
 
 const MARK = "@@spex-capture@@";
 
-/** Capture many panes of one server in one tmux process, split by markers. */
+/**
+ * Capture many panes of one server in one tmux process, split by markers.
+ * The marker carries a per-call nonce so pane text cannot forge a boundary. A
+ * tmux command list stops at its first failure (a pane that vanished since it
+ * was listed): the panes after it are captured by another call.
+ */
 export function captureMany(socket: string, targets: string[], history = 0): Map<string, string> {
   const result = new Map<string, string>();
-  if (targets.length === 0) return result;
-  const commands: string[][] = [];
-  for (const t of targets) {
-    commands.push(["display-message", "-p", `${MARK}${t}`]);
-    const cap = ["capture-pane", "-p", "-J", "-t", t];
-    if (history > 0) cap.push("-S", String(-history));
-    commands.push(cap);
-  }
-  const r = tmuxBatch(socket, commands);
-  let current: string | undefined;
-  let lines: string[] = [];
-  const flush = () => {
-    if (current !== undefined) result.set(current, lines.join("\n"));
-  };
-  for (const line of r.stdout.split("\n")) {
-    if (line.startsWith(MARK)) {
+  const mark = `${MARK}${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}@@`;
+  let rest = targets;
+  while (rest.length > 0) {
+    const commands: string[][] = [];
+    for (const t of rest) {
+      commands.push(["display-message", "-p", `${mark}${t}`]);
+      const cap = ["capture-pane", "-p", "-J", "-t", t];
+      if (history > 0) cap.push("-S", String(-history));
+      commands.push(cap);
+    }
+    const r = tmuxBatch(socket, commands);
+    let current: string | undefined;
+    let lines: string[] = [];
+    const flush = () => {
+      if (current !== undefined) result.set(current, lines.join("\n"));
+    };
+    for (const line of r.stdout.split("\n")) {
+      if (line.startsWith(mark)) {
+        flush();
+        current = line.slice(mark.length);
+        lines = [];
+      } else lines.push(line);
+    }
+    if (r.code === 0 || current === undefined) {
       flush();
-      current = line.slice(MARK.length);
-      lines = [];
-    } else lines.push(line);
+      break;
+    }
+    // The last marker printed names the pane whose capture failed: skip it.
+    rest = rest.slice(rest.indexOf(current) + 1);
   }
-  flush();
   return result;
 }
 

@@ -1,0 +1,90 @@
+import { Option } from "clipanion";
+import * as t from "typanion";
+import { SpexCommand } from "../base";
+import { formatTable, printable, writeJson } from "../../lib/cli/output";
+import { SpexError } from "../../lib/errors";
+import { bulkDefaults, parseStatuses } from "../../lib/live";
+import { BULK_ACTIONS, type BulkEnvelope, isBulkAction, runBulk } from "../../lib/live/bulk";
+
+const isLimit = t.isOneOf([t.isLiteral("none"), t.cascade(t.isNumber(), [t.isAtLeast(0)])]);
+const limit = (flag: number | "none" | undefined, fallback: number | null): number | null => (flag === undefined ? fallback : flag === "none" ? null : flag);
+
+function bulkReport(env: BulkEnvelope): string {
+  const s = env.summary;
+  let text = `bulk ${env.action}: ${s.selected} selected of ${s.totalPanes} panes; planned ${s.planned}, queued ${s.queued}, skipped ${s.skipped}, refused ${s.refused}`;
+  if (s.queued > 0 && env.executionEnabled) text += `; succeeded ${s.succeeded}, failed ${s.failed}`;
+  text += "\n";
+  for (const r of env.guard.reasons) text += `guard: ${r}\n`;
+  if (env.entries.length === 0) return text;
+  if (env.action === "capture") {
+    for (const e of env.entries) text += `\n== ${e.target} (${e.status}) ==\n${printable(e.capture ?? "").trimEnd()}\n`;
+    return text;
+  }
+  const rows = env.entries.map((e) => [
+    e.target,
+    e.status,
+    e.decision,
+    env.action === "doctor" ? (e.findings ?? []).join("; ") || "ok" : e.reason,
+    e.outcome ? `${e.outcome.state}: ${e.outcome.message}` : "",
+  ]);
+  return text + formatTable(["TARGET", "STATUS", "DECISION", env.action === "doctor" ? "FINDINGS" : "REASON", "OUTCOME"], rows);
+}
+
+export class SessionBulkCommand extends SpexCommand {
+  static paths = [["session", "bulk"]];
+  static usage = SpexCommand.Usage({
+    category: "Sessions",
+    description: "check or act on many live panes at once (status, capture, doctor, ensure, start, stop, restart)",
+    details: `
+      Selects panes like \`spex session live\` and answers one \`sessions.bulk.v1\` envelope. \`status\`, \`capture\` and \`doctor\` are read-only and stay usable while the guard is exceeded (its reasons are reported). \`ensure\`, \`start\`, \`stop\` and \`restart\` act only on spex sessions, through the same code as \`spex session stop\` and \`spex session resume\`: they need \`--yes\` unless \`--dry-run\`, refuse active or needs_attention panes unless that status was selected with \`--status\`, and refuse everything while the guard (\`--max-active-agents\`, \`--max-load1\`, \`--max-load-per-core\`; \`none\` turns a limit off) is exceeded. Confirmed work runs queued, at most \`--concurrency\` at a time, each after a random delay of up to \`--jitter\` ms; \`--no-queue\` runs them one after another.
+
+      Exits 1 when any entry was refused or failed.
+    `,
+    examples: [
+      ["Status of the open spex sessions, as JSON", "spex session bulk status --open-only --json"],
+      ["Plan stopping idle and dead sessions", "spex session bulk stop --open-only --status idle,dead --dry-run"],
+      ["Restart idle sessions, two at a time", "spex session bulk restart --open-only --status idle --yes --concurrency 2 --jitter 500"],
+    ],
+  });
+
+  action = Option.String({ name: "action", validator: t.isEnum(BULK_ACTIONS) });
+  openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
+  project = Option.String("--project", { description: "Only panes of this project (slug or path)" });
+  machine = Option.String("--machine", { description: "Only panes of this machine (host name)" });
+  status = Option.String("--status", { description: "Comma-separated statuses to select: active, idle, needs_attention, dead" });
+  dryRun = Option.Boolean("--dry-run", false, { description: "Plan only; change nothing" });
+  yes = Option.Boolean("--yes", false, { description: "Confirm a mutating action" });
+  queue = Option.Boolean("--queue", true, { description: "Run confirmed work through the bounded queue (--no-queue: one at a time)" });
+  concurrency = Option.String("--concurrency", { description: "Operations in flight at once (default 2)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]) });
+  jitter = Option.String("--jitter", { description: "Up to this many ms of random delay before each operation (default 0)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(0)]) });
+  maxActiveAgents = Option.String("--max-active-agents", { description: "Refuse mutations above this many active agents (none: no limit)", validator: isLimit });
+  maxLoad1 = Option.String("--max-load1", { description: "Refuse mutations above this 1-minute load average (none: no limit)", validator: isLimit });
+  maxLoadPerCore = Option.String("--max-load-per-core", { description: "Refuse mutations above this load per core (default 1.5; none: no limit)", validator: isLimit });
+
+  async execute(): Promise<number> {
+    if (!isBulkAction(this.action)) throw new SpexError("usage", `unknown bulk action ${this.action}`, { hint: `use one of ${BULK_ACTIONS.join(", ")}`, exitCode: 2 });
+    const defaults = bulkDefaults();
+    const envelope = await runBulk({
+      action: this.action,
+      dryRun: this.dryRun,
+      yes: this.yes,
+      queue: this.queue,
+      concurrency: this.concurrency ?? defaults.concurrency,
+      jitterMs: this.jitter ?? defaults.jitterMs,
+      openOnly: this.openOnly,
+      statuses: parseStatuses(this.status),
+      project: this.project ?? null,
+      machine: this.machine ?? null,
+      limits: {
+        maxActiveAgents: limit(this.maxActiveAgents, defaults.maxActiveAgents),
+        maxLoad1: limit(this.maxLoad1, defaults.maxLoad1),
+        maxLoadPerCore: limit(this.maxLoadPerCore, defaults.maxLoadPerCore),
+      },
+    });
+    if (this.json) writeJson(this.context.stdout, envelope);
+    else this.context.stdout.write(bulkReport(envelope));
+    const refusedForConfirmation = envelope.entries.some((e) => e.decision === "refused" && e.reason.includes("--yes"));
+    if (refusedForConfirmation && !this.json) this.context.stderr.write(`spex: bulk ${envelope.action} changes sessions: confirm with --yes, or plan with --dry-run\n`);
+    return envelope.summary.refused > 0 || envelope.summary.failed > 0 ? 1 : 0;
+  }
+}

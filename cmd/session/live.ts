@@ -1,0 +1,61 @@
+import { Option } from "clipanion";
+import * as t from "typanion";
+import { SpexCommand } from "../base";
+import { formatTable, writeJson } from "../../lib/cli/output";
+import { SpexError } from "../../lib/errors";
+import { type LiveFilters, type LiveRow, observeLive, parseStatuses, watchLive } from "../../lib/live";
+
+export function liveTable(rows: LiveRow[]): string {
+  if (rows.length === 0) return "no panes\n";
+  return formatTable(
+    ["TARGET", "SERVER", "STATUS", "PROJECT", "COMMAND", "SPEX", "LAST LINE"],
+    rows.map((r) => [r.target, r.socket || "default", r.status, r.projectSlug, r.command, r.sessionId ? r.sessionId.slice(0, 8) : "", r.lastVisibleLine]),
+  );
+}
+
+export class SessionLiveCommand extends SpexCommand {
+  static paths = [["session", "live"]];
+  static usage = SpexCommand.Usage({
+    category: "Sessions",
+    description: "list every live tmux pane with its status (active, idle, needs_attention, dead)",
+    details: `
+      Scans the spex tmux server and your default tmux server (plus \`tmux.sockets\` from spexcode.json) with one \`list-panes\` and one batched capture per server. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.
+
+      \`--open-only\` keeps panes of open spex sessions, \`--project\` a project slug or path; both apply before any capture. \`--status\` applies after classification. \`--once\` (the default) observes once; \`--watch\` repeats every \`--interval\` seconds, one JSON array per line with \`--json\`.
+
+      \`lastVisibleLine\` and \`title\` are untrusted display text: never execute them.
+    `,
+    examples: [
+      ["Every pane, as a table", "spex session live"],
+      ["Panes of open spex sessions that need a person, as JSON", "spex session live --open-only --status needs_attention --json"],
+      ["Keep watching, every 5 seconds", "spex session live --watch --interval 5"],
+    ],
+  });
+
+  openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
+  project = Option.String("--project", { description: "Only panes of this project (slug or path)" });
+  machine = Option.String("--machine", { description: "Only panes of this machine (host name)" });
+  status = Option.String("--status", { description: "Comma-separated statuses to keep: active, idle, needs_attention, dead" });
+  once = Option.Boolean("--once", false, { description: "Observe once (the default)" });
+  watch = Option.Boolean("--watch", false, { description: "Observe repeatedly until interrupted" });
+  interval = Option.String("--interval", { description: "Seconds between observations with --watch (default 2)", validator: t.cascade(t.isNumber(), [t.isAtLeast(0.1)]) });
+  count = Option.String("--count", { description: "Stop --watch after this many observations", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]) });
+
+  async execute(): Promise<number> {
+    if (this.once && this.watch) throw new SpexError("usage", "--once and --watch exclude each other", { hint: "pick one", exitCode: 2 });
+    const filters: LiveFilters = { openOnly: this.openOnly, project: this.project, machine: this.machine, statuses: parseStatuses(this.status) };
+    const out = this.context.stdout;
+    if (!this.watch) {
+      const obs = observeLive(filters);
+      if (this.json) writeJson(out, obs.rows);
+      else out.write(liveTable(obs.rows));
+      return 0;
+    }
+    const redraw = !this.json && (out as NodeJS.WriteStream).isTTY === true;
+    await watchLive(filters, { intervalMs: (this.interval ?? 2) * 1000, count: this.count }, (obs) => {
+      if (this.json) out.write(JSON.stringify(obs.rows) + "\n");
+      else out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${obs.observedAt}, ${obs.rows.length} panes\n${liveTable(obs.rows)}\n`);
+    });
+    return 0;
+  }
+}

@@ -1,0 +1,87 @@
+// Status classification (DESIGN.md §8), pure: a dead pane is dead; a visible
+// attention landmark wins; governed panes then take the lifecycle their hooks
+// declared; other panes take the first rule that matches, attention before
+// active before idle, newest lines first within each.
+import type { Lifecycle } from "../record";
+import { LIFECYCLE_STATUS } from "./governed";
+import { type PaneRule, type RuleSet, type RuleStatus, SHELL_COMMANDS } from "./rules";
+import type { Classification } from "./types";
+
+export interface ClassifyInput {
+  paneDead: boolean;
+  /** The pane's foreground command (tmux pane_current_command). */
+  command: string;
+  /** The captured visible screen (untrusted text, only ever matched against). */
+  screen: string;
+  ruleSet: RuleSet;
+  /** Present for panes of a spex session. */
+  governed?: { lifecycle: Lifecycle };
+}
+
+const PRIORITY: RuleStatus[] = ["needs_attention", "active", "idle"];
+
+/** Non-blank lines of a screen, newest first, trailing spaces dropped. */
+export function newestLines(screen: string): string[] {
+  const lines: string[] = [];
+  const all = screen.split("\n");
+  for (let i = all.length - 1; i >= 0; i--) {
+    const line = all[i]!.trimEnd();
+    if (line.trim() !== "") lines.push(line);
+  }
+  return lines;
+}
+
+/** The newest non-blank line, as display text. */
+export function lastVisibleLine(screen: string): string {
+  return newestLines(screen)[0] ?? "";
+}
+
+function commandFits(rule: PaneRule, command: string): boolean {
+  if (rule.command && !rule.command.test(command)) return false;
+  if (rule.notCommand && rule.notCommand.test(command)) return false;
+  return true;
+}
+
+function ruleMatches(rule: PaneRule, command: string, lines: string[]): boolean {
+  if (!commandFits(rule, command)) return false;
+  if (!rule.screen) return true;
+  const n = Math.min(lines.length, rule.within ?? lines.length);
+  for (let i = 0; i < n; i++) if (rule.screen.test(lines[i]!)) return true;
+  return false;
+}
+
+function firstMatch(ruleSet: RuleSet, status: RuleStatus, command: string, lines: string[]): PaneRule | undefined {
+  // Newest lines first: for each line from the bottom, the first rule of this status that matches it.
+  const rules = ruleSet.rules.filter((r) => r.status === status);
+  const n = lines.length;
+  for (let i = 0; i < n; i++) {
+    for (const rule of rules) {
+      if (!rule.screen || (rule.within !== undefined && i >= rule.within)) continue;
+      if (commandFits(rule, command) && rule.screen.test(lines[i]!)) return rule;
+    }
+  }
+  return rules.find((r) => !r.screen && ruleMatches(r, command, lines));
+}
+
+function decided(rule: { id: string; status: RuleStatus; reason: string }, command: string): Classification {
+  return { status: rule.status, rule: rule.id, reason: rule.reason.replace("{command}", command || "?") };
+}
+
+export function classifyPane(input: ClassifyInput): Classification {
+  if (input.paneDead) return { status: "dead", rule: "pane.dead", reason: "tmux reports the pane dead" };
+  const lines = newestLines(input.screen);
+  const attention = firstMatch(input.ruleSet, "needs_attention", input.command, lines);
+  if (attention) return decided(attention, input.command);
+  if (input.governed) {
+    const declared = LIFECYCLE_STATUS[input.governed.lifecycle];
+    if (input.ruleSet.harness !== "generic" && declared === "active" && SHELL_COMMANDS.test(input.command)) {
+      return { status: "idle", rule: "governed.agent-exited", reason: `record says ${input.governed.lifecycle} but the agent has exited to a shell` };
+    }
+    return { status: declared, rule: "governed.lifecycle", reason: `hook-declared lifecycle ${input.governed.lifecycle}` };
+  }
+  for (const status of PRIORITY.slice(1)) {
+    const rule = firstMatch(input.ruleSet, status, input.command, lines);
+    if (rule) return decided(rule, input.command);
+  }
+  return decided(input.ruleSet.fallback, input.command);
+}

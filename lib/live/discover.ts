@@ -1,0 +1,52 @@
+// Pane discovery: exactly one `tmux list-panes -a -F …` per server.
+import { tmuxSync } from "../tmux";
+import type { PaneInfo } from "./types";
+
+// A unit separator between fields: tmux prints it raw, and it does not occur in
+// session names, paths or commands in practice. The title goes last so any
+// separator inside it stays part of it.
+const SEP = "\x1f";
+const FIELDS = [
+  "#{session_name}",
+  "#{window_index}",
+  "#{pane_index}",
+  "#{pane_id}",
+  "#{pane_current_command}",
+  "#{pane_current_path}",
+  "#{pane_dead}",
+  "#{pane_active}",
+  "#{pane_pid}",
+  "#{pane_title}",
+];
+export const LIST_FORMAT = FIELDS.join(SEP);
+
+export function parsePaneLines(socket: string, text: string): PaneInfo[] {
+  const panes: PaneInfo[] = [];
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const parts = line.split(SEP);
+    if (parts.length < FIELDS.length) continue;
+    const [session, windowIndex, paneIndex, paneId, command, cwd, dead, active, pid] = parts as string[];
+    panes.push({
+      socket,
+      session: session!,
+      windowIndex: windowIndex!,
+      paneIndex: paneIndex!,
+      paneId: paneId!,
+      command: command!,
+      cwd: cwd!,
+      paneDead: dead === "1",
+      paneActive: active === "1",
+      panePid: Number(pid) || 0,
+      title: parts.slice(FIELDS.length - 1).join(SEP),
+    });
+  }
+  return panes;
+}
+
+/** Every pane of one server; none when the server is not running. */
+export function listServerPanes(socket: string): PaneInfo[] {
+  const r = tmuxSync(socket, ["list-panes", "-a", "-F", LIST_FORMAT]);
+  if (r.code !== 0) return [];
+  return parsePaneLines(socket, r.stdout);
+}

@@ -1,0 +1,146 @@
+// One observation of every tmux pane spex can see: list (one call per server),
+// prefilter on cheap metadata, capture the survivors (one call per server),
+// classify, then filter on status.
+import { hostname } from "node:os";
+import { basename, resolve } from "node:path";
+import { captureMany } from "../tmux";
+import { resolveMainRoot } from "../git/main-root";
+import { spexHome } from "../store";
+import { classifyPane, lastVisibleLine } from "./classify";
+import { listServerPanes } from "./discover";
+import { type GovernedIndex, type GovernedSession, governedIndex, isOpen } from "./governed";
+import { ProcessTree, detectRuleSet } from "./procs";
+import { ruleSetFor } from "./rules";
+import { liveServers } from "./servers";
+import type { LiveRow, LiveStatus, PaneInfo } from "./types";
+
+export interface LiveFilters {
+  openOnly?: boolean;
+  /** A project slug, or a path (resolved to its main checkout). */
+  project?: string;
+  machine?: string;
+  statuses?: LiveStatus[];
+}
+
+export interface LiveObservation {
+  observedAt: string;
+  machine: string;
+  servers: string[];
+  /** Panes that passed the pre-capture filters, classified (the capture scope). */
+  candidates: LiveRow[];
+  /** Candidates that also passed the status filter. */
+  rows: LiveRow[];
+  governed: GovernedIndex;
+  /** Screens of the candidates by `${socket}\0${paneId}` (untrusted display text). */
+  screens: Map<string, string>;
+}
+
+export interface ObserveOptions {
+  servers?: string[];
+  home?: string;
+  machine?: string;
+}
+
+interface Candidate {
+  pane: PaneInfo;
+  governed: GovernedSession | undefined;
+  projectPath: string;
+}
+
+function projectOf(cwd: string, cache: Map<string, string>): string {
+  let root = cache.get(cwd);
+  if (root === undefined) {
+    root = (cwd && resolveMainRoot(cwd)) || cwd;
+    cache.set(cwd, root);
+  }
+  return root;
+}
+
+export function projectMatcher(project: string): (projectPath: string) => boolean {
+  if (project.includes("/") || project.startsWith(".") || project.startsWith("~")) {
+    const path = resolve(project.replace(/^~(?=\/|$)/, process.env.HOME ?? "~"));
+    const root = resolveMainRoot(path) ?? path;
+    return (p) => p === root || p === path;
+  }
+  return (p) => basename(p) === project;
+}
+
+export function screenKey(socket: string, paneId: string): string {
+  return `${socket}\u0000${paneId}`;
+}
+
+export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}): LiveObservation {
+  const machine = opts.machine ?? hostname();
+  const servers = opts.servers ?? liveServers();
+  const observedAt = new Date().toISOString();
+  const governed = governedIndex(opts.home ?? spexHome());
+  const cwdRoots = new Map<string, string>();
+  const wantProject = filters.project ? projectMatcher(filters.project) : undefined;
+  const otherMachine = filters.machine !== undefined && filters.machine !== machine;
+
+  const candidates: Candidate[] = [];
+  for (const socket of otherMachine ? [] : servers) {
+    for (const pane of listServerPanes(socket)) {
+      const gov = governed.byPane(socket, pane.session);
+      if (filters.openOnly && !(gov && isOpen(gov))) continue;
+      const projectPath = gov?.record.project_root || projectOf(pane.cwd, cwdRoots);
+      if (wantProject && !wantProject(projectPath)) continue;
+      candidates.push({ pane, governed: gov, projectPath });
+    }
+  }
+
+  const screens = new Map<string, string>();
+  for (const socket of servers) {
+    const ids = candidates.filter((c) => c.pane.socket === socket).map((c) => c.pane.paneId);
+    if (ids.length === 0) continue;
+    for (const [id, text] of captureMany(socket, ids)) screens.set(screenKey(socket, id), text);
+  }
+
+  const tree = new ProcessTree();
+  const rows = candidates.map(({ pane, governed: gov, projectPath }) => {
+    const screen = screens.get(screenKey(pane.socket, pane.paneId)) ?? "";
+    const ruleSet = gov ? ruleSetFor(gov.record.harness) : pane.paneDead ? ruleSetFor("") : detectRuleSet(pane.command, pane.panePid, screen, tree);
+    const verdict = classifyPane({
+      paneDead: pane.paneDead,
+      command: pane.command,
+      screen,
+      ruleSet,
+      governed: gov ? { lifecycle: gov.record.status } : undefined,
+    });
+    const row: LiveRow = {
+      target: `${pane.session}:${pane.windowIndex}.${pane.paneIndex}`,
+      session: pane.session,
+      windowIndex: pane.windowIndex,
+      paneIndex: pane.paneIndex,
+      paneId: pane.paneId,
+      command: pane.command,
+      cwd: pane.cwd,
+      projectPath,
+      projectSlug: basename(projectPath),
+      machine,
+      title: pane.title,
+      status: verdict.status,
+      statusReason: verdict.reason,
+      paneDead: pane.paneDead,
+      paneActive: pane.paneActive,
+      lastVisibleLine: lastVisibleLine(screen),
+      isOpenSession: !!gov && isOpen(gov),
+      socket: pane.socket,
+      sessionId: gov?.id ?? null,
+      harness: gov ? gov.record.harness || null : ruleSet.harness === "generic" ? null : ruleSet.harness,
+      statusRule: verdict.rule,
+    };
+    return row;
+  });
+
+  const statuses = filters.statuses && filters.statuses.length > 0 ? new Set(filters.statuses) : undefined;
+  return {
+    observedAt,
+    machine,
+    servers,
+    candidates: rows,
+    rows: statuses ? rows.filter((r) => statuses.has(r.status)) : rows,
+    governed,
+    screens,
+  };
+}

@@ -1,0 +1,67 @@
+// Which agent CLI runs in a pane: its foreground command, else the command
+// lines of the pane's process tree, else a banner on its screen. /proc is
+// scanned at most once per observation, and only for panes that need it.
+import { readFileSync, readdirSync } from "node:fs";
+import { AGENT_RULE_SETS, RULE_SETS, type RuleSet, SHELL_COMMANDS } from "./rules";
+
+/** Where command lines of a pane's processes come from (a fake in unit tests). */
+export interface ProcessSource {
+  commandLines(root: number): string[];
+}
+
+export class ProcessTree implements ProcessSource {
+  private children: Map<number, number[]> | undefined;
+
+  private scan(): Map<number, number[]> {
+    const map = new Map<number, number[]>();
+    let names: string[] = [];
+    try {
+      names = readdirSync("/proc");
+    } catch {
+      return map;
+    }
+    for (const name of names) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid) || pid <= 0) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = map.get(ppid);
+      if (list) list.push(pid);
+      else map.set(ppid, [pid]);
+    }
+    return map;
+  }
+
+  /** Command lines of a process and its descendants (bounded), NULs turned into spaces. */
+  commandLines(root: number, limit = 40): string[] {
+    if (!root) return [];
+    this.children ??= this.scan();
+    const out: string[] = [];
+    const queue = [root];
+    while (queue.length > 0 && out.length < limit) {
+      const pid = queue.shift()!;
+      try {
+        out.push(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\u0000").join(" ").trim());
+      } catch {
+        // the process ended while we looked
+      }
+      queue.push(...(this.children.get(pid) ?? []));
+    }
+    return out;
+  }
+}
+
+/** The rule set for a pane spex does not govern. */
+export function detectRuleSet(command: string, panePid: number, screen: string, tree: ProcessSource): RuleSet {
+  if (SHELL_COMMANDS.test(command)) return RULE_SETS.generic;
+  for (const set of AGENT_RULE_SETS) if (set.process?.test(command)) return set;
+  const lines = tree.commandLines(panePid);
+  for (const set of AGENT_RULE_SETS) if (lines.some((l) => set.process?.test(l))) return set;
+  for (const set of AGENT_RULE_SETS) if (set.banner?.test(screen)) return set;
+  return RULE_SETS.generic;
+}

@@ -1,0 +1,19 @@
+// Claude Code's screens: trust and sign-in dialogs, tool approval prompts, the
+// spinner line of a turn in progress, and the composer at rest.
+import type { RuleSet } from "./types";
+
+export const claudeRules: RuleSet = {
+  harness: "claude",
+  process: /(^|[/\s])claude(\.exe)?(\s|$)|@anthropic-ai\/claude-code/,
+  banner: /Claude Code|claude\.ai\/code/,
+  rules: [
+    { id: "claude.trust", status: "needs_attention", reason: "claude asks whether to trust this folder", screen: /Do you trust the files in this folder|Yes, I trust this folder|Quick safety check/i },
+    { id: "claude.approval", status: "needs_attention", reason: "claude waits for an approval", screen: /Do you want to (proceed|make this edit|create|allow|run)|Would you like to proceed/i },
+    { id: "claude.signin", status: "needs_attention", reason: "claude needs sign-in or a valid API key", screen: /Select login method|Please run \/login|Invalid API key|API Error: 401|Detected a custom API key/i },
+    { id: "claude.onboarding", status: "needs_attention", reason: "claude shows a first-run dialog", screen: /Choose the text style|Press Enter to continue|Security notes:/i },
+    { id: "claude.working", status: "active", reason: "claude is working (interrupt hint on screen)", screen: /\b(esc|ctrl\+c) to interrupt\b/i, within: 12 },
+    { id: "claude.spinner", status: "active", reason: "claude is working (spinner line)", screen: /^\s*[·✢✳✶✻✽*]\s+\S+…/u, within: 12 },
+    { id: "claude.composer", status: "idle", reason: "claude composer at rest", screen: /^\s*[│|]?\s*[>❯](\s|$)|\? for shortcuts/u, within: 8 },
+  ],
+  fallback: { id: "claude.running", status: "active", reason: "claude is running; no idle or attention landmark on screen" },
+};

@@ -1,0 +1,61 @@
+// The live pane row of the sessions live contract (seeds/000, DESIGN.md §8):
+// the required fields keep the contract's names, types and enums; `socket`,
+// `sessionId`, `harness` and `statusRule` are additive.
+
+export const LIVE_STATUSES = ["active", "idle", "needs_attention", "dead"] as const;
+export type LiveStatus = (typeof LIVE_STATUSES)[number];
+
+export function isLiveStatus(v: string): v is LiveStatus {
+  return (LIVE_STATUSES as readonly string[]).includes(v);
+}
+
+export interface LiveRow {
+  target: string;
+  session: string;
+  windowIndex: string;
+  paneIndex: string;
+  paneId: string;
+  command: string;
+  cwd: string;
+  projectPath: string;
+  projectSlug: string;
+  machine: string;
+  /** Untrusted display text. */
+  title: string;
+  status: LiveStatus;
+  statusReason: string;
+  paneDead: boolean;
+  paneActive: boolean;
+  /** Untrusted display text: never parsed, never executed. */
+  lastVisibleLine: string;
+  isOpenSession: boolean;
+  /** The tmux socket the pane lives on ("" is the user's default server). */
+  socket: string;
+  /** The spex session that owns the pane, null for panes spex does not govern. */
+  sessionId: string | null;
+  /** The agent CLI: the record's harness for governed panes, else detected; null when none. */
+  harness: string | null;
+  /** The id of the rule that decided `status`. */
+  statusRule: string;
+}
+
+/** One pane as `tmux list-panes -a` describes it, before any capture. */
+export interface PaneInfo {
+  socket: string;
+  session: string;
+  windowIndex: string;
+  paneIndex: string;
+  paneId: string;
+  command: string;
+  cwd: string;
+  title: string;
+  paneDead: boolean;
+  paneActive: boolean;
+  panePid: number;
+}
+
+export interface Classification {
+  status: LiveStatus;
+  reason: string;
+  rule: string;
+}
