@@ -7,6 +7,8 @@ import { reportError, writeJson } from "../lib/cli/output";
 import { SpexError } from "../lib/errors";
 import { SpexCommand } from "./base";
 import { VERSION } from "../lib/version";
+// Every process that writes records also appends timeline events and notifies watchers.
+import "../lib/comms/install";
 
 /** Rewrite argv by the name we were called as. */
 export function dispatchArgv(argv0: string, args: string[]): string[] {

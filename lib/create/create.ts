@@ -21,6 +21,7 @@ import { withLock } from "../lock";
 import { type ProjectStore, projectLockPath, sessionPaths } from "../store";
 import { listRows, resolveSelector } from "../sessions";
 import { spexSocket } from "../tmux";
+import { addWatcher } from "../comms/watchers";
 import { type CreateReceipt, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
 
 export interface CreateInput {
@@ -184,6 +185,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     // Published: the record is now the durable fence; the receipt is best-effort retired.
     retireReceipt(store, id);
     crashpoint("published");
+    // A child is watched by its parent (source "parent").
+    if (parent) await addWatcher(store, id, parent, "parent");
     if (input.noLaunch) return { record, prompt: input.prompt, ready: false, replayed: false };
     const launched = await launchSession(store, id, {});
     crashpoint("launched");

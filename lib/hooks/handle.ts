@@ -6,6 +6,8 @@ import { declareState } from "../sessions/state";
 import type { ProjectStore } from "../store";
 import type { RecordChange } from "../record";
 import type { HookPayload } from "./payload";
+import { runAfterTurn } from "../teardown/after-turn";
+import { drainDeliveries } from "../comms/deliver";
 
 const QUESTION_NOTIFICATIONS = new Set(["permission_prompt", "elicitation_dialog"]);
 
@@ -25,8 +27,14 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       return declareState(store, id, { status: "active", newTurn: true });
     case "tool":
       return declareState(store, id, { status: "active", stopped: false });
-    case "stop":
-      return declareState(store, id, { status: "idle" });
+    case "stop": {
+      const change = await declareState(store, id, { status: "idle" });
+      // The turn is over: carry out an after-turn request, and hand over queued messages
+      // (both in detached processes: the agent is waiting for this hook to return).
+      await runAfterTurn(store, id);
+      await drainDeliveries(store, id);
+      return change;
+    }
     case "notify":
       return isQuestion(payload) ? declareState(store, id, { status: "asking", note: typeof payload.message === "string" ? payload.message : undefined }) : undefined;
     case "fail":
