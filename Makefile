@@ -50,7 +50,7 @@ test-e2e: build
 bench: build
 	$(BIN)/bun run bench/run.ts
 
-demo: build
+demo:
 	./scripts/demo.sh
 
 clean:
