@@ -1,10 +1,10 @@
 // archive: file the row away, capturing the last screen first. A live pane
 // keeps running unless the caller asks for a stop too.
 import { writeFileSync, renameSync } from "node:fs";
-import { type RecordChange, type SessionRecord, updateRecord } from "../record";
+import { type RecordChange, type SessionRecord, readSession, refuseUnusable, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { capturePane } from "../tmux";
-import { sessionPaneTarget, stopRuntime, type RuntimeStop } from "./runtime";
+import { type RuntimeStop, assertNotRelaunched, endTmuxSession, sessionPaneTarget, stopRecordedLeaf } from "./runtime";
 import { refuseCorrupt, stoppedRecord } from "./stop";
 import { timed } from "./timing";
 
@@ -42,17 +42,23 @@ export interface ArchiveOptions {
 
 export async function archiveSession(store: ProjectStore, id: string, opts: ArchiveOptions = {}): Promise<ArchiveResult & { change?: RecordChange }> {
   if (opts.stop) refuseCorrupt(store, id, "archive --stop");
-  let screenBytes: number | null = null;
+  const reading = readSession(store, id);
+  refuseUnusable(reading);
+  if (opts.onlyIfRequested && reading.record.after_turn !== "archive") {
+    return { id, archived: true, screenBytes: null, stopped: false, runtime: null, changed: false };
+  }
+  // The screen is captured before anything is stopped: it is what the row is filed away with.
+  const screenBytes = captureLastScreen(store, id, reading.record);
+  const leafStop = opts.stop ? stopRecordedLeaf(store, id, reading.record) : undefined;
   let runtime: RuntimeStop | null = null;
   const change = await updateRecord(
     store,
     id,
     (record, ctx) => {
-      if (opts.onlyIfRequested && record.after_turn !== "archive") return undefined;
-      screenBytes = captureLastScreen(store, id, record);
       let next: SessionRecord;
-      if (opts.stop) {
-        runtime = stopRuntime(store, id, record);
+      if (leafStop) {
+        assertNotRelaunched(store, id, reading.record, record);
+        runtime = { leaf: leafStop.outcome, pid: leafStop.leaf.pid || null, tmux: endTmuxSession(id, record) };
         next = stoppedRecord(record, ctx.pending);
       } else {
         next = { ...record, after_turn: record.after_turn === "archive" ? "" : record.after_turn };

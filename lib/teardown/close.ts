@@ -1,7 +1,8 @@
-// close = stop + remove worktree + delete branch + remove the record, holding
-// the record lock and the branch/worktree resource locks throughout. Every
-// refusal happens before the first signal; the record goes last, so any
-// failure keeps the row (DESIGN.md §6).
+// close = stop + remove worktree + delete branch + remove the record (DESIGN.md
+// §6). Every refusal happens before the first signal. The record lock and the
+// branch/worktree resource locks are held from the final checks through the
+// tmux kill, its no-pane proof and every deletion; the record goes last, so
+// any failure keeps the row.
 import { createHash, randomBytes } from "node:crypto";
 import { realpathSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -12,10 +13,10 @@ import { withLock, withLocks } from "../lock";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
 import { type DirtyEntry, branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits, worktreeChanges } from "./git";
-import { probe, recordedLeaf, unprovableError } from "./leaf";
+import { probe } from "./leaf";
 import { type CloseFacts, type ClosePlan, planClose } from "./plan";
 import { corruptRefusal } from "./residues";
-import { type RuntimeStop, stopRuntime } from "./runtime";
+import { type LeafStop, type RuntimeStop, assertNotRelaunched, endTmuxSession, refuseUnprovable, stopRecordedLeaf } from "./runtime";
 import { revokeClosedSender } from "./revoke";
 
 export interface CloseOptions {
@@ -108,6 +109,15 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
     return closeSession(store, id, opts);
   }
   refuseUnusable(first, { allowRetired: true });
+  const force = !!opts.force;
+  const leaf = refuseUnprovable(store, id, first.record);
+  let leafStop: LeafStop = { leaf, outcome: leaf.source === "none" ? "none" : "dead" };
+  if (probe(leaf) === "owned") {
+    // Every refusal comes before the first signal: a dirty or unmerged session keeps running.
+    planClose(id, gatherCloseFacts(store, first.record, first.retired), force);
+    // Outside the locks, so the agent's own exit hooks can still write its record (see runtime.ts).
+    leafStop = stopRecordedLeaf(store, id, first.record);
+  }
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record)];
   return withLocks(
     locks,
@@ -121,11 +131,10 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
           hint: "run close again",
         });
       }
-      const leaf = recordedLeaf(record, sessionPaths(store, id).agentPid);
-      if (probe(leaf) === "unprovable") throw unprovableError(id, leaf);
-      const plan = planClose(id, gatherCloseFacts(store, record, reading.retired), !!opts.force);
-
-      const runtime = stopRuntime(store, id, record);
+      assertNotRelaunched(store, id, first.record, record);
+      // Decided again under the locks: this plan is the one carried out.
+      const plan = planClose(id, gatherCloseFacts(store, record, reading.retired), force);
+      const tmux = endTmuxSession(id, record);
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
       if (plan.branch === "delete") deleteBranch(store.root, record.branch);
@@ -134,8 +143,10 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       removeSessionFolder(store, id);
       return {
         id,
-        ...runtime,
-        forced: !!opts.force,
+        leaf: leafStop.outcome,
+        pid: leafStop.leaf.pid || null,
+        tmux,
+        forced: force,
         retired: reading.retired,
         worktree: plan.worktree === "remove" ? "removed" : plan.worktree === "prune" ? "pruned" : "absent",
         branch: plan.branch === "delete" ? "deleted" : plan.branch === "keep" ? "kept" : "absent",

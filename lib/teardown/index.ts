@@ -2,7 +2,7 @@
 // close, quarantine/restore and after-turn requests, all behind the one leaf
 // guard (lib/proc probeLeaf) and the record lock.
 export { type Leaf, type LeafOutcome, recordedLeaf, parseAgentPid, probe as probeRecordedLeaf, stopLeaf } from "./leaf";
-export { type RuntimeStop, type TmuxOutcome, stopRuntime, endTmuxSession, sessionPaneTarget } from "./runtime";
+export { type RuntimeStop, type TmuxOutcome, endTmuxSession, sessionPaneTarget } from "./runtime";
 export { type StopResult, type StopOptions, type InterruptResult, stopSession, interruptSession } from "./stop";
 export { type ArchiveResult, type ArchiveOptions, archiveSession, captureLastScreen, LAST_SCREEN_HISTORY } from "./archive";
 export { type CloseOptions, type CloseResult, closeSession, resourceLockPaths, gatherCloseFacts } from "./close";

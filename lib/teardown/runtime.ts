@@ -1,10 +1,13 @@
-// The runtime half of a stop: the agent leaf (guarded), then the recorded tmux
-// session, proven empty before anything durable is deleted.
+// The runtime half of a stop, in two phases. The leaf is signalled WITHOUT the
+// record lock: an agent runs its own exit hooks (SessionEnd) on TERM, and those
+// write the record through that lock, so holding it would stall every stop for
+// the whole grace period. Then, under the lock, the recorded tmux session is
+// ended and proven empty before anything durable changes.
 import { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { exactSession, killSession, sessionPanes, tmuxSync } from "../tmux";
-import { type Leaf, type LeafOutcome, recordedLeaf, stopLeaf } from "./leaf";
+import { type Leaf, type LeafOutcome, probe, recordedLeaf, stopLeaf, unprovableError } from "./leaf";
 import { timed } from "./timing";
 
 export type TmuxOutcome = "none" | "absent" | "killed";
@@ -15,9 +18,46 @@ export interface RuntimeStop {
   tmux: TmuxOutcome;
 }
 
+export interface LeafStop {
+  leaf: Leaf;
+  outcome: LeafOutcome;
+}
+
 /** The `target-pane` form of a session's active pane (`=name` alone does not resolve to a pane). */
 export function sessionPaneTarget(name: string): string {
   return `${exactSession(name)}:`;
+}
+
+export function leafOf(store: ProjectStore, id: string, record: SessionRecord): Leaf {
+  return recordedLeaf(record, sessionPaths(store, id).agentPid);
+}
+
+/** Refuse an unprovable leaf without signalling anything. */
+export function refuseUnprovable(store: ProjectStore, id: string, record: SessionRecord): Leaf {
+  const leaf = leafOf(store, id, record);
+  if (probe(leaf) === "unprovable") throw unprovableError(id, leaf);
+  return leaf;
+}
+
+/** Phase one, outside the lock: TERM, bounded wait, KILL an owned leaf; leave a dead one alone. */
+export function stopRecordedLeaf(store: ProjectStore, id: string, record: SessionRecord): LeafStop {
+  const leaf = leafOf(store, id, record);
+  return { leaf, outcome: stopLeaf(id, leaf) };
+}
+
+/**
+ * Phase two, under the lock: the record must not have been relaunched since
+ * phase one (a live leaf now is someone else's start, not ours to end).
+ */
+export function assertNotRelaunched(store: ProjectStore, id: string, before: SessionRecord, now: SessionRecord): void {
+  const leaf = leafOf(store, id, now);
+  const fenceRaised = now.launch_readiness_pending !== "" && before.launch_readiness_pending === "";
+  if (fenceRaised || probe(leaf) !== "dead") {
+    throw new SpexError("session_relaunched", `session ${id.slice(0, 8)} was relaunched while it was being stopped (pid ${leaf.pid || "pending"}); nothing more was done`, {
+      hint: "run the command again if you still mean it",
+      details: { pid: leaf.pid || null },
+    });
+  }
 }
 
 export function panesOf(record: Pick<SessionRecord, "tmux_socket" | "tmux_session">): string[] {
@@ -37,14 +77,6 @@ export function endTmuxSession(id: string, record: Pick<SessionRecord, "tmux_soc
     });
   }
   return r.code === 0 ? "killed" : "absent";
-}
-
-/** Leaf first (identity-checked: an unprovable one refuses before any signal), then tmux. */
-export function stopRuntime(store: ProjectStore, id: string, record: SessionRecord): RuntimeStop {
-  const leaf: Leaf = recordedLeaf(record, sessionPaths(store, id).agentPid);
-  const leafOutcome = stopLeaf(id, leaf);
-  const tmux = endTmuxSession(id, record);
-  return { leaf: leafOutcome, pid: leaf.pid || null, tmux };
 }
 
 /** Is the recorded tmux session there (for archive capture and interrupt)? */

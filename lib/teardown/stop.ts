@@ -1,12 +1,13 @@
-// stop and interrupt. Stop runs inside the record mutation, so the guard, the
-// signals and the stopped flag happen under the record lock as one step.
+// stop and interrupt. Stop signals the leaf first (guarded, outside the lock,
+// see runtime.ts), then under the record lock ends the tmux session and marks
+// the record stopped.
 import { SpexError } from "../errors";
 import { harnessAdapter } from "../harness";
 import { type RecordChange, type SessionRecord, publicRecord, readSession, refuseUnusable, updateRecord } from "../record";
 import type { ProjectStore } from "../store";
 import { sendKeys } from "../tmux";
 import { corruptRefusal } from "./residues";
-import { type RuntimeStop, hasTmuxSession, sessionPaneTarget, stopRuntime } from "./runtime";
+import { type RuntimeStop, type TmuxOutcome, assertNotRelaunched, endTmuxSession, hasTmuxSession, sessionPaneTarget, stopRecordedLeaf } from "./runtime";
 import { timed } from "./timing";
 
 export interface StopResult extends RuntimeStop {
@@ -36,27 +37,31 @@ function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
 }
 
 export interface StopOptions {
-  /** Stop only if this after-turn request still stands under the lock (a --cancel that landed first wins). */
+  /** Stop only if this after-turn request stands (a --cancel that landed first wins). */
   onlyIfRequested?: "stop";
 }
 
 export async function stopSession(store: ProjectStore, id: string, opts: StopOptions = {}): Promise<StopResult & { skipped: boolean; change?: RecordChange }> {
   refuseCorrupt(store, id, "stop");
-  let runtime: RuntimeStop | undefined;
+  const reading = readSession(store, id);
+  // A retired record may still have a live leaf in a deleted folder: stopping it is teardown, not revival.
+  refuseUnusable(reading, { allowRetired: true });
+  const skip = (r: SessionRecord) => opts.onlyIfRequested !== undefined && r.after_turn !== opts.onlyIfRequested;
+  if (skip(reading.record)) return { id, leaf: "none", pid: null, tmux: "none", changed: false, skipped: true };
+  const { leaf, outcome } = stopRecordedLeaf(store, id, reading.record);
+  let tmux: TmuxOutcome | undefined;
   const change = await updateRecord(
     store,
     id,
     (record, ctx) => {
-      if (opts.onlyIfRequested && record.after_turn !== opts.onlyIfRequested) return undefined;
-      runtime = stopRuntime(store, id, record);
+      assertNotRelaunched(store, id, reading.record, record);
+      tmux = endTmuxSession(id, record);
       const next = stoppedRecord(record, ctx.pending);
       return sameRecord(next, record) ? undefined : next;
     },
-    // A retired record may still have a live leaf in a deleted folder: stopping it is teardown, not revival.
     { allowRetired: true, reason: "stop", purpose: `stop ${id}` },
   );
-  const ran = runtime ?? { leaf: "none" as const, pid: null, tmux: "none" as const };
-  return { id, ...ran, changed: change !== undefined, skipped: runtime === undefined, change };
+  return { id, leaf: outcome, pid: leaf.pid || null, tmux: tmux!, changed: change !== undefined, skipped: false, change };
 }
 
 export interface InterruptResult {
