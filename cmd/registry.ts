@@ -21,6 +21,15 @@ import { SessionResumeCommand } from "./session/resume";
 import { SessionCloseCommand } from "./session/close";
 import { SessionQuarantineCommand } from "./session/quarantine";
 import { InternalAfterTurnCommand } from "./internal/after-turn";
+import { SessionSendCommand } from "./session/send";
+import { SessionMessageStatusCommand } from "./session/message-status";
+import { SessionDeliverCommand } from "./session/deliver";
+import { SessionWaitCommand } from "./session/wait";
+import { SessionWatchCommand } from "./session/watch";
+import { SessionWatchListCommand } from "./session/watch/list";
+import { SessionWatchCancelCommand } from "./session/watch/cancel";
+import { SessionWatchStreamCommand } from "./session/watch/stream";
+import { SessionReparentCommand } from "./session/reparent";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -44,4 +53,13 @@ export const commands: CommandClass<any>[] = [
   SessionCloseCommand,
   SessionQuarantineCommand,
   InternalAfterTurnCommand,
+  SessionSendCommand,
+  SessionMessageStatusCommand,
+  SessionDeliverCommand,
+  SessionWaitCommand,
+  SessionWatchCommand,
+  SessionWatchListCommand,
+  SessionWatchCancelCommand,
+  SessionWatchStreamCommand,
+  SessionReparentCommand,
 ];

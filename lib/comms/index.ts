@@ -34,3 +34,4 @@ export { installComms, stateEventOf, worthNotice, noticeText } from "./notify";
 export { type WaitOptions, type WaitResult, type WaitOutcome, type TargetState, waitForTargets, targetState, exitCodeOf } from "./wait";
 export { readCursor, writeCursor, advanceCursor } from "./cursor";
 export { type StreamOptions, type StreamEnd, streamEvents } from "./stream";
+export { resolveSender } from "./sender";

@@ -1,0 +1,52 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { writeJson } from "../../lib/cli/output";
+import { textFrom } from "../../lib/cli/input";
+import { currentProject } from "../../lib/store";
+import { resolveSelector } from "../../lib/sessions";
+import { resolveSender, sendMessage } from "../../lib/comms";
+
+export class SessionSendCommand extends SpexCommand {
+  static paths = [["session", "send"]];
+  static usage = SpexCommand.Usage({
+    category: "Messages",
+    description: "send a message to a session, typed when it is at rest",
+    details: `
+      The message is appended to the target's timeline and queued. It is typed into the agent's pane only when the agent is at rest (idle by its hooks, no dialog on screen, composer visible), as one bracketed paste followed by Enter, so multi-line text stays one message. A busy target keeps it queued until its next turn ends. Prints the message id (see \`spex session message-status\`) and its place in the queue.
+
+      \`--keys\` sends raw tmux keys instead (for a native choice dialog); they are not held back by a dialog.
+
+      From inside a session (SPEX_SESSION_ID set) the message is attributed to that session and carries a one-line header telling the recipient how to reply. \`--from\` names another sender: a session, or a free-form name for a caller with no session here.
+
+      Refusals: \`message_too_large\` (over 8 KiB), \`queue_full\` (too many undelivered messages), \`message_repeated\` (the same text from the same sender still queued or just delivered), \`sender_revoked\` (the sender was closed). Exit 3 when the text was pasted but could not be confirmed (\`held\`): it may sit in the composer.
+    `,
+    examples: [
+      ["Send a follow-up to a session", 'spex session send auth-fixer "also cover the logout path"'],
+      ["Multi-line text from a file", "spex session send 3f2a --message-file notes.txt"],
+      ["Answer a choice dialog", 'spex session send 3f2a --keys "Down Enter"'],
+    ],
+  });
+
+  selector = Option.String({ name: "SEL" });
+  message = Option.String({ name: "MESSAGE", required: false });
+  messageFile = Option.String("--message-file", { description: "Read the message from a file, or - for stdin" });
+  keys = Option.String("--keys", { description: "Raw tmux keys to send instead of text (e.g. \"Down Enter\")" });
+  from = Option.String("--from", { description: "The sender: a session selector, or a name for a caller with no session here" });
+  noWait = Option.Boolean("--queue-only", false, { description: "Queue it and return without trying the handover now" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const text = (await textFrom(this.message, this.messageFile, this.context.stdin, "message")) ?? "";
+    const target = resolveSelector(store, this.selector).id;
+    const from = resolveSender(store, this.from);
+    const keys = this.keys ? this.keys.split(/\s+/).filter(Boolean) : [];
+    const result = await sendMessage(store, { target, from, text, keys, deliver: !this.noWait });
+    if (this.json) writeJson(this.context.stdout, result);
+    else {
+      const why = result.reason ? ` (${result.reason})` : "";
+      const where = result.state === "queued" ? `, position ${result.queuePosition}` : "";
+      this.context.stdout.write(`${result.messageId}: ${result.state}${where}${why}\n`);
+    }
+    return result.state === "held" ? 3 : 0;
+  }
+}

@@ -1,0 +1,68 @@
+import { Option } from "clipanion";
+import * as t from "typanion";
+import { SpexCommand } from "../base";
+import { printable, writeJson } from "../../lib/cli/output";
+import { currentProject, listSessionIds } from "../../lib/store";
+import { matchSelector, readAll } from "../../lib/sessions";
+import { exitCodeOf, waitForTargets } from "../../lib/comms";
+
+export class SessionWaitCommand extends SpexCommand {
+  static paths = [["session", "wait"]];
+  static usage = SpexCommand.Usage({
+    category: "Messages",
+    description: "wait for a session's next event, or for it to be at rest",
+    details: `
+      Parks until the next event on a target's timeline (a state change or a message), or with \`--idle\` until the target is at rest (idle or awaiting review, nothing queued for it, and the turn of the last message reported). With several targets, any one suffices (\`--all\` with \`--idle\`: every one). Without a selector it waits on every session of the project but the caller's own.
+
+      Waits are cursor-backed: a caller with an identity (SPEX_SESSION_ID, or \`--cursor NAME\`) resumes exactly after the last event it was given, so nothing that happened between two waits is missed. A message the caller itself sent never wakes it.
+
+      Exit 0: reached (also when a target stopped, reported as \`stopped\`); 1: timed out; 2: the store or the session is gone.
+    `,
+    examples: [
+      ["Wait for a child to finish its turn", "spex session wait 3f2a --idle --timeout 600"],
+      ["Next event on either of two sessions, as JSON", "spex session wait auth-fixer docs-writer --json"],
+      ["A script with its own resumable cursor", "spex session wait 3f2a --cursor nightly"],
+    ],
+  });
+
+  selectors = Option.Rest({ name: "SEL" });
+  timeout = Option.String("--timeout", { description: "Give up after this many seconds (exit 1)", validator: t.cascade(t.isNumber(), [t.isAtLeast(0)]) });
+  idle = Option.Boolean("--idle", false, { description: "Wait until the target is at rest" });
+  all = Option.Boolean("--all", false, { description: "With --idle and several targets: wait for every one" });
+  cursor = Option.String("--cursor", { description: "Keep the resume cursor under this name (default: SPEX_SESSION_ID)" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const own = process.env.SPEX_SESSION_ID;
+    const readings = readAll(store);
+    const targets = this.selectors.length > 0
+      ? [...new Set(this.selectors.map((s) => matchSelector(readings, s).id))]
+      : listSessionIds(store).filter((id) => id !== own);
+    const result = await waitForTargets(store, {
+      targets,
+      idle: this.idle,
+      all: this.all,
+      timeoutMs: this.timeout === undefined ? undefined : this.timeout * 1000,
+      cursorKey: this.cursor ?? own,
+      self: { id: own, name: this.cursor },
+    });
+    if (this.json) writeJson(this.context.stdout, result);
+    else {
+      const secs = (result.waitedMs / 1000).toFixed(1);
+      if (result.outcome === "timed_out") this.context.stdout.write(`timed out after ${secs} s\n`);
+      else if (result.outcome === "gone") this.context.stdout.write(`gone: the store or session no longer exists\n`);
+      else {
+        for (const e of result.events) {
+          const what = e.kind === "state" ? `${e.status}${e.proposal ? ` (proposes ${e.proposal})` : ""}` : e.kind === "message_in" ? `message ${e.messageId} in` : `message ${e.messageId} out`;
+          this.context.stdout.write(`${e.session.slice(0, 8)} #${e.seq} ${what}\n`);
+        }
+        for (const s of result.sessions) {
+          if (this.idle || result.events.some((e) => e.session === s.id)) {
+            this.context.stdout.write(printable(`${s.shortId} ${s.label}: ${s.stopped ? "stopped" : s.status}${s.atRest ? " (at rest)" : ""}`) + "\n");
+          }
+        }
+      }
+    }
+    return exitCodeOf(result.outcome);
+  }
+}
