@@ -3,6 +3,7 @@
 // the Stop hook calls runAfterTurn after recording idle, and the work runs in
 // a detached process so the hook returns and the agent can end its turn.
 import { spawn } from "node:child_process";
+import { selfBin } from "../launch/self";
 import { type AfterTurn, type RecordChange, readSession, updateRecord } from "../record";
 import type { ProjectStore } from "../store";
 import { archiveSession } from "./archive";
@@ -13,13 +14,6 @@ export async function requestAfterTurn(store: ProjectStore, id: string, then: Af
     reason: "after-turn",
     purpose: `after-turn ${id}`,
   });
-}
-
-/** How this very spex is run again: the compiled binary is itself; a script needs its runtime. */
-function selfCommand(): string[] {
-  const script = process.argv[1] ?? "";
-  const compiled = script === "" || script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/");
-  return compiled ? [process.execPath] : [process.execPath, script];
 }
 
 export type AfterTurnOutcome = "none" | "spawned" | "archived" | "stopped";
@@ -34,16 +28,20 @@ export async function runAfterTurn(store: ProjectStore, id: string, opts: { deta
   const reading = readSession(store, id);
   if (reading.kind !== "ok" || reading.record.after_turn === "") return "none";
   if (opts.detach ?? true) {
-    const [cmd, ...pre] = selfCommand();
-    const child = spawn(cmd!, [...pre, "internal", "after-turn", id], {
+    const child = spawn(selfBin(store.home), ["internal", "after-turn", id], {
       detached: true,
       stdio: "ignore",
       env: { ...process.env, SPEX_PROJECT_ROOT: store.root, SPEX_HOME: store.home },
     });
+    // A failed spawn must surface (the hook logs it), not vanish as an unhandled event.
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", reject);
+    });
     child.unref();
     return "spawned";
   }
-  // Re-read under the lock inside the verbs: a --cancel that landed first wins.
+  // The verbs read the record again: a --cancel that landed meanwhile wins.
   if (reading.record.after_turn === "archive") {
     const r = await archiveSession(store, id, { onlyIfRequested: true });
     return r.changed ? "archived" : "none";
