@@ -61,7 +61,7 @@ export const isBulkEntry = t.isObject(
 export const isBulkEnvelope = t.isObject(
   {
     schemaVersion: t.isLiteral("sessions.bulk.v1"),
-    observedAt: t.cascade(t.isString(), [t.isISO8601()]),
+    observedAt: t.cascade(t.isString(), [t.matchesRegExp(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/)]),
     action: t.isEnum(["status", "capture", "doctor", "ensure", "start", "stop", "restart"] as const),
     dryRun: t.isBoolean(),
     yes: t.isBoolean(),
