@@ -3,7 +3,7 @@
 import { SpexError } from "../errors";
 import { findCheckout } from "../git/main-root";
 import { shortId, labelOf } from "../naming";
-import type { RecordReading } from "../record";
+import { type RecordReading, readSession } from "../record";
 import type { ProjectStore } from "../store";
 import { readAll } from "./rows";
 
@@ -58,6 +58,12 @@ export function matchSelector(readings: RecordReading[], selector: string, cwd =
 }
 
 export function resolveSelector(store: ProjectStore, selector: string, cwd = process.cwd()): PresentReading {
+  // A full id names its own folder and wins over every other tier: read that one
+  // record, not the whole store (hooks write state through here on every turn).
+  if (/^[0-9A-Za-z][0-9A-Za-z_-]*$/.test(selector)) {
+    const reading = readSession(store, selector);
+    if (reading.kind !== "absent") return reading;
+  }
   return matchSelector(readAll(store), selector, cwd);
 }
 

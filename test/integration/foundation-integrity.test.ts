@@ -176,6 +176,14 @@ describe("other read faults", () => {
     expect(r.code).toBe(1);
     expect(json(r.stdout).error.code).toBe("record_unreadable");
   });
+
+  test("another session addressed by its full id is not held hostage by the unreadable record", () => {
+    const healthy = seedRecord(sb.home, sb.repo, { prompt: "healthy neighbour", status: "idle" }).session_id;
+    const r = sb.spex(["internal", "session-state", "active", "--session", healthy]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(json(sb.spex(["session", "show", healthy, "--json"]).stdout).lifecycle).toBe("active");
+  });
 });
 
 describe("retired records", () => {

@@ -1,0 +1,100 @@
+// Foundation figures against the budgets of DESIGN.md §11:
+// - a state write through the binary ≤ 1.3 × the binary's bare startup;
+// - `ls --json` with 1,000 sessions ≤ 250 ms, independent of prompt length.
+// Uses SPEX_TEST_BIN / SPEX_TEST_CJS when set (private builds), else bin/ and dist/.
+import { spawnSync } from "node:child_process";
+import { seedRecord } from "../test/support/records";
+import { type Sandbox, sandbox } from "../test/support/sandbox";
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function timed(sb: Sandbox, args: string[], runner: "bin" | "node"): number {
+  const t0 = performance.now();
+  const r = sb.spex(args, { runner });
+  const ms = performance.now() - t0;
+  if (r.code !== 0) throw new Error(`spex ${args.join(" ")} failed: ${r.stderr}`);
+  return ms;
+}
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  return [headers, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n") + "\n";
+}
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+function stateWrite(runs: number): string[][] {
+  const rows: string[][] = [];
+  const cases = [
+    { runner: "bin", others: 0 },
+    { runner: "node", others: 0 },
+    { runner: "bin", others: 999 },
+  ] as const;
+  for (const { runner, others } of cases) {
+    const sb = sandbox();
+    try {
+      const { session_id: id } = seedRecord(sb.home, sb.repo, { prompt: "bench state writes", status: "idle" });
+      for (let i = 0; i < others; i++) seedRecord(sb.home, sb.repo, { prompt: "another session", status: "idle" });
+      spawnSync("sync");
+      timed(sb, ["--version"], runner); // warm the page cache
+      const startup: number[] = [];
+      const writes: number[] = [];
+      // Interleaved so drift on a shared machine hits both series alike.
+      for (let i = 0; i < runs; i++) {
+        startup.push(timed(sb, ["--version"], runner));
+        writes.push(timed(sb, ["internal", "session-state", i % 2 ? "idle" : "active", "--session", id], runner));
+      }
+      const ratio = median(writes) / median(startup);
+      rows.push([
+        runner === "bin" ? "bin/spex" : "node dist/spex.cjs",
+        String(others + 1),
+        ms(median(startup)),
+        ms(median(writes)),
+        `${ratio.toFixed(2)}×`,
+        runner === "bin" ? (ratio <= 1.3 ? "ok (≤ 1.3×)" : "MISSED (≤ 1.3×)") : "(info)",
+      ]);
+    } finally {
+      sb.cleanup();
+    }
+  }
+  return rows;
+}
+
+function listing(sessions: number, promptBytes: number, runs: number): { median: number; min: number } {
+  const sb = sandbox();
+  try {
+    const prompt = `bench prompt ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(promptBytes / 27))}`.slice(0, promptBytes);
+    for (let i = 0; i < sessions; i++) seedRecord(sb.home, sb.repo, { prompt, status: i % 3 ? "idle" : "active" });
+    spawnSync("sync"); // so writeback of the seeded prompts does not land inside the timed runs
+    timed(sb, ["session", "ls", "--json"], "bin");
+    const times = Array.from({ length: runs }, () => timed(sb, ["session", "ls", "--json"], "bin"));
+    return { median: median(times), min: Math.min(...times) };
+  } finally {
+    sb.cleanup();
+  }
+}
+
+export default async function run(): Promise<void> {
+  process.stdout.write("state write vs bare startup (median of 20 each)\n");
+  process.stdout.write(table(["runner", "sessions", "--version", "session-state", "ratio", "budget"], stateWrite(20)));
+
+  process.stdout.write("\nls --json (bin/spex, median of 7)\n");
+  const rows: string[][] = [];
+  const results = new Map<string, number>();
+  for (const sessions of [100, 1000]) {
+    for (const [label, bytes] of [["100 B", 100], ["100 KB", 100 * 1024]] as const) {
+      const r = listing(sessions, bytes, 7);
+      results.set(`${sessions}/${bytes}`, r.median);
+      const budget = sessions === 1000 ? (r.median <= 250 ? "ok (≤ 250 ms)" : "MISSED (≤ 250 ms)") : "";
+      rows.push([String(sessions), label, ms(r.median), ms(r.min), `${(r.median / sessions).toFixed(3)} ms`, budget]);
+    }
+  }
+  process.stdout.write(table(["sessions", "prompt", "median", "min", "per session", "budget"], rows));
+  const small = results.get("1000/100")!;
+  const large = results.get(`1000/${100 * 1024}`)!;
+  process.stdout.write(`prompt-length effect at 1,000 sessions: 100 KB / 100 B = ${(large / small).toFixed(2)}×\n`);
+}
