@@ -9,7 +9,7 @@ import { promptSeam, shortId } from "../naming";
 import { ownerAlive, selfIdentity } from "../proc";
 import { type RecordReading, type SessionRecord, publicRecord, readSession } from "../record";
 import type { ProjectStore } from "../store";
-import { capturePane, exactSession, hasSession, pasteText, sendKeys, spexSocket } from "../tmux";
+import { capturePane, pasteText, sendKeys, sessionPanes, spexSocket } from "../tmux";
 import { readJsonFile } from "./files";
 import { inboxMarker, messageFileName, queuePaths } from "./paths";
 import {
@@ -63,8 +63,9 @@ function echoTimeoutMs(): number {
 function paneOf(view: SessionRecord): Pane | undefined {
   if (!view.tmux_session) return undefined;
   const socket = view.tmux_socket || spexSocket();
-  if (!hasSession(socket, view.tmux_session)) return undefined;
-  return { socket, target: exactSession(view.tmux_session) };
+  // Pane commands do not take an exact `=name` session target: address the pane by its id.
+  const pane = sessionPanes(socket, view.tmux_session)[0];
+  return pane ? { socket, target: pane } : undefined;
 }
 
 function oneLine(text: string): string {
