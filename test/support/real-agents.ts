@@ -1,6 +1,7 @@
 // Prepare an isolated home for each real agent CLI so it runs fully offline
 // against a fake model API on loopback (DESIGN.md §12), and return the
 // environment to start it with. Nothing here touches the user's real config.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -64,4 +65,247 @@ export function prepareClaude(s: ClaudeSetup): Record<string, string> {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",
   });
+}
+
+// ---------------------------------------------------------------------- Codex
+
+export const FAKE_OPENAI_KEY = "sk-offline-fake-openai-key-for-spex-tests";
+/** The provider name written into config.toml; its key comes from this variable. */
+export const CODEX_PROVIDER = "spexfake";
+export const CODEX_KEY_ENV = "SPEX_FAKE_OPENAI_KEY";
+
+export interface CodexHook {
+  /** Absolute path of the hooks.json that declares it. */
+  hooksFile: string;
+  /** Event in Claude's spelling as written in hooks.json, e.g. "SessionStart". */
+  event: string;
+  command: string;
+  timeout: number;
+  matcher?: string;
+  /** Index of the group within the event and of the handler within the group. */
+  group?: number;
+  handler?: number;
+}
+
+/** PascalCase event name → the snake_case name Codex uses in its trust keys. */
+export function codexEventSnake(event: string): string {
+  return event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+}
+
+/**
+ * The `[hooks.state."<key>"] trusted_hash` pair that marks one hook handler as
+ * reviewed (DESIGN.md §12): SHA-256 of the compact sorted-key JSON of the
+ * event with that one handler.
+ */
+export function codexHookTrust(h: CodexHook): { key: string; hash: string } {
+  const snake = codexEventSnake(h.event);
+  // Codex clamps a SessionEnd handler's timeout to 3 s and hashes the clamped value.
+  const timeout = snake === "session_end" ? Math.min(h.timeout, 3) : h.timeout;
+  const handler = { async: false, command: h.command, timeout, type: "command" };
+  const doc: Record<string, unknown> = { event_name: snake, hooks: [handler] };
+  if (h.matcher !== undefined) doc.matcher = h.matcher;
+  const hex = createHash("sha256").update(JSON.stringify(sortKeys(doc))).digest("hex");
+  return { key: `${h.hooksFile}:${snake}:${h.group ?? 0}:${h.handler ?? 0}`, hash: `sha256:${hex}` };
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+/** Every handler of a Claude-shaped hooks.json, with its trust entry. */
+export function codexHooksOf(hooksFile: string): CodexHook[] {
+  const doc = JSON.parse(readFileSync(hooksFile, "utf8")) as { hooks?: Record<string, { matcher?: string; hooks?: { command?: string; timeout?: number }[] }[]> };
+  const out: CodexHook[] = [];
+  for (const [event, groups] of Object.entries(doc.hooks ?? {}))
+    groups.forEach((g, gi) =>
+      (g.hooks ?? []).forEach((h, hi) =>
+        out.push({ hooksFile, event, command: h.command ?? "", timeout: h.timeout ?? 600, matcher: g.matcher, group: gi, handler: hi }),
+      ),
+    );
+  return out;
+}
+
+const tomlString = (s: string) => JSON.stringify(s);
+
+export interface CodexSetup {
+  /** Temp folder used as HOME; CODEX_HOME is <home>/.codex. */
+  home: string;
+  /** Base URL of the fake Responses API (no /v1 suffix). */
+  apiUrl: string;
+  /** Git checkouts to trust: Codex matches the repository root exactly, a parent folder does not cover it. */
+  trust: string[];
+  /** hooks.json files whose handlers are pre-approved. */
+  hooksFiles?: string[];
+  model?: string;
+}
+
+export function prepareCodex(s: CodexSetup): Record<string, string> {
+  const codexHome = join(s.home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  const lines = [
+    `model = ${tomlString(s.model ?? "gpt-5.1-codex")}`,
+    `model_provider = ${tomlString(CODEX_PROVIDER)}`,
+    `check_for_update_on_startup = false`,
+    ``,
+    // The background app-server daemon would outlive the test's tmux server.
+    `[features]`,
+    `daemon_auto_start = false`,
+    ``,
+    `[tui]`,
+    `screen_reader_detection_done = true`,
+    ``,
+    `[model_providers.${CODEX_PROVIDER}]`,
+    `name = "spex fake"`,
+    `base_url = ${tomlString(`${s.apiUrl}/v1`)}`,
+    `wire_api = "responses"`,
+    `env_key = ${tomlString(CODEX_KEY_ENV)}`,
+    ``,
+  ];
+  for (const dir of s.trust) lines.push(`[projects.${tomlString(dir)}]`, `trust_level = "trusted"`, ``);
+  for (const file of s.hooksFiles ?? [])
+    for (const h of codexHooksOf(file)) {
+      const t = codexHookTrust(h);
+      lines.push(`[hooks.state.${tomlString(t.key)}]`, `trusted_hash = ${tomlString(t.hash)}`, ``);
+    }
+  writeFileSync(join(codexHome, "config.toml"), lines.join("\n"));
+  return baseEnv(s.home, { CODEX_HOME: codexHome, [CODEX_KEY_ENV]: FAKE_OPENAI_KEY });
+}
+
+// --------------------------------------------------------------------- Gemini
+
+export const FAKE_GEMINI_KEY = "fake-gemini-key-for-spex-tests";
+/** The automatic model router expects a structured answer the fake does not give: pin one. */
+export const GEMINI_MODEL = "gemini-2.5-flash";
+
+export interface GeminiSetup {
+  home: string;
+  /** Base URL of the fake Gemini API (no /v1beta suffix). */
+  apiUrl: string;
+  trust: string[];
+}
+
+export function prepareGemini(s: GeminiSetup): Record<string, string> {
+  const dir = join(s.home, ".gemini");
+  writeJson(join(dir, "settings.json"), {
+    security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: true } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false },
+    model: { name: GEMINI_MODEL },
+    ui: { hideTips: true },
+  });
+  writeJson(join(dir, "trustedFolders.json"), Object.fromEntries(s.trust.map((d) => [d, "TRUST_FOLDER"])));
+  return baseEnv(s.home, { GOOGLE_GEMINI_BASE_URL: s.apiUrl, GEMINI_API_KEY: FAKE_GEMINI_KEY });
+}
+
+// ------------------------------------------------------------ tmux pane driver
+
+/** Quote one word for POSIX sh. */
+export function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface PaneStart {
+  /** tmux socket name (-L); the server is started with -f /dev/null. */
+  socket: string;
+  /** Session name on that server. */
+  name: string;
+  cwd: string;
+  env: Record<string, string>;
+  argv: string[];
+  /** Folder for the launch script. */
+  scriptDir: string;
+  width?: number;
+  height?: number;
+  /** Keep the pane after the CLI exits, so its last screen can be read. */
+  keepOnExit?: boolean;
+}
+
+/**
+ * A real CLI running in its own tmux pane. The environment goes through a
+ * launch script (export …; exec …) so nothing from the tmux server's own
+ * environment reaches the CLI.
+ */
+export class AgentPane {
+  readonly target: string;
+  private constructor(readonly socket: string, name: string) {
+    this.target = `${name}:`;
+  }
+
+  static start(o: PaneStart): AgentPane {
+    mkdirSync(o.scriptDir, { recursive: true });
+    const script = join(o.scriptDir, `launch-${o.name}.sh`);
+    const exports = Object.entries(o.env)
+      .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}=${shQuote(v)}`);
+    writeFileSync(script, ["#!/bin/sh", "unset TMUX TMUX_PANE", ...exports, `exec ${o.argv.map(shQuote).join(" ")}`, ""].join("\n"));
+    const pane = new AgentPane(o.socket, o.name);
+    const pre = o.keepOnExit ? ["set-option", "-g", "remain-on-exit", "on", ";"] : [];
+    pane.tmux([...pre, "new-session", "-d", "-s", o.name, "-x", String(o.width ?? 120), "-y", String(o.height ?? 40), "-c", o.cwd, `sh ${shQuote(script)}`]);
+    return pane;
+  }
+
+  tmux(args: string[], input?: string): string {
+    const r = spawnSync("tmux", ["-L", this.socket, "-f", "/dev/null", ...args], { encoding: "utf8", input });
+    if (r.status !== 0) throw new Error(`tmux ${args.join(" ")} failed: ${r.stderr}`);
+    return r.stdout;
+  }
+
+  /** The visible screen as plain text, exactly as capture-pane prints it. */
+  screen(): string {
+    return this.tmux(["capture-pane", "-p", "-t", this.target]);
+  }
+
+  /** The screen plus up to `lines` lines of scrollback. */
+  history(lines = 200): string {
+    return this.tmux(["capture-pane", "-p", "-S", `-${lines}`, "-t", this.target]);
+  }
+
+  dead(): boolean {
+    return this.tmux(["display-message", "-p", "-t", this.target, "#{pane_dead}"]).trim() === "1";
+  }
+
+  /** Poll the screen until it matches; throws with the last screen on timeout. */
+  async waitForScreen(re: RegExp, what: string, timeoutMs = 20000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    for (;;) {
+      last = this.screen();
+      if (re.test(last)) return last;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last screen:\n${last}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Type literal text (no Enter). */
+  type(text: string): void {
+    this.tmux(["send-keys", "-t", this.target, "-l", text]);
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux(["send-keys", "-t", this.target, ...keys]);
+  }
+
+  /** Paste text as one bracketed paste (the way spex delivers prompts), without Enter. */
+  paste(text: string): void {
+    const buffer = `paste-${process.pid}`;
+    this.tmux(["load-buffer", "-b", buffer, "-"], text);
+    this.tmux(["paste-buffer", "-p", "-d", "-b", buffer, "-t", this.target]);
+  }
+
+  killServer(): void {
+    spawnSync("tmux", ["-L", this.socket, "kill-server"]);
+  }
+}
+
+/** Wait until a condition about the fake API (or anything) holds. */
+export async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

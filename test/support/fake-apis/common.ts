@@ -105,3 +105,8 @@ export function gate(): { promise: Promise<void>; open(): void } {
   const promise = new Promise<void>((r) => (open = r));
   return { promise, open };
 }
+
+/** The CLIs send their own context (cwd, date, sandbox) as tagged text blocks in user messages. */
+export function isContextBlock(text: string): boolean {
+  return /^<([a-z_-]+)[ >][\s\S]*<\/\1>\s*$/.test(text.trim());
+}

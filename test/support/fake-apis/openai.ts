@@ -1,0 +1,113 @@
+// A stand-in for the OpenAI Responses API on loopback, enough for the real
+// Codex CLI: streaming POST /v1/responses with text or a function call,
+// held replies and a request log.
+import type { ServerResponse } from "node:http";
+import { hold, isContextBlock, sendJson, startFakeServer, startSse, type FakeServer, type Hold, type LoggedRequest } from "./common";
+
+export interface OpenAIReply extends Hold {
+  text?: string;
+  /** A function call (Codex's shell tool is named in the request's `tools`). */
+  functionCall?: { name: string; arguments: Record<string, unknown>; callId?: string };
+}
+
+export interface FakeOpenAIOptions {
+  replyText?: string;
+  hold?: Hold;
+  /** Replies for the next turns, in order, before the default applies. */
+  queue?: OpenAIReply[];
+  respond?: (req: LoggedRequest, fake: FakeOpenAI) => OpenAIReply;
+}
+
+export interface FakeOpenAI extends FakeServer {
+  options: FakeOpenAIOptions;
+  /** POST /v1/responses requests of main turns (side questions such as titles excluded). */
+  turns(): LoggedRequest[];
+}
+
+type InputItem = { type?: string; role?: string; content?: string | { type: string; text?: string }[] };
+
+/** What the user typed in each user message of a Responses request. */
+export function openaiUserPrompts(req: LoggedRequest): string[] {
+  const input = (req.body as { input?: InputItem[] | string })?.input;
+  if (typeof input === "string") return [input];
+  return (input ?? [])
+    .filter((i) => i.role === "user")
+    .map((i) => (typeof i.content === "string" ? [i.content] : (i.content ?? []).map((c) => c.text ?? "")).filter((t) => !isContextBlock(t)).join("\n"))
+    .filter((t) => t.length > 0);
+}
+
+/** A side question (e.g. a title) asks for JSON through text.format. */
+function jsonFormatKeys(req: LoggedRequest): string[] | undefined {
+  const format = (req.body as { text?: { format?: { type?: string; schema?: { properties?: Record<string, unknown> } } } })?.text?.format;
+  return format?.type === "json_schema" ? Object.keys(format.schema?.properties ?? {}) : undefined;
+}
+
+function lastIsToolOutput(req: LoggedRequest): boolean {
+  const input = (req.body as { input?: InputItem[] })?.input;
+  const last = Array.isArray(input) ? input[input.length - 1] : undefined;
+  return last?.type === "function_call_output" || last?.type === "custom_tool_call_output";
+}
+
+export function defaultOpenAIReply(req: LoggedRequest, fake: FakeOpenAI): OpenAIReply {
+  const o = fake.options;
+  const keys = jsonFormatKeys(req);
+  if (keys) return { text: JSON.stringify(Object.fromEntries(keys.map((k) => [k, "Fake session title"]))) };
+  if (o.queue?.length) return o.queue.shift()!;
+  if (lastIsToolOutput(req)) return { text: "The command finished.", ...o.hold };
+  return { text: o.replyText ?? "Hello from the fake model.", ...o.hold };
+}
+
+let counter = 0;
+
+async function stream(res: ServerResponse, model: string, reply: OpenAIReply): Promise<void> {
+  const send = startSse(res);
+  const id = `resp_fake_${++counter}`;
+  const base = { id, object: "response", created_at: Math.floor(Date.now() / 1000), model, status: "in_progress", output: [] as unknown[] };
+  let seq = 0;
+  const ev = (type: string, data: Record<string, unknown>) => send(type, { type, sequence_number: seq++, ...data });
+  ev("response.created", { response: base });
+  ev("response.in_progress", { response: base });
+  await hold(reply, res);
+  const output: unknown[] = [];
+  if (reply.text !== undefined) {
+    const item = { id: `msg_fake_${counter}`, type: "message", role: "assistant", status: "in_progress", content: [] as unknown[] };
+    const index = output.length;
+    ev("response.output_item.added", { output_index: index, item });
+    ev("response.content_part.added", { item_id: item.id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    ev("response.output_text.delta", { item_id: item.id, output_index: index, content_index: 0, delta: reply.text });
+    ev("response.output_text.done", { item_id: item.id, output_index: index, content_index: 0, text: reply.text });
+    const part = { type: "output_text", text: reply.text, annotations: [] };
+    ev("response.content_part.done", { item_id: item.id, output_index: index, content_index: 0, part });
+    const done = { ...item, status: "completed", content: [part] };
+    ev("response.output_item.done", { output_index: index, item: done });
+    output.push(done);
+  }
+  if (reply.functionCall) {
+    const fc = reply.functionCall;
+    const args = JSON.stringify(fc.arguments);
+    const item = { id: `fc_fake_${counter}`, type: "function_call", status: "completed", name: fc.name, arguments: args, call_id: fc.callId ?? `call_fake_${counter}` };
+    const index = output.length;
+    ev("response.output_item.added", { output_index: index, item: { ...item, arguments: "", status: "in_progress" } });
+    ev("response.function_call_arguments.delta", { item_id: item.id, output_index: index, delta: args });
+    ev("response.function_call_arguments.done", { item_id: item.id, output_index: index, arguments: args });
+    ev("response.output_item.done", { output_index: index, item });
+    output.push(item);
+  }
+  ev("response.completed", {
+    response: { ...base, status: "completed", output, usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } },
+  });
+  res.end();
+}
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  let fake!: FakeOpenAI;
+  const server = await startFakeServer(async (req, res) => {
+    if (req.method === "GET" && req.path === "/v1/models") return sendJson(res, 200, { object: "list", data: [{ id: "gpt-fake", object: "model" }], models: [] });
+    if (req.method !== "POST" || req.path !== "/v1/responses") return sendJson(res, 404, { error: { message: `no route ${req.path}` } });
+    const reply = (fake.options.respond ?? defaultOpenAIReply)(req, fake);
+    const model = (req.body as { model?: string })?.model ?? "gpt-fake";
+    return stream(res, model, reply);
+  });
+  fake = { ...server, options, turns: () => server.requests.filter((r) => r.method === "POST" && r.path === "/v1/responses" && !jsonFormatKeys(r)) };
+  return fake;
+}
