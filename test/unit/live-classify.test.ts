@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RULE_SETS, classifyPane, lastVisibleLine, ruleSetFor } from "../../lib/live";
+import { type LiveStatus, RULE_SETS, classifyPane, lastVisibleLine, ruleSetFor } from "../../lib/live";
 import type { Lifecycle } from "../../lib/record";
 
 const DIR = join(__dirname, "..", "fixtures", "live");
@@ -14,7 +14,7 @@ interface Fixture {
   command: string;
   governed: Lifecycle | null;
   paneDead: boolean;
-  expect: { status: string; rule: string };
+  expect: { status: LiveStatus; rule: string };
   note: string;
 }
 
