@@ -17,7 +17,7 @@ import { probe } from "./leaf";
 import { type CloseFacts, type ClosePlan, planClose } from "./plan";
 import { corruptRefusal } from "./residues";
 import { type LeafStop, type RuntimeStop, assertNotRelaunched, endTmuxSession, refuseUnprovable, stopRecordedLeaf } from "./runtime";
-import { revokeClosedSender } from "./revoke";
+import { revokeSender } from "../comms/revoke";
 
 export interface CloseOptions {
   force?: boolean;
@@ -31,7 +31,7 @@ export interface CloseResult extends RuntimeStop {
   branch: "deleted" | "absent" | "kept";
   /** What a forced close threw away. */
   discarded: ClosePlan["discards"];
-  senderRevoked: boolean;
+  senderRevoked: true;
 }
 
 function lockName(kind: string, value: string): string {
@@ -138,9 +138,9 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
       if (plan.branch === "delete") deleteBranch(store.root, record.branch);
-      // A stale process of the closed session must not append after close returns (DESIGN.md §1.11).
-      const senderRevoked = revokeClosedSender(store, id);
       removeSessionFolder(store, id);
+      // Still under the record lock: a stale process of the closed session must not append after close returns (DESIGN.md §1.11).
+      revokeSender(store, id);
       return {
         id,
         leaf: leafStop.outcome,
@@ -151,7 +151,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
         worktree: plan.worktree === "remove" ? "removed" : plan.worktree === "prune" ? "pruned" : "absent",
         branch: plan.branch === "delete" ? "deleted" : plan.branch === "keep" ? "kept" : "absent",
         discarded: plan.discards,
-        senderRevoked,
+        senderRevoked: true,
       };
     },
     { purpose: `close ${id}` },

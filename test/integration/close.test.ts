@@ -3,6 +3,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isRevoked } from "../../lib/comms";
+import { projectStore } from "../../lib/store";
 import { type Sandbox, sandbox } from "../support/sandbox";
 import { alive, branchExists, commitIn, hasTmux, json, recordFile, seedLive, sessionDir, worktreeList } from "../support/teardown";
 
@@ -26,6 +28,17 @@ describe("close", () => {
     expect(branchExists(sb, s.branch)).toBe(false);
     expect(existsSync(sessionDir(sb, s.id))).toBe(false);
     expect(json(sb.spex(["session", "ls", "--all", "--json"]).stdout)).toEqual([]);
+  });
+
+  test("close revokes the closed session as a sender; a refused close does not", () => {
+    const store = projectStore(sb.repo, sb.home);
+    const refused = seedLive(sb, { agent: "dead", tmux: false });
+    writeFileSync(join(refused.worktree, "wip.txt"), "wip\n");
+    expect(close(refused.id).code).toBe(1);
+    expect(isRevoked(store, refused.id)).toBe(false);
+    const s = seedLive(sb, { agent: "dead", tmux: false });
+    expect(json(close(s.id).stdout)).toMatchObject({ senderRevoked: true });
+    expect(isRevoked(store, s.id)).toBe(true);
   });
 
   test("close terminates an owned agent before removing anything", () => {
