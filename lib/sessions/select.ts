@@ -68,8 +68,8 @@ export function resolveSelector(store: ProjectStore, selector: string, cwd = pro
 }
 
 /**
- * The agent's own session: SPEX_SESSION_ID, else an explicit --session, else
- * the session whose worktree contains the current folder.
+ * The agent's own session: an explicit --session (any selector), else
+ * SPEX_SESSION_ID, else the session whose worktree contains the current folder.
  */
 export function resolveOwnSession(store: ProjectStore, explicit: string | undefined, cwd = process.cwd()): string {
   if (explicit) return resolveSelector(store, explicit, cwd).id;

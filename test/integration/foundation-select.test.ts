@@ -94,6 +94,11 @@ describe("the agent's own session", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ id: B, status: "asking" });
   });
 
+  test("an explicit --session wins over SPEX_SESSION_ID", () => {
+    const r = sb.spex(["session", "park", "--session", C, "--note", "explicit", "--json"], { env: { SPEX_SESSION_ID: B } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: C, status: "parked" });
+  });
+
   test("--session takes a selector", () => {
     const r = sb.spex(["session", "done", "--propose", "merge", "--session", "fixer", "--json"]);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: A, status: "awaiting", proposal: "merge" });

@@ -96,6 +96,7 @@ for (const runner of ["bin", "node"] as Runner[]) {
         ["an option without its value", ["session", "park", "--note"]],
         ["both --note and --note-file", ["session", "park", "--note", "a", "--note-file", "-"]],
         ["an unknown --status", ["session", "ls", "--status", "sleepy"]],
+        ["park without a note", ["session", "park", "--session", "x"]],
       ];
       for (const [what, args] of usage) {
         test(`${what} is a usage error: exit 2, one stderr line with [usage], nothing on stdout`, () => {
