@@ -215,11 +215,13 @@ async function finish(store: ProjectStore, claimed: QueuedMessage, handed: Hande
       delete result.claim;
       saveMessage(store, result);
     } else {
-      result = settle(store, current, handed.state, handed.reason);
+      // The handover mark lands before the message leaves pending/, so a lock-free reader
+      // (wait --idle) never sees an empty queue without the turn still owed for it.
       if (handed.state === "delivered" && current.keys.length === 0) {
         const q = readQueueState(store, claimed.target);
         writeQueueState(store, claimed.target, { ...q, lastHandover: { messageId: current.id, claimSeq: current.claim!.seq, at: new Date().toISOString() } });
       }
+      result = settle(store, current, handed.state, handed.reason);
     }
     syncInboxMarker(store, claimed.target);
     return outcome(result);
