@@ -42,7 +42,7 @@ export function refuseUnprovable(store: ProjectStore, id: string, record: Sessio
 /** Phase one, outside the lock: TERM, bounded wait, KILL an owned leaf; leave a dead one alone. */
 export function stopRecordedLeaf(store: ProjectStore, id: string, record: SessionRecord): LeafStop {
   const leaf = leafOf(store, id, record);
-  return { leaf, outcome: stopLeaf(id, leaf) };
+  return { leaf, outcome: timed("leaf", () => stopLeaf(id, leaf)) };
 }
 
 /**

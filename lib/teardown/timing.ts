@@ -1,10 +1,10 @@
-// Where teardown time goes, for bench/close.bench.ts: git and tmux calls are
-// wrapped in spans; with SPEX_TEARDOWN_TIMING=1 the totals go to stderr as one
+// Where teardown time goes, for bench/close.bench.ts: git and tmux calls and
+// the wait for the agent to exit are wrapped in spans; with SPEX_TEARDOWN_TIMING=1 the totals go to stderr as one
 // JSON line when the command finishes. Off, a span costs one env lookup.
-export type SpanKind = "git" | "tmux";
+export type SpanKind = "git" | "tmux" | "leaf";
 
-const totals: Record<SpanKind, number> = { git: 0, tmux: 0 };
-const counts: Record<SpanKind, number> = { git: 0, tmux: 0 };
+const totals: Record<SpanKind, number> = { git: 0, tmux: 0, leaf: 0 };
+const counts: Record<SpanKind, number> = { git: 0, tmux: 0, leaf: 0 };
 
 function enabled(): boolean {
   return process.env.SPEX_TEARDOWN_TIMING === "1";
@@ -22,10 +22,11 @@ export function timed<T>(kind: SpanKind, fn: () => T): T {
 }
 
 /** The spans so far, in milliseconds, plus time since the process started. */
-export function timingReport(): { gitMs: number; tmuxMs: number; gitCalls: number; tmuxCalls: number; processMs: number } {
+export function timingReport(): { gitMs: number; tmuxMs: number; leafMs: number; gitCalls: number; tmuxCalls: number; processMs: number } {
   return {
     gitMs: round(totals.git),
     tmuxMs: round(totals.tmux),
+    leafMs: round(totals.leaf),
     gitCalls: counts.git,
     tmuxCalls: counts.tmux,
     processMs: round(performance.now()),
