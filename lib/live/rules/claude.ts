@@ -10,6 +10,7 @@ export const claudeRules: RuleSet = {
     { id: "claude.trust", status: "needs_attention", reason: "claude asks whether to trust this folder", screen: /Do you trust the files in this folder|Yes, I trust this folder|Quick safety check/i },
     { id: "claude.approval", status: "needs_attention", reason: "claude waits for an approval", screen: /Do you want to (proceed|make this edit|create|allow|run)|Would you like to proceed/i },
     { id: "claude.signin", status: "needs_attention", reason: "claude needs sign-in or a valid API key", screen: /Select login method|Please run \/login|Invalid API key|API Error: 401|Detected a custom API key/i },
+    { id: "claude.offline", status: "needs_attention", reason: "claude cannot reach its API", screen: /Unable to connect to Anthropic services|Failed to connect to api\.anthropic\.com/i },
     { id: "claude.onboarding", status: "needs_attention", reason: "claude shows a first-run dialog", screen: /Choose the text style|Press Enter to continue|Security notes:/i },
     { id: "claude.working", status: "active", reason: "claude is working (interrupt hint on screen)", screen: /\b(esc|ctrl\+c) to interrupt\b/i, within: 12 },
     { id: "claude.spinner", status: "active", reason: "claude is working (spinner line)", screen: /^\s*[·✢✳✶✻✽*]\s+\S+…/u, within: 12 },
