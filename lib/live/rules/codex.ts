@@ -7,7 +7,7 @@ export const codexRules: RuleSet = {
   process: /(^|[/\s])codex(\s|$)|@openai\/codex/,
   banner: /OpenAI Codex/,
   rules: [
-    { id: "codex.trust", status: "needs_attention", reason: "codex asks whether to trust this folder", screen: /Do you trust the contents of this directory|allow Codex to work in this folder/i },
+    { id: "codex.trust", status: "needs_attention", reason: "codex asks whether to trust this folder", screen: /Trust this folder\?|Trust and continue|Do you trust the contents of this directory|allow Codex to work in this folder/i },
     { id: "codex.hooks-review", status: "needs_attention", reason: "codex asks to review hooks", screen: /Hooks need review/i },
     { id: "codex.approval", status: "needs_attention", reason: "codex waits for an approval", screen: /Would you like to (run|make|apply)|Allow command\?|Yes, proceed|requires approval/i },
     { id: "codex.signin", status: "needs_attention", reason: "codex needs sign-in", screen: /Sign in with ChatGPT|Provide your own API key/i },
