@@ -81,6 +81,7 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
     branch: record.branch,
     retired,
     worktreeRegistered: wt !== undefined,
+    worktreeLocked: wt?.locked ?? false,
     changes,
     branchExists: exists,
     branchCheckedOutAt: holders.filter((e) => e !== wt).map((e) => e.path),
@@ -135,7 +136,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       // Decided again under the locks: this plan is the one carried out.
       const plan = planClose(id, gatherCloseFacts(store, record, reading.retired), force);
       const tmux = endTmuxSession(id, record);
-      if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path);
+      if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path, force);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
       if (plan.branch === "delete") deleteBranch(store.root, record.branch);
       removeSessionFolder(store, id);

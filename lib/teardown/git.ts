@@ -122,8 +122,9 @@ export function unmergedCommits(root: string, mainRef: string, branch: string, l
   return { commits: commits.slice(0, limit), more: commits.length > limit };
 }
 
-export function removeWorktree(root: string, path: string): void {
-  gitOrThrow(root, ["worktree", "remove", "--force", path], "removing the worktree");
+/** Only called once close's checks passed; a second --force also removes a locked worktree (close --force). */
+export function removeWorktree(root: string, path: string, evenLocked = false): void {
+  gitOrThrow(root, ["worktree", "remove", "--force", ...(evenLocked ? ["--force"] : []), path], "removing the worktree");
 }
 
 export function pruneWorktrees(root: string): void {

@@ -11,6 +11,8 @@ export interface CloseFacts {
   retired: boolean;
   /** git lists the worktree path among its worktrees. */
   worktreeRegistered: boolean;
+  /** Someone ran `git worktree lock` on it. */
+  worktreeLocked: boolean;
   /** Uncommitted changes, spex's own rendered files already left out. */
   changes: DirtyEntry[];
   branchExists: boolean;
@@ -38,6 +40,12 @@ export function planClose(id: string, f: CloseFacts, force: boolean): ClosePlan 
   if (f.worktreePath && !f.retired && !f.worktreeRegistered) {
     throw new SpexError("worktree_unregistered", `session ${short}: ${f.worktreePath} exists but git does not list it as a worktree; nothing was changed`, {
       hint: "spex only removes folders git owns: move or delete that folder yourself, then close again (the record then closes record-only)",
+      details: { worktree: f.worktreePath },
+    });
+  }
+  if (f.worktreeLocked && !f.retired && !force) {
+    throw new SpexError("worktree_locked", `session ${short}: the worktree ${f.worktreePath} is locked (git worktree lock); nothing was changed`, {
+      hint: "unlock it with `git worktree unlock`, or close with --force",
       details: { worktree: f.worktreePath },
     });
   }

@@ -158,6 +158,15 @@ describe("close", () => {
     expect(readFileSync(file)).toEqual(bytes);
   });
 
+  test("close refuses a locked worktree and changes nothing; --force removes it", () => {
+    const s = seedLive(sb, { agent: "dead", tmux: false });
+    sb.git(["worktree", "lock", s.worktree]);
+    expect(json(close(s.id).stdout).error.code).toBe("worktree_locked");
+    expect(existsSync(s.worktree)).toBe(true);
+    expect(json(close(s.id, "--force").stdout)).toMatchObject({ worktree: "removed", branch: "deleted" });
+    expect(worktreeList(sb)).toEqual([sb.repo]);
+  });
+
   test("close refuses a branch checked out in another checkout and changes nothing", () => {
     const s = seedLive(sb, { agent: "dead", tmux: false });
     rmSync(s.worktree, { recursive: true, force: true });

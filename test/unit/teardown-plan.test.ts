@@ -11,6 +11,7 @@ function facts(over: Partial<CloseFacts> = {}): CloseFacts {
     branch: "spex/task-3f2a",
     retired: false,
     worktreeRegistered: true,
+    worktreeLocked: false,
     changes: [],
     branchExists: true,
     branchCheckedOutAt: [],
@@ -64,6 +65,11 @@ describe("planClose", () => {
 
   test("a folder git does not list as a worktree is never deleted, even forced", () => {
     expect(refusal(facts({ worktreeRegistered: false }), true)).toBe("worktree_unregistered");
+  });
+
+  test("a locked worktree refuses worktree_locked unless forced", () => {
+    expect(refusal(facts({ worktreeLocked: true }))).toBe("worktree_locked");
+    expect(planClose(ID, facts({ worktreeLocked: true }), true).worktree).toBe("remove");
   });
 
   test("a branch checked out elsewhere refuses only when close would delete it", () => {
