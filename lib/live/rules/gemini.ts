@@ -7,8 +7,8 @@ export const geminiRules: RuleSet = {
   process: /(^|[/\s])gemini(\s|$)|@google\/gemini-cli|gemini-cli/,
   banner: /Gemini CLI|gemini-\d/i,
   rules: [
-    { id: "gemini.trust", status: "needs_attention", reason: "gemini asks whether to trust this folder", screen: /Do you trust this folder|Trust folder/i },
-    { id: "gemini.approval", status: "needs_attention", reason: "gemini waits for a tool confirmation", screen: /Allow execution|Apply this change\?|Waiting for user confirmation|Allow once/i },
+    { id: "gemini.trust", status: "needs_attention", reason: "gemini asks whether to trust this folder", screen: /Do you trust (the files in )?this folder|Trust (this |parent )?folder \(/i },
+    { id: "gemini.approval", status: "needs_attention", reason: "gemini waits for a tool confirmation", screen: /Allow execution|Apply this change\?|Do you want to proceed\?|Waiting for user confirmation|Allow once/i },
     { id: "gemini.signin", status: "needs_attention", reason: "gemini needs authentication or setup", screen: /How would you like to authenticate|Login with Google|Select Theme/i },
     { id: "gemini.working", status: "active", reason: "gemini is working (cancel hint on screen)", screen: /\besc to cancel\b/i, within: 12 },
     { id: "gemini.composer", status: "idle", reason: "gemini composer at rest", screen: /Type your message or @path|^\s*[│|]?\s*>\s/u, within: 8 },
