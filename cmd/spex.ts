@@ -3,7 +3,6 @@
 import { Builtins, Cli, type BaseContext } from "clipanion";
 import { basename } from "node:path";
 import { commands } from "./registry";
-import "../lib/comms/install";
 import { reportError, writeJson } from "../lib/cli/output";
 import { SpexError } from "../lib/errors";
 import { SpexCommand } from "./base";
