@@ -1,9 +1,14 @@
 // The queue runner: bounded concurrency, jitter delays, one outcome per entry,
 // failures isolated, --no-queue one at a time; and the executor's re-check.
-import { expect, test } from "bun:test";
-import type { LiveRow } from "../../lib/live";
-import { type BulkEnvelope, type BulkExecutor, planBulk, runQueued } from "../../lib/live/bulk";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { GovernedSession, LiveRow } from "../../lib/live";
+import { type BulkEnvelope, type BulkExecutor, type SessionOps, planBulk, runQueued, sessionExecutor } from "../../lib/live/bulk";
 import { SpexError } from "../../lib/errors";
+import { projectStore } from "../../lib/store";
+import { seedRecord } from "../support/records";
 
 function envelope(count: number, over: { queue?: boolean; concurrency?: number; jitterMs?: number } = {}): BulkEnvelope {
   const rows: LiveRow[] = Array.from({ length: count }, (_, i) => ({
@@ -86,4 +91,44 @@ test("nothing runs when the plan does not enable execution", async () => {
   await runQueued(env, async () => (calls++, { ok: true, message: "" }));
   expect(calls).toBe(0);
   expect(env.entries.every((e) => e.outcome === undefined)).toBe(true);
+});
+
+describe("the session executor", () => {
+  const made: string[] = [];
+  afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  function session(status: "idle" | "active") {
+    const dir = mkdtempSync(join(tmpdir(), "spex-bulk-exec-"));
+    made.push(dir);
+    const record = seedRecord(join(dir, "home"), join(dir, "repo"), { status });
+    const s: GovernedSession = { store: projectStore(join(dir, "repo"), join(dir, "home")), id: record.session_id, record, retired: false };
+    return s;
+  }
+
+  function fakeOps() {
+    const calls: string[] = [];
+    const ops: SessionOps = {
+      stop: async (s) => (calls.push(`stop ${s.id}`), "stopped"),
+      resume: async (s, force) => (calls.push(`resume${force ? " --force" : ""} ${s.id}`), "resumed"),
+    };
+    return { ops, calls };
+  }
+
+  const entry = (id: string) => envelope(1).entries.map((e) => ({ ...e, sessionId: id }))[0]!;
+
+  test("a session that turned active since the plan is left alone when active was not selected", async () => {
+    const s = session("active");
+    const { ops, calls } = fakeOps();
+    const result = await sessionExecutor((id) => (id === s.id ? s : undefined), ["idle"], ops)("stop", entry(s.id));
+    expect(result).toMatchObject({ ok: false, state: "skipped", code: "status_changed" });
+    expect(calls).toEqual([]);
+  });
+
+  test("stop, restart and ensure go through stop, resume --force and resume", async () => {
+    const s = session("idle");
+    const { ops, calls } = fakeOps();
+    const run = sessionExecutor((id) => (id === s.id ? s : undefined), ["idle"], ops);
+    for (const action of ["stop", "restart", "ensure", "start"] as const) expect((await run(action, entry(s.id))).ok).toBe(true);
+    expect(calls).toEqual([`stop ${s.id}`, `resume --force ${s.id}`, `resume ${s.id}`, `resume ${s.id}`]);
+  });
 });
