@@ -30,6 +30,7 @@ import { SessionWatchListCommand } from "./session/watch/list";
 import { SessionWatchCancelCommand } from "./session/watch/cancel";
 import { SessionWatchStreamCommand } from "./session/watch/stream";
 import { SessionReparentCommand } from "./session/reparent";
+import { ServeCommand } from "./serve";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -62,4 +63,5 @@ export const commands: CommandClass<any>[] = [
   SessionWatchCancelCommand,
   SessionWatchStreamCommand,
   SessionReparentCommand,
+  ServeCommand,
 ];

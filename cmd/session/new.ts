@@ -1,9 +1,10 @@
 import { Option } from "clipanion";
+import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
-import { createSession } from "../../lib/create";
+import { createWithAuthority } from "../../lib/backend";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
 
@@ -33,6 +34,8 @@ export class SessionNewCommand extends SpexCommand {
   base = Option.String("--base", { description: "A commit-ish to fork from (default: the main branch now)" });
   parent = Option.String("--parent", { description: "The parent session (it watches this one)" });
   noLaunch = Option.Boolean("--no-launch", false, { description: "Make the worktree and record, start nothing" });
+  api = Option.String("--api", { description: "Create through the backend at this URL (skips the project check)" });
+  port = Option.String("--port", { description: "Create through the backend on this loopback port", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
 
   async execute(): Promise<number> {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
@@ -40,7 +43,9 @@ export class SessionNewCommand extends SpexCommand {
       throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     }
     const store = currentProject();
-    const result = await createSession(store, {
+    // A served backend of this project owns creation (DESIGN.md §5 step 2); in-process only when nothing listens.
+    const result = await createWithAuthority(store, {
+      target: { api: this.api, port: this.port },
       prompt,
       launcher: this.launcher,
       name: this.name,

@@ -1,0 +1,151 @@
+// Who creates the session (DESIGN.md §5 step 2): a served backend of this
+// project owns creation; the in-process path runs only when nothing listens.
+// `GET /api/instance` gets its own 1500 ms budget. Any HTTP response proves a
+// backend is there; only a failure whose whole cause chain is ECONNREFUSED
+// proves none is, and everything else (timeout, reset, DNS…) is indeterminate.
+import { request } from "node:http";
+import { SpexError } from "../errors";
+import { resolveMainRoot } from "../git/main-root";
+import type { ProjectStore } from "../store";
+import { readEndpoint, tokenFor } from "./endpoint";
+
+export const AUTHORITY_BUDGET_MS = 1500;
+
+export interface AuthorityTarget {
+  /** `--api URL`: an explicit backend (no project comparison). */
+  api?: string;
+  /** `--port N`: an explicit backend on this machine's loopback. */
+  port?: number;
+}
+
+export interface InstanceIdentity {
+  instanceId?: string;
+  root?: string;
+  pid?: number;
+  version?: string;
+}
+
+export type Authority =
+  | { kind: "local"; reason: "no_endpoint" | "refused"; url?: string }
+  | { kind: "remote"; url: string; token: string | undefined; explicit: boolean; status: number; instance: InstanceIdentity | undefined };
+
+type ProbeOutcome =
+  | { kind: "response"; status: number; body: string }
+  | { kind: "refused" }
+  | { kind: "indeterminate"; cause: string };
+
+/** True when every error in the chain (causes, aggregated attempts) is ECONNREFUSED. */
+export function onlyConnectionRefused(error: unknown, depth = 0): boolean {
+  if (depth > 8 || !error || typeof error !== "object") return false;
+  const e = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  const nested: unknown[] = [];
+  if (Array.isArray(e.errors)) nested.push(...e.errors);
+  if (e.cause !== undefined) nested.push(e.cause);
+  if (e.code !== undefined && e.code !== "ECONNREFUSED") return false;
+  if (e.code === undefined && nested.length === 0) return false;
+  return nested.every((n) => onlyConnectionRefused(n, depth + 1));
+}
+
+function describeFailure(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  return e?.code ? `${e.code}${e.message ? ` (${e.message})` : ""}` : String(e?.message ?? error);
+}
+
+/** One GET within `budgetMs`, answering what the transport proved. */
+export function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET_MS): Promise<ProbeOutcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let status = 0;
+    const finish = (o: ProbeOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(o);
+    };
+    let req: ReturnType<typeof request>;
+    try {
+      req = request(new URL("/api/instance", baseUrl), { method: "GET", headers: { accept: "application/json" }, agent: false });
+    } catch (e) {
+      return finish({ kind: "indeterminate", cause: describeFailure(e) });
+    }
+    const timer = setTimeout(() => {
+      // Headers already in hand prove the backend; only a silent transport is indeterminate.
+      if (status) finish({ kind: "response", status, body: "" });
+      else finish({ kind: "indeterminate", cause: `no answer within ${budgetMs} ms` });
+      req.destroy();
+    }, budgetMs);
+    req.on("response", (res) => {
+      status = res.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => finish({ kind: "response", status, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", () => finish({ kind: "response", status, body: "" }));
+    });
+    req.on("error", (e) => {
+      if (status) finish({ kind: "response", status, body: "" });
+      else if (onlyConnectionRefused(e)) finish({ kind: "refused" });
+      else finish({ kind: "indeterminate", cause: describeFailure(e) });
+    });
+    req.end();
+  });
+}
+
+function parseIdentity(status: number, body: string): InstanceIdentity | undefined {
+  if (status !== 200) return undefined;
+  try {
+    const v = JSON.parse(body) as InstanceIdentity;
+    return v && typeof v === "object" && typeof v.root === "string" && v.root !== "" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function explicitUrl(target: AuthorityTarget): string | undefined {
+  if (target.api) {
+    let u: URL;
+    try {
+      u = new URL(target.api);
+    } catch {
+      throw new SpexError("usage", `--api ${target.api} is not a URL`, { hint: "for example --api http://127.0.0.1:7420", exitCode: 2 });
+    }
+    if (u.protocol !== "http:") throw new SpexError("usage", `--api must be an http:// URL, not ${u.protocol}`, { hint: "the backend serves plain HTTP on loopback", exitCode: 2 });
+    return u.origin;
+  }
+  if (target.port !== undefined) {
+    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) {
+      throw new SpexError("usage", `--port ${target.port} is not a TCP port`, { hint: "a number from 1 to 65535", exitCode: 2 });
+    }
+    return `http://127.0.0.1:${target.port}`;
+  }
+  return undefined;
+}
+
+/** Decide who creates: this process, or the backend that owns the project. */
+export async function decideAuthority(store: ProjectStore, target: AuthorityTarget = {}, budgetMs = AUTHORITY_BUDGET_MS): Promise<Authority> {
+  const explicit = explicitUrl(target);
+  // Reading the recorded endpoint is discovery: it does not spend the probe's budget.
+  const url = explicit ?? readEndpoint(store)?.url;
+  if (!url) return { kind: "local", reason: "no_endpoint" };
+  const outcome = await probeInstance(url, budgetMs);
+  if (outcome.kind === "refused") return { kind: "local", reason: "refused", url };
+  if (outcome.kind === "indeterminate") {
+    throw new SpexError("backend_availability_indeterminate", `could not tell whether the backend at ${url} is running: ${outcome.cause}; nothing was created`, {
+      hint: explicit
+        ? "check the address, or retry once it answers"
+        : `retry once it answers; if no backend should be running, stop whatever holds that address or run \`spex serve\` to replace the record`,
+      details: { url, cause: outcome.cause },
+    });
+  }
+  const instance = parseIdentity(outcome.status, outcome.body);
+  if (!explicit && instance?.root) {
+    // Both roots through the one resolver: a backend started from a linked worktree is the same project.
+    const served = resolveMainRoot(instance.root) ?? instance.root;
+    if (served !== store.root) {
+      throw new SpexError("backend_project_mismatch", `the backend recorded for ${store.root} at ${url} serves another project (${served}); nothing was created`, {
+        hint: "start this project's own backend with `spex serve`, or pass --api/--port to use that one on purpose",
+        details: { url, served, root: store.root },
+      });
+    }
+  }
+  return { kind: "remote", url, token: tokenFor(url, explicit ? undefined : store), explicit: !!explicit, status: outcome.status, instance };
+}

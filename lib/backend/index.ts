@@ -1,0 +1,7 @@
+// The backend (DESIGN.md §5 step 2, docs/backend.md): `spex serve`, the keyed
+// create API, the event stream and dashboard, and the CLI's authority probe.
+export { type ServeOptions, type RunningBackend, startBackend } from "./server";
+export { type EndpointRecord, backendPaths, readEndpoint, readToken, endpointAlive, writeEndpoint, removeEndpoint, tokenFor } from "./endpoint";
+export { type Authority, type AuthorityTarget, type InstanceIdentity, AUTHORITY_BUDGET_MS, decideAuthority, probeInstance, onlyConnectionRefused } from "./authority";
+export { type RemoteCreate, type AuthorityCreateInput, createRemote, createWithAuthority } from "./client";
+export { IDEMPOTENCY_KEY, checkIdempotencyKey } from "./keyed";

@@ -1,0 +1,175 @@
+// The JSON API (docs/backend.md). Every handler is one call into lib/: the
+// backend owns no invariant of its own, the record lock does.
+import type { IncomingMessage } from "node:http";
+import { createSession } from "../create";
+import { SpexError } from "../errors";
+import { detailOf, listRows, renameSession, resolveSelector } from "../sessions";
+import type { ProjectStore } from "../store";
+import { archiveSession, closeSession, resumeSession, stopSession } from "../teardown";
+import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage } from "../comms";
+import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
+import { KeyedCreates, checkIdempotencyKey } from "./keyed";
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export interface Instance {
+  instanceId: string;
+  root: string;
+  pid: number;
+  startedAt: string;
+  version: string;
+}
+
+export interface RouteContext {
+  store: ProjectStore;
+  instance: Instance;
+  keyed: KeyedCreates;
+  req: IncomingMessage;
+  url: URL;
+  params: string[];
+}
+
+export interface Route {
+  method: "GET" | "POST";
+  pattern: RegExp;
+  /** Mutating routes need the instance token. */
+  mutating: boolean;
+  handle(ctx: RouteContext): Promise<Reply> | Reply;
+}
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
+
+/** The id a path selector names; `.` would mean the server's own folder, which no caller means. */
+function sessionId(ctx: RouteContext): string {
+  const selector = decodeURIComponent(ctx.params[0]!);
+  if (selector === "." || selector === "") throw httpError("selector_invalid", "name the session by id, id prefix, name, node or branch", 400);
+  return resolveSelector(ctx.store, selector).id;
+}
+
+/** Library results may carry the RecordChange (whole records and the store): answer without it. */
+function withoutChange<T extends object>(result: T): Omit<T, "change"> {
+  const { change: _c, ...rest } = result as T & { change?: unknown };
+  return rest;
+}
+
+const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base"] as const;
+
+async function create(ctx: RouteContext): Promise<Reply> {
+  const key = checkIdempotencyKey(ctx.req.headers["idempotency-key"]);
+  const body = stringFields(await readJsonObject(ctx.req), CREATE_FIELDS, ["prompt"]);
+  const result = await ctx.keyed.run(key, () =>
+    createSession(ctx.store, {
+      prompt: body.prompt!,
+      parent: body.parent || undefined,
+      launcher: body.launcher || undefined,
+      name: body.name,
+      base: body.base || undefined,
+      idempotencyKey: key,
+    }),
+  );
+  return {
+    status: result.replayed ? 200 : 201,
+    body: { ...result.record, prompt: result.prompt, ready: result.ready, replayed: result.replayed },
+  };
+}
+
+async function send(ctx: RouteContext): Promise<Reply> {
+  const raw = await readJsonObject(ctx.req);
+  refuseUnknown(raw, ["text", "keys", "from", "deliver"]);
+  const { text, from } = stringFields({ text: raw.text, from: raw.from }, ["text", "from"]);
+  const keys = raw.keys ?? [];
+  if (!Array.isArray(keys) || keys.some((k) => typeof k !== "string")) throw httpError("field_invalid", '"keys" must be a list of tmux key names', 400);
+  const target = sessionId(ctx);
+  // No `from` is the dashboard's user, never whatever SPEX_SESSION_ID the server was started with.
+  const sender = from ? resolveSender(ctx.store, from) : { kind: "user" as const };
+  const deliver = raw.deliver === undefined ? true : booleanField(raw, "deliver");
+  return ok(await sendMessage(ctx.store, { target, from: sender, text: text ?? "", keys: keys as string[], deliver }));
+}
+
+async function lifecycle(ctx: RouteContext, verb: string): Promise<Reply> {
+  const body = await readJsonObject(ctx.req);
+  const id = sessionId(ctx);
+  switch (verb) {
+    case "stop":
+      refuseUnknown(body, []);
+      return ok(withoutChange(await stopSession(ctx.store, id)));
+    case "archive":
+      refuseUnknown(body, ["stop"]);
+      return ok(withoutChange(await archiveSession(ctx.store, id, { stop: booleanField(body, "stop") })));
+    case "resume":
+      refuseUnknown(body, ["force"]);
+      return ok(await resumeSession(ctx.store, id, { force: booleanField(body, "force") }));
+    case "close":
+      refuseUnknown(body, ["force"]);
+      return ok({ ...(await closeSession(ctx.store, id, { force: booleanField(body, "force") })), closed: true });
+    case "rename": {
+      const { name } = stringFields(body, ["name"]);
+      if (name === undefined) throw httpError("field_required", '"name" is required ("" clears it)', 400);
+      const change = await renameSession(ctx.store, id, name);
+      return ok({ id, name, changed: change !== undefined });
+    }
+  }
+  throw httpError("not_found", `no action "${verb}"`, 404);
+}
+
+async function reparent(ctx: RouteContext): Promise<Reply> {
+  const body = await readJsonObject(ctx.req);
+  refuseUnknown(body, ["children", "to"]);
+  const children = body.children;
+  if (!Array.isArray(children) || children.length === 0 || children.some((c) => typeof c !== "string")) {
+    throw httpError("field_invalid", '"children" must be a non-empty list of session selectors', 400);
+  }
+  if (body.to !== null && typeof body.to !== "string") throw httpError("field_invalid", '"to" must be a session selector, or null to detach', 400);
+  const to = body.to ? resolveSelector(ctx.store, body.to).id : null;
+  const ids = (children as string[]).map((c) => resolveSelector(ctx.store, c).id);
+  const results = [];
+  for (const id of ids) results.push(await reparentSession(ctx.store, id, to));
+  return ok({ results });
+}
+
+function timeline(ctx: RouteContext): Reply {
+  const id = sessionId(ctx);
+  const tail = ctx.url.searchParams.get("tail");
+  const last = lastSeq(ctx.store, id);
+  // `tail=N` reads the newest N events; `after=S` resumes after a sequence the caller already has.
+  const after = tail !== null ? Math.max(0, last - Number(tail)) : Number(ctx.url.searchParams.get("after") ?? "0");
+  const limit = Number(ctx.url.searchParams.get("limit") ?? "1000");
+  if (!Number.isInteger(after) || after < 0) throw httpError("query_invalid", '"after" and "tail" must be whole numbers (0 or more)', 400);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw httpError("query_invalid", '"limit" must be between 1 and 10000', 400);
+  return ok({ id, events: eventsAfter(ctx.store, id, after, limit), lastSeq: last });
+}
+
+function detail(ctx: RouteContext): Reply {
+  const reading = resolveSelector(ctx.store, decodeURIComponent(ctx.params[0]!));
+  const d = detailOf(ctx.store, reading);
+  if (!d) throw new SpexError("session_not_found", `no session ${ctx.params[0]}`, { httpStatus: 404 });
+  return ok(d);
+}
+
+const ID = "([^/]+)";
+export const ROUTES: Route[] = [
+  { method: "GET", pattern: /^\/api\/instance$/, mutating: false, handle: (c) => ok(c.instance) },
+  { method: "GET", pattern: /^\/api\/sessions$/, mutating: false, handle: (c) => ok({ sessions: listRows(c.store) }) },
+  { method: "POST", pattern: /^\/api\/sessions$/, mutating: true, handle: create },
+  { method: "POST", pattern: /^\/api\/sessions\/reparent$/, mutating: true, handle: reparent },
+  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}$`), mutating: false, handle: detail },
+  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/timeline$`), mutating: false, handle: timeline },
+  { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/send$`), mutating: true, handle: send },
+  ...["stop", "archive", "resume", "close", "rename"].map(
+    (verb): Route => ({ method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/${verb}$`), mutating: true, handle: (c) => lifecycle(c, verb) }),
+  ),
+];
+
+export function matchRoute(method: string, path: string): { route: Route; params: string[] } | { allowed: string[] } | undefined {
+  const allowed: string[] = [];
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    if (route.method === method) return { route, params: m.slice(1) };
+    allowed.push(route.method);
+  }
+  return allowed.length ? { allowed } : undefined;
+}

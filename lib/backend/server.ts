@@ -1,0 +1,150 @@
+// `spex serve`: one HTTP backend per project. It claims the project's
+// endpoint record under a lock (a live recorded backend refuses the second
+// one; a dead one's record is replaced), serves the API, the event stream and
+// the dashboard, and removes its record when it stops.
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { randomUUID } from "node:crypto";
+import { SpexError, errnoCode } from "../errors";
+import { withLock } from "../lock";
+import { selfIdentity } from "../proc";
+import type { ProjectStore } from "../store";
+import { VERSION } from "../version";
+import { DASHBOARD_ASSETS } from "./dashboard";
+import { type EndpointRecord, backendPaths, endpointAlive, newToken, readEndpoint, removeEndpoint, writeEndpoint } from "./endpoint";
+import { EventHub } from "./events";
+import { SessionFeed } from "./feed";
+import { allowedHosts, checkHost, checkToken, httpError, presentedToken, sendAsset, sendError, sendJson } from "./http";
+import { KeyedCreates } from "./keyed";
+import { type Instance, matchRoute } from "./routes";
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+}
+
+export interface RunningBackend {
+  instance: Instance;
+  endpoint: EndpointRecord;
+  url: string;
+  /** The dashboard URL, carrying the token once. */
+  dashboardUrl: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => {
+      server.off("listening", onListening);
+      reject(e);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      const addr = server.address();
+      resolve(typeof addr === "object" && addr ? addr.port : port);
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function startBackend(store: ProjectStore, opts: ServeOptions = {}): Promise<RunningBackend> {
+  const host = opts.host ?? "127.0.0.1";
+  const token = newToken();
+  const self = selfIdentity();
+  const instance: Instance = { instanceId: randomUUID(), root: store.root, pid: self.pid, startedAt: new Date().toISOString(), version: VERSION };
+  const hub = new EventHub(() => ({ instanceId: instance.instanceId, root: instance.root }));
+  const feed = new SessionFeed(store, hub);
+  const keyed = new KeyedCreates();
+  let allowed = new Set<string>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      checkHost(req, allowed);
+      const url = new URL(req.url ?? "/", "http://backend.invalid");
+      const method = req.method ?? "GET";
+      if (method === "GET" || method === "HEAD") {
+        const asset = DASHBOARD_ASSETS[url.pathname];
+        if (asset) return sendAsset(res, asset.type, asset.body, asset.headers);
+        if (url.pathname === "/api/events") return hub.attach(req, res);
+      }
+      const match = matchRoute(method, url.pathname);
+      if (!match) throw httpError("not_found", `no route ${method} ${url.pathname.slice(0, 200)}`, 404, "see docs/backend.md for the routes");
+      if ("allowed" in match) {
+        res.setHeader("allow", match.allowed.join(", "));
+        throw httpError("method_not_allowed", `${method} is not served on ${url.pathname.slice(0, 200)}`, 405);
+      }
+      if (match.route.mutating) checkToken(presentedToken(req), token);
+      const reply = await match.route.handle({ store, instance, keyed, req, url, params: match.params });
+      sendJson(res, reply.status, reply.body);
+    } catch (error) {
+      sendError(res, error);
+    }
+  };
+
+  const server = createServer((req, res) => void handle(req, res));
+  const paths = backendPaths(store);
+  const endpoint = await withLock(
+    paths.lock,
+    async () => {
+      const existing = readEndpoint(store);
+      if (existing && endpointAlive(existing)) {
+        throw new SpexError("backend_running", `a backend already serves ${store.root}: pid ${existing.pid} at ${existing.url}`, {
+          hint: `use that one (its dashboard URL was printed when it started), or stop it first: kill ${existing.pid}`,
+          details: { pid: existing.pid, url: existing.url },
+        });
+      }
+      let port: number;
+      try {
+        port = await listen(server, host, opts.port ?? 0);
+      } catch (e) {
+        const code = errnoCode(e);
+        throw new SpexError(code === "EADDRINUSE" ? "port_in_use" : "listen_failed", `cannot listen on ${host}:${opts.port ?? 0}: ${(e as Error).message}`, {
+          hint: code === "EADDRINUSE" ? "pick another --port, or leave it out to take any free port" : "check --host and --port",
+        });
+      }
+      const record: EndpointRecord = {
+        instanceId: instance.instanceId,
+        url: `http://${urlHost(host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host)}:${port}`,
+        host,
+        port,
+        root: store.root,
+        pid: self.pid,
+        start: self.start,
+        boot: self.boot,
+        startedAt: instance.startedAt,
+        version: VERSION,
+      };
+      allowed = allowedHosts(host, port);
+      writeEndpoint(store, record, token);
+      return record;
+    },
+    { purpose: "serve" },
+  );
+  feed.start();
+
+  let closed = false;
+  return {
+    instance,
+    endpoint,
+    url: endpoint.url,
+    dashboardUrl: `${endpoint.url}/?token=${token}`,
+    token,
+    async close() {
+      if (closed) return;
+      closed = true;
+      removeEndpoint(store, instance.instanceId);
+      feed.stop();
+      hub.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      });
+    },
+  };
+}
