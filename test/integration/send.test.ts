@@ -1,6 +1,6 @@
 // send / message-status / deliver against a real tmux pane running the fake
 // composer, which reports its turns through the binary like hooks would.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { inboxMarker, revokeSender } from "../../lib/comms";
 import { projectStore } from "../../lib/store";
 
 let sb: Sandbox;
+setDefaultTimeout(30000);
 beforeEach(() => {
   sb = sandbox();
 });

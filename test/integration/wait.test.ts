@@ -1,6 +1,6 @@
 // wait: woken by file notifications (the poll is switched off here, so only
 // the notification path can wake it), cursor-backed, exit 0/1/2.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { projectStore } from "../../lib/store";
 import { eventsAfter } from "../../lib/comms";
 
 let sb: Sandbox;
+setDefaultTimeout(30000);
 beforeEach(() => {
   sb = sandbox();
 });

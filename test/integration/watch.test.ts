@@ -1,17 +1,18 @@
 // watch / watch list / watch cancel / reparent / watch stream, with a fake
 // agent as the watcher so notices are really typed into its pane.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { type FakeAgent, json, startFakeAgent } from "../support/comms";
 import { seedRecord } from "../support/records";
-import { addWatcher, listPending, listSettled } from "../../lib/comms";
+import { listPending, listSettled } from "../../lib/comms";
 import { type ProjectStore, projectStore } from "../../lib/store";
 
 let sb: Sandbox;
 let store: ProjectStore;
+setDefaultTimeout(30000);
 beforeEach(() => {
   sb = sandbox();
   store = projectStore(sb.repo, sb.home);
@@ -28,9 +29,11 @@ const notices = (watcher: string) => [...listSettled(store, watcher), ...listPen
 
 async function family(): Promise<{ parent: FakeAgent; child: string }> {
   const parent = await startFakeAgent(sb, { prompt: "orchestrate" });
-  // Until `new --parent` lands, seed the child and register the parent source the way create will.
-  const child = seedRecord(sb.home, sb.repo, { prompt: "child task", parent: parent.id, status: "active" }).session_id;
-  await addWatcher(store, child, parent.id, "parent");
+  const made = sb.spex(["session", "new", "child task", "--parent", parent.id, "--launcher", "shell", "--no-launch", "--json"]);
+  if (made.code !== 0) throw new Error(made.stderr);
+  const child = json(made.stdout).session_id as string;
+  // Its first turn starts (as UserPromptSubmit would report it).
+  setState(child, "active", "--new-turn");
   return { parent, child };
 }
 
