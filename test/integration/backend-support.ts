@@ -3,7 +3,12 @@
 // without blocking this process (fake servers here must keep answering).
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
-import { SPEX_BIN, type Sandbox, type RunResult, waitFor } from "../support/sandbox";
+import { SPEX_BIN, SPEX_CJS, type Sandbox, type RunResult, waitFor } from "../support/sandbox";
+
+/** SPEX_TEST_RUNNER=node runs these suites against the Node bundle instead of the compiled binary. */
+function command(args: string[]): [string, string[]] {
+  return process.env.SPEX_TEST_RUNNER === "node" ? ["node", [SPEX_CJS, ...args]] : [SPEX_BIN, args];
+}
 
 export interface Served {
   url: string;
@@ -19,7 +24,8 @@ export interface Served {
 }
 
 export async function serve(sb: Sandbox, opts: { cwd?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<Served> {
-  const proc = spawn(SPEX_BIN, ["serve", "--json", ...(opts.args ?? [])], { cwd: opts.cwd ?? sb.repo, env: { ...sb.env, ...(opts.env ?? {}) }, stdio: ["ignore", "pipe", "pipe"] });
+  const [cmd, argv] = command(["serve", "--json", ...(opts.args ?? [])]);
+  const proc = spawn(cmd, argv, { cwd: opts.cwd ?? sb.repo, env: { ...sb.env, ...(opts.env ?? {}) }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   proc.stdout!.on("data", (c) => (out += c));
@@ -83,7 +89,8 @@ export function http(
 export function spexAsync(sb: Sandbox, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult & { ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const p = spawn(SPEX_BIN, args, { cwd: opts.cwd ?? sb.repo, env: { ...sb.env, ...(opts.env ?? {}) }, stdio: ["ignore", "pipe", "pipe"] });
+    const [cmd, argv] = command(args);
+    const p = spawn(cmd, argv, { cwd: opts.cwd ?? sb.repo, env: { ...sb.env, ...(opts.env ?? {}) }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (c) => (stdout += c));
