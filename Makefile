@@ -21,7 +21,7 @@ bin/spex: node_modules/.installed lib/generated/assets.ts $(SOURCES)
 
 dist/spex.cjs: node_modules/.installed lib/generated/assets.ts $(SOURCES)
 	@mkdir -p dist
-	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q
+	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	cp dist/ncc/index.js dist/spex.cjs
 
 build: bin/spex dist/spex.cjs

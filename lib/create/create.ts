@@ -17,8 +17,8 @@ import { installPostCheckout } from "../hooks/post-checkout";
 import { nodeOf, shortId, slugOf, titleOf } from "../naming";
 import { type SessionRecord, emptyRecord, publicRecord, readSession, refuseUnusable, writeRecordFile } from "../record";
 import { parsePending } from "../record/codec";
-import { withLock } from "../lock";
-import { type ProjectStore, projectLockPath, sessionPaths } from "../store";
+import { withLocks } from "../lock";
+import { type ProjectStore, projectLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { listRows, resolveSelector } from "../sessions";
 import { spexSocket } from "../tmux";
 import { addWatcher } from "../comms/watchers";
@@ -156,8 +156,9 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
 
   let receipt: CreateReceipt | undefined;
   try {
-    await withLock(
-      projectLockPath(store),
+    // The project lock orders creates (max-active); the branch/path locks keep a close of the same names out.
+    await withLocks(
+      [projectLockPath(store), ...resourceLockPaths(store, { branch, worktree_path: worktree })],
       async () => {
         if (!input.noLaunch && countActive(store) >= config.maxActive) {
           throw new SpexError("max_active_reached", `${config.maxActive} sessions are already running in this project`, {

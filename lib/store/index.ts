@@ -1,5 +1,6 @@
 // The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
 // nothing here writes a record.
+import { createHash } from "node:crypto";
 import { lstatSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -77,6 +78,22 @@ export function recordLockPath(store: ProjectStore, id: string): string {
 
 export function projectLockPath(store: ProjectStore): string {
   return join(store.locksDir, "project.lock");
+}
+
+function resourceLockName(kind: string, value: string): string {
+  const readable = value.replace(/[^A-Za-z0-9._-]+/g, "_").slice(-60);
+  return `${kind}-${readable}-${createHash("sha256").update(value).digest("hex").slice(0, 12)}.lock`;
+}
+
+/**
+ * The resource locks of a session's branch and worktree path: create and close
+ * both take them, so a close and a create of the same name never interleave.
+ */
+export function resourceLockPaths(store: ProjectStore, names: { branch: string; worktree_path: string }): string[] {
+  const paths: string[] = [];
+  if (names.branch) paths.push(join(store.locksDir, resourceLockName("branch", names.branch)));
+  if (names.worktree_path) paths.push(join(store.locksDir, resourceLockName("worktree", names.worktree_path)));
+  return paths;
 }
 
 /** Ids of every session folder that holds a record file (corrupt ones included). */

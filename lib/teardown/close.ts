@@ -11,7 +11,7 @@ import { SpexError } from "../errors";
 import { harnessAdapter, isHarnessName } from "../harness";
 import { withLock, withLocks } from "../lock";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
-import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
+import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { type DirtyEntry, branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits, worktreeChanges } from "./git";
 import { probe } from "./leaf";
 import { type CloseFacts, type ClosePlan, planClose } from "./plan";
@@ -32,22 +32,6 @@ export interface CloseResult extends RuntimeStop {
   /** What a forced close threw away. */
   discarded: ClosePlan["discards"];
   senderRevoked: true;
-}
-
-function lockName(kind: string, value: string): string {
-  const readable = value.replace(/[^A-Za-z0-9._-]+/g, "_").slice(-60);
-  return `${kind}-${readable}-${createHash("sha256").update(value).digest("hex").slice(0, 12)}.lock`;
-}
-
-/**
- * The resource locks of a session's branch and worktree path. Create should
- * take the same ones so a close and a create of the same name never interleave.
- */
-export function resourceLockPaths(store: ProjectStore, record: Pick<SessionRecord, "branch" | "worktree_path">): string[] {
-  const paths: string[] = [];
-  if (record.branch) paths.push(join(store.locksDir, lockName("branch", record.branch)));
-  if (record.worktree_path) paths.push(join(store.locksDir, lockName("worktree", record.worktree_path)));
-  return paths;
 }
 
 function samePath(a: string, b: string): boolean {
