@@ -22,8 +22,9 @@ export function realCliVersion(cli: RealCli): string {
   return JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
 }
 
-// Inherited variables that would point a CLI at a real account or change its mode.
-const STRIP = /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|TMUX$|TMUX_PANE$)/;
+// Inherited variables that would point a CLI at a real account or change its
+// mode; TERM and the size come from the tmux pane, as in a real launch.
+const STRIP = /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|TMUX$|TMUX_PANE$|TERM$|COLORTERM$|COLUMNS$|LINES$)/;
 
 function baseEnv(home: string, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
@@ -220,7 +221,12 @@ export interface PaneStart {
   height?: number;
   /** Keep the pane after the CLI exits, so its last screen can be read. */
   keepOnExit?: boolean;
+  /** Which CLI runs there (decides the quiet period before Enter). */
+  cli?: RealCli;
 }
+
+/** How long a CLI must see no input before an Enter counts as "submit" (see AgentPane.submit). */
+export const SUBMIT_QUIET_MS: Record<RealCli, number> = { claude: 0, codex: 0, gemini: 100 };
 
 /**
  * A real CLI running in its own tmux pane. The environment goes through a
@@ -229,7 +235,7 @@ export interface PaneStart {
  */
 export class AgentPane {
   readonly target: string;
-  private constructor(readonly socket: string, name: string) {
+  private constructor(readonly socket: string, name: string, readonly cli?: RealCli) {
     this.target = `${name}:`;
   }
 
@@ -240,7 +246,7 @@ export class AgentPane {
       .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
       .map(([k, v]) => `export ${k}=${shQuote(v)}`);
     writeFileSync(script, ["#!/bin/sh", "unset TMUX TMUX_PANE", ...exports, `exec ${o.argv.map(shQuote).join(" ")}`, ""].join("\n"));
-    const pane = new AgentPane(o.socket, o.name);
+    const pane = new AgentPane(o.socket, o.name, o.cli);
     const pre = o.keepOnExit ? ["set-option", "-g", "remain-on-exit", "on", ";"] : [];
     pane.tmux([...pre, "new-session", "-d", "-s", o.name, "-x", String(o.width ?? 120), "-y", String(o.height ?? 40), "-c", o.cwd, `sh ${shQuote(script)}`]);
     return pane;
@@ -267,12 +273,13 @@ export class AgentPane {
   }
 
   /** Poll the screen until it matches; throws with the last screen on timeout. */
-  async waitForScreen(re: RegExp, what: string, timeoutMs = 20000): Promise<string> {
+  async waitForScreen(want: RegExp | ((screen: string) => boolean), what: string, timeoutMs = 20000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
+    const holds = typeof want === "function" ? want : (s: string) => want.test(s);
     let last = "";
     for (;;) {
       last = this.screen();
-      if (re.test(last)) return last;
+      if (holds(last)) return last;
       if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last screen:\n${last}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -292,6 +299,22 @@ export class AgentPane {
     const buffer = `paste-${process.pid}`;
     this.tmux(["load-buffer", "-b", buffer, "-"], text);
     this.tmux(["paste-buffer", "-p", "-d", "-b", buffer, "-t", this.target]);
+  }
+
+  /**
+   * Deliver a prompt as one bracketed paste and press Enter once the CLI shows
+   * it. Gemini turns an Enter that comes within 30 ms of the previous input
+   * into a newline (tmux offers no kitty keyboard protocol), so it needs a
+   * quiet period; Codex swallows Enter after fast typed text but not after a
+   * bracketed paste; Claude Code takes Enter right away.
+   */
+  async submit(text: string, opts: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
+    this.paste(text);
+    const lastLine = text.split("\n").filter((l) => l.trim()).pop()?.trim().slice(0, 40) ?? "";
+    await this.waitForScreen((s) => s.includes(lastLine) || /\[Pasted text #\d+/.test(s), "the pasted prompt", opts.timeoutMs);
+    const quiet = opts.quietMs ?? (this.cli ? SUBMIT_QUIET_MS[this.cli] : 0);
+    if (quiet) await new Promise((r) => setTimeout(r, quiet));
+    this.keys("Enter");
   }
 
   killServer(): void {

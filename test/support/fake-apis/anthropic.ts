@@ -54,6 +54,8 @@ function blocks(m: Message): Block[] {
   return typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
 }
 
+const isTypedText = (b: Block) => b.type === "text" && typeof b.text === "string" && !b.text.trimStart().startsWith("<system-reminder>");
+
 /**
  * What the user typed in each user message: its text blocks, without the
  * <system-reminder> blocks Claude Code adds and without tool results.
@@ -63,17 +65,21 @@ export function userPrompts(req: LoggedRequest): string[] {
     .filter((m) => m.role === "user")
     .map((m) =>
       blocks(m)
-        .filter((b) => b.type === "text" && typeof b.text === "string" && !b.text.trimStart().startsWith("<system-reminder>"))
+        .filter(isTypedText)
         .map((b) => b.text!)
         .join("\n"),
     )
     .filter((t) => t.length > 0);
 }
 
+// A tool result with nothing typed beside it (after an interrupted tool call
+// Claude Code sends the result and the next prompt in one user message).
 function lastIsToolResult(req: LoggedRequest): boolean {
-  const msgs = messagesOf(req);
+  const msgs = messagesOf(req).filter((m) => m.role !== "system");
   const last = msgs[msgs.length - 1];
-  return !!last && last.role === "user" && blocks(last).some((b) => b.type === "tool_result");
+  if (!last || last.role !== "user") return false;
+  const bs = blocks(last);
+  return bs.some((b) => b.type === "tool_result") && !bs.some(isTypedText);
 }
 
 // Side questions may ask for JSON through output_config (titles want {"title": …}).
