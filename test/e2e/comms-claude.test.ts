@@ -1,0 +1,68 @@
+// The real Claude Code CLI (from npm) in tmux against the fake Messages API:
+// `send` types a two-line prompt into its composer once it is at rest.
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
+import { countingBin } from "../support/agents";
+import { prepareClaude, realCliBinary } from "../support/real-agents";
+import { type FakeAnthropic, messagesOf, startFakeAnthropic, userPrompts } from "../support/fake-apis/anthropic";
+
+let sb: Sandbox | undefined;
+let api: FakeAnthropic | undefined;
+afterEach(async () => {
+  sb?.cleanup();
+  await api?.close();
+  sb = undefined;
+  api = undefined;
+});
+
+const claude = realCliBinary("claude");
+
+// The fake API lives in this process: a blocking spawn would starve it, so every call here is async.
+function spex(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(SPEX_BIN, args, { cwd: sb!.repo, env: sb!.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.skipIf(!claude)("send to real Claude Code", () => {
+  test("a two-line send reaches the model as one user message; UserPromptSubmit fires once; idle again; delivered", async () => {
+    sb = sandbox();
+    api = await startFakeAnthropic({ replyText: "noted" });
+    const env = prepareClaude({ home: join(sb.dir, "claude-home"), apiUrl: api.url, trust: [sb.repo] });
+    Object.assign(sb.env, env, { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { claude: { harness: "claude", command: claude } } }));
+    const counter = countingBin(sb, SPEX_BIN);
+
+    const created = await spex(["session", "new", "first", "--launcher", "claude", "--json"]);
+    expect(created.stderr).toBe("");
+    const id = JSON.parse(created.stdout).session_id as string;
+    const first = await spex(["session", "wait", id, "--idle", "--timeout", "90", "--json"]);
+    expect(first.code).toBe(0);
+    const turnsBefore = api.turns().length;
+
+    const sent = await spex(["session", "send", id, "second prompt, line one\nand line two", "--json"]);
+    expect(sent.code).toBe(0);
+    const messageId = JSON.parse(sent.stdout).messageId as string;
+
+    await waitFor(() => api!.turns().slice(turnsBefore).some((t) => userPrompts(t).some((p) => p.includes("and line two"))), "the second prompt at the fake API", 60000);
+    const turn = api.turns().slice(turnsBefore).find((t) => userPrompts(t).some((p) => p.includes("and line two")))!;
+    const prompts = userPrompts(turn);
+    // One user message holds both lines; neither line arrived on its own.
+    expect(prompts.filter((p) => p.includes("line one") || p.includes("line two"))).toEqual([expect.stringContaining("second prompt, line one\nand line two")]);
+    expect(messagesOf(turn).filter((m) => m.role === "user").length).toBe(2);
+
+    const again = await spex(["session", "wait", id, "--idle", "--timeout", "90", "--json"]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse((await spex(["session", "ls", id, "--json"])).stdout)[0].display).toBe("idle");
+    expect(counter.calls().filter((c) => c === "internal hook claude turn UserPromptSubmit")).toHaveLength(1);
+    expect(JSON.parse((await spex(["session", "message-status", messageId, "--json"])).stdout).state).toBe("delivered");
+  }, 180000);
+});
