@@ -8,6 +8,7 @@ import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { countingBin } from "../support/agents";
 import { prepareClaude, realCliBinary } from "../support/real-agents";
 import { type FakeAnthropic, messagesOf, startFakeAnthropic, userPrompts } from "../support/fake-apis/anthropic";
+import { gate } from "../support/fake-apis/common";
 
 let sb: Sandbox | undefined;
 let api: FakeAnthropic | undefined;
@@ -64,5 +65,29 @@ describe.skipIf(!claude)("send to real Claude Code", () => {
     expect(JSON.parse((await spex(["session", "ls", id, "--json"])).stdout)[0].display).toBe("idle");
     expect(counter.calls().filter((c) => c === "internal hook claude turn UserPromptSubmit")).toHaveLength(1);
     expect(JSON.parse((await spex(["session", "message-status", messageId, "--json"])).stdout).state).toBe("delivered");
+  }, 180000);
+
+  test("a message sent while Claude works is typed only after its Stop, as the next turn", async () => {
+    sb = sandbox();
+    const g = gate();
+    api = await startFakeAnthropic({ queue: [{ text: "done with the first", until: g.promise }], replyText: "noted" });
+    const env = prepareClaude({ home: join(sb.dir, "claude-home"), apiUrl: api.url, trust: [sb.repo] });
+    Object.assign(sb.env, env, { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { claude: { harness: "claude", command: claude } } }));
+
+    const id = JSON.parse((await spex(["session", "new", "long first task", "--launcher", "claude", "--json"])).stdout).session_id as string;
+    await waitFor(() => api!.turns().length >= 1, "the first turn in flight", 60000);
+    const sent = JSON.parse((await spex(["session", "send", id, "a follow-up", "--json"])).stdout);
+    expect(sent.state).toBe("queued");
+    expect(api.turns().some((t) => userPrompts(t).some((p) => p.includes("a follow-up")))).toBe(false);
+
+    g.open();
+    await waitFor(() => api!.turns().some((t) => userPrompts(t).some((p) => p.includes("a follow-up"))), "the follow-up as its own turn", 60000);
+    const turn = api.turns().find((t) => userPrompts(t).some((p) => p.includes("a follow-up")))!;
+    // The first answer sits between the two prompts: the follow-up started a new turn.
+    expect(messagesOf(turn).map((m) => m.role).filter((r) => r !== "system")).toEqual(["user", "assistant", "user"]);
+    const settled = await spex(["session", "wait", id, "--idle", "--timeout", "90"]);
+    expect(settled.code).toBe(0);
+    expect(JSON.parse((await spex(["session", "message-status", sent.messageId, "--json"])).stdout).state).toBe("delivered");
   }, 180000);
 });
