@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type LiveStatus, classifyPane, ruleSetFor } from "../../lib/live";
+import { type LiveStatus, classifyPane, detectRuleSet, ruleSetFor } from "../../lib/live";
 
 const DIR = join(__dirname, "..", "fixtures", "screens");
 const INDEX = join(DIR, "fixtures.json");
@@ -33,5 +33,14 @@ describe("real agent CLI screens", () => {
       const verdict = classifyPane({ paneDead: false, command: s.harness, screen, ruleSet: ruleSetFor(s.harness) });
       expect(`${verdict.status} (${verdict.rule})`).toStartWith(`${s.status} (`);
     });
+  }
+});
+
+test("each agent's real composer screen names its harness by banner when the process tree cannot", () => {
+  const composers = screens.filter((s) => s.file.includes("composer-idle"));
+  expect(composers.map((s) => s.harness).sort()).toEqual(["claude", "codex", "gemini"]);
+  for (const s of composers) {
+    const screen = readFileSync(join(DIR, s.file), "utf8");
+    expect(detectRuleSet("node", 0, screen, { commandLines: () => [] }).harness).toBe(s.harness as "claude");
   }
 });
