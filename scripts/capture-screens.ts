@@ -59,8 +59,14 @@ function freshRepo(cli: RealCli): { repo: string; base: string } {
 }
 
 let paneCounter = 0;
+let anyPane: AgentPane | undefined;
 function start(cli: RealCli, cwd: string, env: Record<string, string>, args: string[], base: string, keepOnExit = false): AgentPane {
-  return AgentPane.start({ socket: SOCKET, name: `${cli}${++paneCounter}`, cwd, env, argv: [realCliBinary(cli)!, ...args], scriptDir: base, keepOnExit, cli });
+  // One CLI at a time (2 cores are shared); the old one is stopped after the
+  // new one starts so the tmux server never runs out of sessions meanwhile.
+  const previous = anyPane;
+  anyPane = AgentPane.start({ socket: SOCKET, name: `${cli}${++paneCounter}`, cwd, env, argv: [realCliBinary(cli)!, ...args], scriptDir: base, keepOnExit, cli });
+  previous?.stop();
+  return anyPane;
 }
 
 function freshHome(base: string, name: string): string {
@@ -240,6 +246,8 @@ async function main(): Promise<void> {
 }
 
 function killServer(): void {
+  // Through a pane: it also stops CLIs that ignore the server's SIGHUP.
+  if (anyPane) return anyPane.killServer();
   try {
     execFileSync("tmux", ["-L", SOCKET, "kill-server"], { stdio: "ignore" });
   } catch {

@@ -317,7 +317,34 @@ export class AgentPane {
     this.keys("Enter");
   }
 
+  /** Stop this pane's CLI (its whole process group) and its tmux session. */
+  stop(): void {
+    const r = spawnSync("tmux", ["-L", this.socket, "display-message", "-p", "-t", this.target, "#{pane_pid}"], { encoding: "utf8" });
+    const pid = Number((r.stdout ?? "").trim());
+    if (pid > 1) {
+      try {
+        process.kill(-pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+    }
+    spawnSync("tmux", ["-L", this.socket, "kill-session", "-t", this.target]);
+  }
+
+  /**
+   * Stop every CLI on this server and the server. Gemini in its trust or
+   * sign-in dialog ignores the SIGHUP that kill-server sends, so each pane's
+   * process group gets a SIGTERM first.
+   */
   killServer(): void {
+    const panes = spawnSync("tmux", ["-L", this.socket, "list-panes", "-a", "-F", "#{pane_pid}"], { encoding: "utf8" });
+    for (const pid of (panes.stdout ?? "").split("\n").map(Number).filter((n) => n > 1)) {
+      try {
+        process.kill(-pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+    }
     spawnSync("tmux", ["-L", this.socket, "kill-server"]);
   }
 }
