@@ -3,7 +3,7 @@ import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
 import { currentProject } from "../../lib/store";
-import { findMessage, listPending, positionOf } from "../../lib/comms";
+import { findMessage, kickWaitingQueues, listPending, positionOf } from "../../lib/comms";
 
 export class SessionMessageStatusCommand extends SpexCommand {
   static paths = [["session", "message-status"]];
@@ -30,6 +30,7 @@ export class SessionMessageStatusCommand extends SpexCommand {
         httpStatus: 404,
       });
     }
+    if (m.state === "queued") kickWaitingQueues(store);
     const state = m.state === "claimed" ? "queued" : m.state;
     const position = state === "queued" ? positionOf(m, listPending(store, m.target)) : 0;
     const view = {

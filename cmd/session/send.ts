@@ -4,7 +4,7 @@ import { writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { resolveSender, sendMessage } from "../../lib/comms";
+import { kickWaitingQueues, resolveSender, sendMessage } from "../../lib/comms";
 
 export class SessionSendCommand extends SpexCommand {
   static paths = [["session", "send"]];
@@ -41,6 +41,7 @@ export class SessionSendCommand extends SpexCommand {
     const from = resolveSender(store, this.from);
     const keys = this.keys ? this.keys.split(/\s+/).filter(Boolean) : [];
     const result = await sendMessage(store, { target, from, text, keys, deliver: !this.noWait });
+    kickWaitingQueues(store, target);
     if (this.json) writeJson(this.context.stdout, result);
     else {
       const why = result.reason ? ` (${result.reason})` : "";

@@ -4,7 +4,8 @@ import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
 import { currentProject, listSessionIds } from "../../lib/store";
 import { matchSelector, readAll } from "../../lib/sessions";
-import { exitCodeOf, waitForTargets } from "../../lib/comms";
+import { SpexError } from "../../lib/errors";
+import { exitCodeOf, kickWaitingQueues, waitForTargets } from "../../lib/comms";
 
 export class SessionWaitCommand extends SpexCommand {
   static paths = [["session", "wait"]];
@@ -38,6 +39,13 @@ export class SessionWaitCommand extends SpexCommand {
     const targets = this.selectors.length > 0
       ? [...new Set(this.selectors.map((s) => matchSelector(readings, s).id))]
       : listSessionIds(store).filter((id) => id !== own);
+    if (targets.length === 0) {
+      throw new SpexError("nothing_to_wait_on", "there is no other session in this project to wait on", {
+        hint: "create one with `spex session new`, or name the sessions to wait on",
+      });
+    }
+    // Messages whose earlier drain gave up get another chance before we park.
+    kickWaitingQueues(store);
     const result = await waitForTargets(store, {
       targets,
       idle: this.idle,

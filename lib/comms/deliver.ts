@@ -2,7 +2,7 @@
 // message and write a claim durably; release; paste (bracketed) and press
 // Enter once the paste echoes; settle under the lock again. A claim whose
 // owner died is never retried: it becomes `held`, so nothing is typed twice.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { promptSeam, shortId } from "../naming";
@@ -260,4 +260,28 @@ export async function drainDeliveries(store: ProjectStore, id: string, opts: Dra
     return undefined;
   }
   return drainNow(store, id, opts.patienceMs ?? 0);
+}
+
+/**
+ * Start a detached drain for every session of the project that has messages
+ * waiting and is at rest by its record: a message whose drain gave up (the
+ * screen was not ready in time) is picked up by the next spex command that
+ * calls this, without any monitor loop.
+ */
+export function kickWaitingQueues(store: ProjectStore, except?: string): number {
+  let started = 0;
+  let names: string[];
+  try {
+    names = readdirSync(store.sessionsDir);
+  } catch {
+    return 0;
+  }
+  for (const id of names) {
+    if (id === except || !existsSync(inboxMarker(store, id))) continue;
+    const reading = readSession(store, id);
+    if (reading.kind !== "ok" || reading.pending) continue;
+    const view = publicRecord(reading.record, reading.pending);
+    if ((view.status === "idle" || view.status === "awaiting") && !view.stopped && !view.archived && scheduleDrain(store, id, 1000)) started++;
+  }
+  return started;
 }

@@ -14,7 +14,7 @@ export {
 export { revokeSender, isRevoked } from "./revoke";
 export { inboxMarker } from "./paths";
 export { screenAtRest, pasteEchoed, echoProbe } from "./screen";
-export { type DrainReport, type HandoverOutcome, type DrainOptions, drainDeliveries, drainNow, typedText, recordAtRest } from "./deliver";
+export { type DrainReport, type HandoverOutcome, type DrainOptions, drainDeliveries, drainNow, kickWaitingQueues, typedText, recordAtRest } from "./deliver";
 export { scheduleDrain } from "./spawn";
 export { type SendInput, type SendResult, type SenderInput, sendMessage } from "./send";
 export {

@@ -131,6 +131,15 @@ export function listSettled(store: ProjectStore, target: string): QueuedMessage[
   return out;
 }
 
+// Settled messages stay queryable by id; only the newest KEEP_SETTLED per target are kept.
+const KEEP_SETTLED = 500;
+const PRUNE_EVERY = 100;
+
+function pruneSettled(doneDir: string): void {
+  const names = listDir(doneDir);
+  for (const name of names.slice(0, Math.max(0, names.length - KEEP_SETTLED))) rmSync(join(doneDir, name), { force: true });
+}
+
 /** Write a message where its state says it belongs (pending/ or done/). Under the queue lock. */
 export function saveMessage(store: ProjectStore, m: QueuedMessage): void {
   const q = queuePaths(store, m.target);
@@ -143,6 +152,7 @@ export function saveMessage(store: ProjectStore, m: QueuedMessage): void {
     } catch (e) {
       if (errnoCode(e) !== "ENOENT") throw e;
     }
+    if (m.n % PRUNE_EVERY === 0) pruneSettled(q.done);
   } else {
     writeJsonDurably(join(q.pending, name), m);
   }
