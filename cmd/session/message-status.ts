@@ -3,7 +3,10 @@ import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
 import { currentProject } from "../../lib/store";
-import { findMessage, kickWaitingQueues, listPending, positionOf } from "../../lib/comms";
+import { drainNow, findMessage, kickWaitingQueues, listPending, positionOf } from "../../lib/comms";
+import { readSession } from "../../lib/record";
+
+const isSettledState = (s: string) => s === "delivered" || s === "held" || s === "dropped";
 
 export class SessionMessageStatusCommand extends SpexCommand {
   static paths = [["session", "message-status"]];
@@ -23,7 +26,12 @@ export class SessionMessageStatusCommand extends SpexCommand {
 
   async execute(): Promise<number> {
     const store = currentProject();
-    const m = findMessage(store, this.id);
+    let m = findMessage(store, this.id);
+    // A message to a session that was closed since is settled now (dropped), not left queued forever.
+    if (m && !isSettledState(m.state) && readSession(store, m.target).kind === "absent") {
+      await drainNow(store, m.target);
+      m = findMessage(store, this.id);
+    }
     if (!m) {
       throw new SpexError("message_not_found", `no message ${this.id} in this project`, {
         hint: "use the id `spex session send` printed, from the same repository",

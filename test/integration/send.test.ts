@@ -149,4 +149,20 @@ describe("send", () => {
     expect(sb.spex(["session", "send", agent.id.slice(0, 8), "other", "--json"], { env }).code).toBe(0);
     expect(code(sb.spex(["session", "send", agent.id.slice(0, 8), "one too many", "--json"], { env }))).toBe("queue_full");
   });
+
+  test("close revokes the sender and drops what is still queued to or from it", async () => {
+    const make = (prompt: string) => json(sb.spex(["session", "new", prompt, "--launcher", "shell", "--no-launch", "--json"]).stdout).session_id as string;
+    const target = make("target");
+    const other = make("other");
+    const from = make("sender");
+    const toTarget = json(sb.spex(["session", "send", target, "for the target", "--json"]).stdout).messageId;
+    const fromSender = json(sb.spex(["session", "send", other, "from the sender", "--from", from, "--json"]).stdout).messageId;
+    expect(sb.spex(["session", "close", from]).code).toBe(0);
+    const refused = sb.spex(["session", "send", other, "after close", "--json"], { env: { SPEX_SESSION_ID: from } });
+    expect(json(refused.stdout).error.code).toBe("sender_revoked");
+    sb.spex(["session", "deliver", other]);
+    expect(status(fromSender)).toMatchObject({ state: "dropped", reason: expect.stringMatching(/sender was closed/) });
+    expect(sb.spex(["session", "close", target]).code).toBe(0);
+    expect(status(toTarget)).toMatchObject({ state: "dropped", reason: expect.stringMatching(/gone/) });
+  });
 });
