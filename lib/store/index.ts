@@ -58,17 +58,19 @@ export interface SessionPaths {
 }
 
 export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
+  // One join normalizes; the rest is plain concatenation, because `ls` builds
+  // these for every row and path.join costs a microsecond a call.
   const dir = join(store.sessionsDir, id);
   return {
     dir,
-    record: join(dir, "session.json"),
-    prompt: join(dir, "prompt"),
-    launch: join(dir, "launch.sh"),
-    agentPid: join(dir, "agent.pid"),
-    timeline: join(dir, "timeline.ndjson"),
-    watchers: join(dir, "watchers.json"),
-    files: join(dir, "files.json"),
-    lastScreen: join(dir, "last-screen.txt"),
+    record: `${dir}/session.json`,
+    prompt: `${dir}/prompt`,
+    launch: `${dir}/launch.sh`,
+    agentPid: `${dir}/agent.pid`,
+    timeline: `${dir}/timeline.ndjson`,
+    watchers: `${dir}/watchers.json`,
+    files: `${dir}/files.json`,
+    lastScreen: `${dir}/last-screen.txt`,
   };
 }
 
@@ -105,7 +107,7 @@ export function listSessionIds(store: ProjectStore): string[] {
     if (errnoCode(e) === "ENOENT") return [];
     throw e;
   }
-  return names.filter((n) => !n.startsWith(".") && hasRecordFile(join(store.sessionsDir, n, "session.json"))).sort();
+  return names.filter((n) => !n.startsWith(".") && hasRecordFile(`${store.sessionsDir}/${n}/session.json`)).sort();
 }
 
 // lstat, not existsSync: existsSync answers false for EACCES or ELOOP too, which

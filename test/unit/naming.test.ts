@@ -103,6 +103,23 @@ describe("preview and prompt seam", () => {
     );
   });
 
+  test("the preview collapses whitespace and control runs and bounds code points exactly as the plain definition does (property)", () => {
+    const reference = (text: string, max = 100) => {
+      const line = text.replace(/[\s\u0000-\u001f\u007f]+/gu, " ").trim();
+      return [...line].length > max ? [...line].slice(0, max - 1).join("") + "…" : line;
+    };
+    const unit = fc.oneof(
+      fc.constantFrom(" ", "\t", "\n", "\r", "\u0000", "\u007f", "\u00a0", "\u2028", "\u3000", "\ufeff", "\u0085", "🎉", "日", "\ud800", "\udc00"),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 300 }), fc.integer({ min: 1, max: 120 }), (text, max) => {
+        expect(previewOf(text, max)).toBe(reference(text, max));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test("text handed to an agent never begins with `-`; the rest is byte for byte (property)", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (text) => {
