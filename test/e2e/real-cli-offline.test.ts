@@ -116,7 +116,8 @@ describe.skipIf(!realCliBinary("claude"))("claude code offline", () => {
     pane.keys("Enter");
     expect(await until(() => payload(w, "SessionEnd"), "SessionEnd")).toMatchObject({ session_id: sessionId, reason: "prompt_input_exit" });
     pane.killServer();
-    pane = AgentPane.start({ socket: w.socket, name: "claude-resumed", cwd: w.repo, env, argv: [realCliBinary("claude")!, "--resume", sessionId], scriptDir: w.dir, cli: "claude" });
+    // A new tmux server: the old one may still be shutting down once its last pane is gone.
+    pane = AgentPane.start({ socket: `${w.socket}-resumed`, name: "claude-resumed", cwd: w.repo, env, argv: [realCliBinary("claude")!, "--resume", sessionId], scriptDir: w.dir, cli: "claude" });
     await pane.waitForScreen(/second line of the prompt[\s\S]*\? for shortcuts/, "the earlier turn");
     expect(await until(() => payload(w, "SessionStart", (p) => p.source === "resume"), "SessionStart on resume")).toMatchObject({ session_id: sessionId });
   }, TIMEOUT);
