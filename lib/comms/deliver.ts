@@ -242,7 +242,13 @@ export async function drainNow(store: ProjectStore, target: string, patienceMs =
       }
       return { target, outcomes, blocked: step.remaining > 0 ? step.reason : "", remaining: step.remaining };
     }
-    const handed = await handOver(step.message, step.pane, step.before);
+    let handed: Handed;
+    try {
+      handed = await handOver(step.message, step.pane, step.before);
+    } catch (e) {
+      // Whatever reached the pane is unknown: settle it held rather than leave a claim behind.
+      handed = { state: "held", reason: `the handover failed: ${(e as Error).message}` };
+    }
     const done = await finish(store, step.message, handed);
     outcomes.push(done);
     if (done.state === "queued") return { target, outcomes, blocked: done.reason, remaining: listPending(store, target).length };
