@@ -135,7 +135,7 @@ export interface CodexSetup {
   home: string;
   /** Base URL of the fake Responses API (no /v1 suffix). */
   apiUrl: string;
-  /** Git checkouts to trust: Codex matches the repository root exactly, a parent folder does not cover it. */
+  /** Main checkouts to trust: linked worktrees resolve to their main checkout; a parent folder covers nothing. */
   trust: string[];
   /** hooks.json files whose handlers are pre-approved. */
   hooksFiles?: string[];
