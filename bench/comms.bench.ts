@@ -88,5 +88,3 @@ export default async function run(): Promise<void> {
     sb.cleanup();
   }
 }
-
-if (import.meta.main) run();
