@@ -41,6 +41,16 @@ for (const runner of ["bin", "node"] as Runner[]) {
       expect(rows[0]).not.toHaveProperty("prompt");
     });
 
+    test("ls hides archived sessions unless --all, and --status filters on display status or lifecycle", () => {
+      const archived = seedRecord(sb.home, sb.repo, { prompt: "archived one", archived: true }).session_id;
+      const review = seedRecord(sb.home, sb.repo, { prompt: "under review", status: "awaiting", proposal: "merge" }).session_id;
+      const ids = (args: string[]) => (JSON.parse(spex(["session", "ls", "--json", ...args]).stdout) as { id: string }[]).map((r) => r.id);
+      expect(ids([])).not.toContain(archived);
+      expect(ids(["--all"])).toContain(archived);
+      expect(ids(["--status", "review"])).toEqual([review]);
+      expect(ids(["--status", "awaiting,corrupt"])).toEqual([review]);
+    });
+
     test("show prints the full record and full prompt; --json carries both", () => {
       const prompt = `long ask ${"x".repeat(2000)}\nend`;
       const rec = seedRecord(sb.home, sb.repo, { prompt });
