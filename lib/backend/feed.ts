@@ -60,8 +60,7 @@ export class SessionFeed {
   ) {}
 
   start(): void {
-    this.scanAll(true);
-    this.watchRoot();
+    this.scanAll(true); // also starts the folder watch
     registerCommitObserver({ afterRelease: (change) => (change.store.key === this.store.key ? this.touch(change.after.session_id) : undefined) });
     this.pollTimer = setInterval(() => {
       if (this.hub.clientCount > 0) this.scanAll(false);
@@ -99,6 +98,7 @@ export class SessionFeed {
   }
 
   private watchRoot(): void {
+    if (this.rootWatcher) return;
     try {
       this.rootWatcher = watch(this.store.sessionsDir, (_event, name) => {
         if (name && !String(name).startsWith(".")) this.touch(String(name));

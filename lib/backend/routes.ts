@@ -5,7 +5,8 @@ import { createSession } from "../create";
 import { SpexError } from "../errors";
 import { detailOf, listRows, renameSession, resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
-import { archiveSession, closeSession, resumeSession, stopSession } from "../teardown";
+import { archiveSession, closeSession, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
+import { capturePane } from "../tmux";
 import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage } from "../comms";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
 import { KeyedCreates, checkIdempotencyKey } from "./keyed";
@@ -41,6 +42,9 @@ export interface Route {
 }
 
 const ok = (body: unknown): Reply => ({ status: 200, body });
+
+/** Lines of scrollback a live capture includes. */
+const SCREEN_HISTORY = 200;
 
 /** The id a path selector names; `.` would mean the server's own folder, which no caller means. */
 function sessionId(ctx: RouteContext): string {
@@ -142,11 +146,16 @@ function timeline(ctx: RouteContext): Reply {
   return ok({ id, events: eventsAfter(ctx.store, id, after, limit), lastSeq: last });
 }
 
+/** Detail with the full prompt; `?capture=1` adds the pane as it is now (display text, never parsed). */
 function detail(ctx: RouteContext): Reply {
   const reading = resolveSelector(ctx.store, decodeURIComponent(ctx.params[0]!));
   const d = detailOf(ctx.store, reading);
   if (!d) throw new SpexError("session_not_found", `no session ${ctx.params[0]}`, { httpStatus: 404 });
-  return ok(d);
+  let screen: string | null = null;
+  if (ctx.url.searchParams.get("capture") === "1" && reading.kind === "ok" && reading.record.tmux_session && !reading.record.stopped) {
+    screen = capturePane(reading.record.tmux_socket, sessionPaneTarget(reading.record.tmux_session), SCREEN_HISTORY) ?? null;
+  }
+  return ok({ ...d, screen });
 }
 
 const ID = "([^/]+)";

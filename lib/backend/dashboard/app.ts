@@ -212,7 +212,10 @@ export const APP_JS = String.raw`(function () {
       tr.classList.add("flash");
       summarize();
     }
-    if (row.id === selected) showFacts(row);
+    if (row.id === selected) {
+      showFacts(row);
+      refreshScreen(false);
+    }
   }
 
   function remove(id) {
@@ -333,15 +336,32 @@ export const APP_JS = String.raw`(function () {
     timelineSeq = 0;
     if (rows.has(id)) showFacts(rows.get(id));
     var path = "/api/sessions/" + encodeURIComponent(id);
-    api("GET", path).then(function (d) {
-      if (selected !== id) return;
-      $("d-prompt").textContent = d.prompt;
-      $("d-screen").textContent = d.lastScreen || "(no screen captured yet: archive captures it)";
-    }, function (e) { result(e); });
+    refreshScreen(true);
     api("GET", path + "/timeline?tail=200").then(function (t) {
       if (selected !== id) return;
       t.events.forEach(appendEvent);
     }, function (e) { result(e); });
+  }
+
+  // The detail (prompt and screen): the pane as it is now while the session runs, else the last capture.
+  var screenAt = 0;
+  var screenTimer = null;
+  function refreshScreen(now) {
+    if (!selected) return;
+    var wait = now ? 0 : Math.max(0, 1000 - (Date.now() - screenAt));
+    if (screenTimer) { if (!now) return; clearTimeout(screenTimer); }
+    screenTimer = setTimeout(function () {
+      screenTimer = null;
+      screenAt = Date.now();
+      var id = selected;
+      if (!id) return;
+      api("GET", "/api/sessions/" + encodeURIComponent(id) + "?capture=1").then(function (d) {
+        if (selected !== id) return;
+        $("d-prompt").textContent = d.prompt;
+        $("d-screen-title").textContent = d.screen !== null ? "screen (now)" : "last screen";
+        $("d-screen").textContent = d.screen !== null ? d.screen.replace(/\s+$/, "") : d.lastScreen || "(no screen captured yet: archive captures it)";
+      }, function (e) { result(e); });
+    }, wait);
   }
 
   function closePanel() {
@@ -398,6 +418,12 @@ export const APP_JS = String.raw`(function () {
     queueLayout();
   });
 
+  // A running pane changes without any event (a shell prints, an agent streams): look again now and then.
+  setInterval(function () {
+    var row = selected && rows.get(selected);
+    if (row && row.liveness === "online" && !document.hidden) refreshScreen(false);
+  }, 2000);
+
   setInterval(function () {
     rows.forEach(function (r, id) {
       var tr = els.get(id);
@@ -421,7 +447,10 @@ export const APP_JS = String.raw`(function () {
     es.addEventListener("session_removed", function (m) { remove(JSON.parse(m.data).id); });
     es.addEventListener("timeline", function (m) {
       var t = JSON.parse(m.data);
-      if (t.id === selected) appendEvent(t.event);
+      if (t.id === selected) {
+        appendEvent(t.event);
+        refreshScreen(false);
+      }
     });
   }
 

@@ -46,7 +46,7 @@ export const PAGE_HTML = `<!doctype html>
     <p id="d-result" class="muted"></p>
     <h3>prompt</h3>
     <pre id="d-prompt"></pre>
-    <h3>last screen</h3>
+    <h3 id="d-screen-title">last screen</h3>
     <pre id="d-screen" class="screen"></pre>
     <h3>timeline</h3>
     <ol id="d-timeline"></ol>

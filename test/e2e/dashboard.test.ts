@@ -1,0 +1,113 @@
+// The dashboard in a real browser: Debian's chromium driven by playwright-core
+// against `spex serve`. The page lists the sessions, a state change made by
+// the CLI shows without a reload, and the send action delivers a message into
+// the session's pane. A screenshot is kept in test-artifacts/.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, type Page, chromium } from "playwright-core";
+import { REPO_ROOT, type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { type Served, serve, spexAsync } from "../integration/backend-support";
+
+const CHROMIUM = process.env.SPEX_TEST_CHROMIUM || "/usr/bin/chromium";
+const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
+
+let sb: Sandbox;
+let be: Served;
+let profile: string;
+let browser: BrowserContext;
+let page: Page;
+const ids: Record<string, string> = {};
+
+async function newSession(prompt: string, extra: string[] = []): Promise<string> {
+  const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "--json", ...extra, prompt]);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout).session_id;
+}
+
+const badge = (id: string) => page.locator(`tr.row[data-id="${id}"] .badge`);
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  sb = sandbox();
+  writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ sessions: { maxActive: 50 } }));
+  ids.parent = await newSession("lead the [[dashboard]] work");
+  ids.child = await newSession("a child task", ["--parent", ids.parent]);
+  ids.other = await newSession("an unrelated session");
+  be = await serve(sb);
+  profile = mkdtempSync(join(tmpdir(), "spex-chromium-"));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    viewport: { width: 1400, height: 800 },
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await be?.stop();
+  sb?.cleanup();
+});
+
+test("the dashboard lists the sessions as a tree and drops the token from the address bar", async () => {
+  await page.goto(be.dashboard);
+  await page.waitForSelector("#conn.up");
+  await waitFor(async () => (await page.locator("tr.row").count()) === 3, "three rows");
+  expect(page.url()).not.toContain("token=");
+  const childRow = page.locator(`tr.row[data-id="${ids.child}"]`);
+  expect(await childRow.locator(".tree").textContent()).toContain("└");
+  expect(await page.locator(`tr.row[data-id="${ids.parent}"] .c-kids`).textContent()).toBe("1");
+  // Tree order: the child sits right under its parent.
+  const order = await page.locator("tr.row").evaluateAll((trs) => trs.map((tr: any) => tr.dataset.id));
+  expect(order.indexOf(ids.child)).toBe(order.indexOf(ids.parent!) + 1);
+  expect(await page.locator(`tr.row[data-id="${ids.parent}"] .label`).textContent()).toBe("lead the work");
+  expect(await page.locator(`tr.row[data-id="${ids.parent}"] .c-branch`).textContent()).toMatch(/^spex\/dashboard-/);
+  expect(await badge(ids.parent!).textContent()).toBe("working");
+});
+
+test("a state change made by the CLI appears within 1 s without a reload", async () => {
+  await page.evaluate(() => ((globalThis as any).__sameDocument = true));
+  // What an agent's Stop hook runs: the session is now idle.
+  const r = await spexAsync(sb, ["internal", "session-state", "idle", "--session", ids.other!]);
+  expect(r.code).toBe(0);
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "idle", ids.other, { timeout: 1000 });
+  expect(await page.evaluate(() => (globalThis as any).__sameDocument)).toBe(true);
+});
+
+test("the send action delivers a message into the session's pane and the timeline shows it", async () => {
+  await page.locator(`tr.row[data-id="${ids.other}"]`).click();
+  await page.waitForSelector("#detail:not([hidden])");
+  expect(await page.locator("#d-prompt").textContent()).toBe("an unrelated session");
+  await page.locator("#send-text").fill("echo sent-from-the-dash''board");
+  await page.locator("#act-send").click();
+  await page.waitForFunction(() => /: delivered/.test(document.getElementById("d-result")?.textContent ?? ""), undefined, { timeout: 15000 });
+  // The shell ran it: the output line (quotes gone) is on the screen.
+  const row = JSON.parse(sb.spex(["session", "show", ids.other!, "--json"]).stdout);
+  await waitFor(() => sb.tmux(["capture-pane", "-p", "-t", row.record.tmux_session]).stdout.split("\n").includes("sent-from-the-dashboard"), "the command output in the pane");
+  await page.waitForFunction(() => /sent-from-the-dash''board/.test(document.getElementById("d-timeline")?.textContent ?? ""), undefined, { timeout: 5000 });
+  // The panel's screen is the pane as it is now.
+  await page.waitForFunction(() => (document.getElementById("d-screen")?.textContent ?? "").split("\n").includes("sent-from-the-dashboard"), undefined, { timeout: 5000 });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, "dashboard.png"), fullPage: true });
+});
+
+test("stop asks for confirmation, then the row goes offline", async () => {
+  await page.locator(`tr.row[data-id="${ids.parent}"]`).click();
+  let asked = "";
+  page.once("dialog", (d) => {
+    asked = d.message();
+    void d.accept();
+  });
+  await page.locator("#act-stop").click();
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "offline", ids.parent, { timeout: 10000 });
+  expect(asked).toContain("Stop lead the work?");
+  const dismissed = page.waitForEvent("dialog").then((d) => d.dismiss());
+  await page.locator(`tr.row[data-id="${ids.child}"]`).click();
+  await page.locator("#act-close").click();
+  await dismissed;
+  expect(await page.locator(`tr.row[data-id="${ids.child}"]`).count()).toBe(1);
+});
