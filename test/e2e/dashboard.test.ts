@@ -10,6 +10,9 @@ import { type BrowserContext, type Page, chromium } from "playwright-core";
 import { REPO_ROOT, type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { type Served, serve, spexAsync } from "../integration/backend-support";
 
+// Callbacks below run in the page, where `document` exists (this project's tsconfig has no DOM lib).
+declare const document: any;
+
 const CHROMIUM = process.env.SPEX_TEST_CHROMIUM || "/usr/bin/chromium";
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
