@@ -3,23 +3,21 @@
 // the CLI shows without a reload, and the send action delivers a message into
 // the session's pane. A screenshot is kept in test-artifacts/.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, type Page, chromium } from "playwright-core";
+import type { Page } from "playwright-core";
 import { REPO_ROOT, type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { type Served, serve, spexAsync } from "../integration/backend-support";
+import { type Browser, openBrowser } from "./dashboard-support";
 
 // Callbacks below run in the page, where `document` exists (this project's tsconfig has no DOM lib).
 declare const document: any;
 
-const CHROMIUM = process.env.SPEX_TEST_CHROMIUM || "/usr/bin/chromium";
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
 let sb: Sandbox;
 let be: Served;
-let profile: string;
-let browser: BrowserContext;
+let browser: Browser;
 let page: Page;
 const ids: Record<string, string> = {};
 
@@ -32,26 +30,18 @@ async function newSession(prompt: string, extra: string[] = []): Promise<string>
 const badge = (id: string) => page.locator(`tr.row[data-id="${id}"] .badge`);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   sb = sandbox();
   writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ sessions: { maxActive: 50 } }));
   ids.parent = await newSession("lead the [[dashboard]] work");
   ids.child = await newSession("a child task", ["--parent", ids.parent]);
   ids.other = await newSession("an unrelated session");
   be = await serve(sb);
-  profile = mkdtempSync(join(tmpdir(), "spex-chromium-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-    viewport: { width: 1400, height: 800 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
+  browser = await openBrowser();
+  page = browser.page;
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
   await be?.stop();
   sb?.cleanup();
 });
