@@ -39,7 +39,7 @@ case $action in
   stop)
     { [ "$status" = idle ] || [ "$status" = awaiting ]; } && [ "$after_empty" = 1 ] &&
       [ ! -e "$inbox" ] && [ "$fenced" = 0 ] && exit 0 ;;
-  notify)
+  ask | notify)
     [ "$status" = asking ] && exit 0 ;;
   fail)
     [ "$status" = error ] && exit 0 ;;

@@ -18,7 +18,7 @@ export class InternalPostCheckoutCommand extends Command {
       const store = projectStore(checkout.mainRoot);
       const here = sessionAt(readAll(store), process.cwd());
       if (!here || here.kind !== "ok" || here.retired) return 0;
-      renderWorktree(here.record.worktree_path, here.record.harness, store.home);
+      await renderWorktree(here.record.worktree_path, here.record.harness, store.home);
     } catch {
       // A checkout must never fail because of spex.
     }

@@ -174,7 +174,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
         await addWorktree(store.root, worktree, branch, start, { SPEX_DEFER_RENDER: "1" });
         crashpoint("worktree");
         copyLocalConfig(store.root, worktree);
-        renderWorktree(worktree, adapter.name, store.home);
+        await renderWorktree(worktree, adapter.name, store.home);
         crashpoint("render");
         mkdirSync(paths.dir, { recursive: true });
         writeFileSync(paths.prompt, input.prompt);

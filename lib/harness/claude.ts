@@ -6,6 +6,10 @@ const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
   UserPromptSubmit: "turn",
   PreToolUse: "tool",
+  // Fires ~0.1 s after the permission dialog shows; Notification(permission_prompt) only ~6 s later.
+  PermissionRequest: "ask",
+  // An approved tool ran: the agent works again (a long command must not read as asking).
+  PostToolUse: "tool",
   Notification: "notify",
   Stop: "stop",
   StopFailure: "fail",
@@ -22,11 +26,12 @@ export const claude: HarnessAdapter = {
   hookEvents: EVENTS,
   interruptKeys: ["Escape"],
   readiness: "hook",
+  submitQuietMs: 0,
   launchArgs: ({ nativeId }) => (nativeId ? ["--session-id", nativeId] : []),
   resumeArgs: (nativeId) => ["--resume", nativeId],
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
-  renderHooks(worktree, hookCommand) {
+  async renderHooks(worktree, hookCommand) {
     const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event) }));
     return [renderJsonHooks(worktree, SETTINGS, entries)];
   },

@@ -5,6 +5,8 @@ const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
   BeforeAgent: "turn",
   BeforeTool: "tool",
+  AfterTool: "tool",
+  // Its only notification type is ToolPermission (~0.4 s after the dialog shows).
   Notification: "notify",
   AfterAgent: "stop",
   SessionEnd: "end",
@@ -18,11 +20,13 @@ export const gemini: HarnessAdapter = {
   hookEvents: EVENTS,
   interruptKeys: ["Escape"],
   readiness: "hook",
+  // An Enter within 30 ms of the previous input becomes a newline (no kitty keyboard protocol in tmux).
+  submitQuietMs: 100,
   // -i: run the prompt, then stay interactive.
   launchArgs: () => ["-i"],
   resumeArgs: (nativeId) => ["--resume", nativeId],
   hookConfigFiles: [SETTINGS],
-  renderHooks(worktree, hookCommand) {
+  async renderHooks(worktree, hookCommand) {
     const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event) }));
     return [renderJsonHooks(worktree, SETTINGS, entries)];
   },

@@ -7,9 +7,10 @@ export const shell: HarnessAdapter = {
   hookEvents: {},
   interruptKeys: ["C-c"],
   readiness: "pid",
+  submitQuietMs: 0,
   launchArgs: () => [],
   resumeArgs: () => [],
   hookConfigFiles: [],
-  renderHooks: () => [],
+  renderHooks: async () => [],
   fatalScreens: [],
 };

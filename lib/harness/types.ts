@@ -10,17 +10,25 @@ export type HarnessName = (typeof HARNESS_NAMES)[number];
  * - turn: a new user turn starts (active; previous proposal/note are stale)
  * - tool: the agent is working (active)
  * - stop: the turn ended (idle, or awaiting when a proposal stands)
+ * - ask: the agent shows a permission dialog (asking, at once)
  * - notify: a notification; the payload decides whether it is a question (asking)
  * - fail: the turn failed (error)
  * - start: the agent started (readiness; native session id)
  * - end: the agent process ended (stopped)
  */
-export const HOOK_ACTIONS = ["turn", "tool", "stop", "notify", "fail", "start", "end"] as const;
+export const HOOK_ACTIONS = ["turn", "tool", "stop", "ask", "notify", "fail", "start", "end"] as const;
 export type HookAction = (typeof HOOK_ACTIONS)[number];
 
 export interface LaunchContext {
   /** The native conversation id assigned at create, when the harness accepts one. */
   nativeId: string;
+}
+
+export interface RenderContext {
+  /** SPEX_HOME (for spex's own locks); default spexHome(). */
+  home?: string;
+  /** The environment that locates the agent's user config (CODEX_HOME, HOME); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface HarnessAdapter {
@@ -31,8 +39,13 @@ export interface HarnessAdapter {
   hookEvents: Record<string, HookAction>;
   /** Keys that interrupt the current turn without ending the session. */
   interruptKeys: string[];
-  /** How readiness is proved: the agent's start hook, or a live agent.pid. */
+  /**
+   * How readiness is proved: the agent's start hook, or a live agent.pid (for
+   * agents whose start hook waits for the first prompt).
+   */
   readiness: "hook" | "pid";
+  /** Quiet time a pasted text needs before Enter submits it rather than adding a newline. */
+  submitQuietMs: number;
   /** Arguments placed after the launcher command on a fresh launch (the prompt operand follows). */
   launchArgs(ctx: LaunchContext): string[];
   /** Arguments that resume the native conversation; undefined when the harness has none. */
@@ -41,8 +54,11 @@ export interface HarnessAdapter {
   assignNativeId?(): string;
   /** Files (relative to the worktree) that hold this harness's hook config. */
   hookConfigFiles: string[];
-  /** Write the hook config into the worktree, merged with what is there. Returns files written. */
-  renderHooks(worktree: string, hookCommand: (action: HookAction, event: string) => string): string[];
+  /**
+   * Write the hook config into the worktree, merged with what is there, plus
+   * whatever the agent needs to run those hooks unasked. Returns files written.
+   */
+  renderHooks(worktree: string, hookCommand: (action: HookAction, event: string) => string, ctx?: RenderContext): Promise<string[]>;
   /** Screens that mean the agent cannot go on (sign-in required, fatal error). */
   fatalScreens: RegExp[];
 }

@@ -9,12 +9,23 @@ import type { HookPayload } from "./payload";
 import { runAfterTurn } from "../teardown/after-turn";
 import { drainDeliveries } from "../comms/deliver";
 
-const QUESTION_NOTIFICATIONS = new Set(["permission_prompt", "elicitation_dialog"]);
+// Claude's permission and question dialogs; Gemini's tool approval.
+const QUESTION_NOTIFICATIONS = new Set(["permission_prompt", "elicitation_dialog", "ToolPermission"]);
 
 function isQuestion(p: HookPayload): boolean {
   if (p.notification_type) return QUESTION_NOTIFICATIONS.has(p.notification_type);
   // Older payloads carry only a message.
   return typeof p.message === "string" && /permission|approve|needs your|waiting for your input/i.test(p.message);
+}
+
+/** What a permission request is about, for the note: "Bash: touch x". */
+export function askNote(p: HookPayload): string | undefined {
+  const tool = typeof p.tool_name === "string" ? p.tool_name : "";
+  const input = (p.tool_input && typeof p.tool_input === "object" ? p.tool_input : {}) as Record<string, unknown>;
+  const what = [input.command, input.description, input.file_path].find((v) => typeof v === "string" && v.trim() !== "") as string | undefined;
+  const note = [tool, what?.replace(/\s+/g, " ").trim()].filter(Boolean).join(": ");
+  if (!note) return undefined;
+  return note.length > 200 ? `${note.slice(0, 199)}…` : note;
 }
 
 export async function handleHookEvent(store: ProjectStore, id: string, action: HookAction, payload: HookPayload): Promise<RecordChange | undefined> {
@@ -35,6 +46,8 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       await drainDeliveries(store, id);
       return change;
     }
+    case "ask":
+      return declareState(store, id, { status: "asking", note: askNote(payload) });
     case "notify":
       return isQuestion(payload) ? declareState(store, id, { status: "asking", note: typeof payload.message === "string" ? payload.message : undefined }) : undefined;
     case "fail":

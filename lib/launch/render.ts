@@ -15,9 +15,9 @@ export function copyLocalConfig(mainRoot: string, worktree: string): boolean {
 }
 
 /** Install the harness's hook config into the worktree. Returns the files written. */
-export function renderWorktree(worktree: string, harness: string, home?: string): string[] {
+export async function renderWorktree(worktree: string, harness: string, home?: string): Promise<string[]> {
   const adapter = harnessAdapter(harness);
   if (adapter.hookConfigFiles.length === 0) return [];
   const script = agentHookScript(home);
-  return adapter.renderHooks(worktree, (action, event) => `sh ${shellQuote(script)} ${harness} ${action} ${event}`);
+  return adapter.renderHooks(worktree, (action, event) => `sh ${shellQuote(script)} ${harness} ${action} ${event}`, { home });
 }

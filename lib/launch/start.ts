@@ -135,7 +135,8 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
       hint: "check that tmux works here (`spex doctor`)",
     });
   }
-  if (opts.wait === false) return { record: readRecordOk(store, id), ready: false };
+  // A pid proves itself within moments, and no hook may come to clear the fence (codex resume): always wait for it.
+  if (opts.wait === false && adapter.readiness !== "pid") return { record: readRecordOk(store, id), ready: false };
   return waitForReadiness(store, id, adapter.readiness, opts.timeoutMs ?? readinessTimeout());
 }
 

@@ -6,6 +6,7 @@ import { harnessAdapter } from "../harness";
 import { type RecordChange, type SessionRecord, publicRecord, readSession, refuseUnusable, updateRecord } from "../record";
 import type { ProjectStore } from "../store";
 import { sendKeys } from "../tmux";
+import { declareState } from "../sessions/state";
 import { corruptRefusal } from "./residues";
 import { type RuntimeStop, type TmuxOutcome, assertNotRelaunched, endTmuxSession, hasTmuxSession, sessionPaneTarget, stopRecordedLeaf } from "./runtime";
 import { timed } from "./timing";
@@ -87,5 +88,7 @@ export async function interruptSession(store: ProjectStore, id: string): Promise
       hint: "check that the tmux session still exists with `spex session ls`",
     });
   }
+  // No agent CLI reports a turn ended by its interrupt key (no Stop hook): say so here.
+  if (record.status === "active" || record.status === "asking") await declareState(store, id, { status: "idle" });
   return { id, keys: adapter.interruptKeys, tmuxSession: record.tmux_session };
 }

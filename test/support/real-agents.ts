@@ -2,9 +2,9 @@
 // against a fake model API on loopback (DESIGN.md §12), and return the
 // environment to start it with. Nothing here touches the user's real config.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { type CodexHandler, codexHandlersOf, codexHookTrust } from "../../lib/harness/codex-trust";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
 const BIN = join(REPO_ROOT, "node_modules", ".bin");
@@ -75,57 +75,12 @@ export const FAKE_OPENAI_KEY = "sk-offline-fake-openai-key-for-spex-tests";
 export const CODEX_PROVIDER = "spexfake";
 export const CODEX_KEY_ENV = "SPEX_FAKE_OPENAI_KEY";
 
-export interface CodexHook {
-  /** Absolute path of the hooks.json that declares it. */
-  hooksFile: string;
-  /** Event in Claude's spelling as written in hooks.json, e.g. "SessionStart". */
-  event: string;
-  command: string;
-  timeout: number;
-  matcher?: string;
-  /** Index of the group within the event and of the handler within the group. */
-  group?: number;
-  handler?: number;
-}
+// The trust scheme lives in lib (spex records trust for its own hooks); tests reuse it.
+export { codexEventSnake, codexHookTrust } from "../../lib/harness/codex-trust";
 
-/** PascalCase event name → the snake_case name Codex uses in its trust keys. */
-export function codexEventSnake(event: string): string {
-  return event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
-}
-
-/**
- * The `[hooks.state."<key>"] trusted_hash` pair that marks one hook handler as
- * reviewed (DESIGN.md §12): SHA-256 of the compact sorted-key JSON of the
- * event with that one handler.
- */
-export function codexHookTrust(h: CodexHook): { key: string; hash: string } {
-  const snake = codexEventSnake(h.event);
-  // Codex clamps a SessionEnd handler's timeout to 3 s and hashes the clamped value.
-  const timeout = snake === "session_end" ? Math.min(h.timeout, 3) : h.timeout;
-  const handler = { async: false, command: h.command, timeout, type: "command" };
-  const doc: Record<string, unknown> = { event_name: snake, hooks: [handler] };
-  if (h.matcher !== undefined) doc.matcher = h.matcher;
-  const hex = createHash("sha256").update(JSON.stringify(sortKeys(doc))).digest("hex");
-  return { key: `${h.hooksFile}:${snake}:${h.group ?? 0}:${h.handler ?? 0}`, hash: `sha256:${hex}` };
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  return v;
-}
-
-/** Every handler of a Claude-shaped hooks.json, with its trust entry. */
-export function codexHooksOf(hooksFile: string): CodexHook[] {
-  const doc = JSON.parse(readFileSync(hooksFile, "utf8")) as { hooks?: Record<string, { matcher?: string; hooks?: { command?: string; timeout?: number }[] }[]> };
-  const out: CodexHook[] = [];
-  for (const [event, groups] of Object.entries(doc.hooks ?? {}))
-    groups.forEach((g, gi) =>
-      (g.hooks ?? []).forEach((h, hi) =>
-        out.push({ hooksFile, event, command: h.command ?? "", timeout: h.timeout ?? 600, matcher: g.matcher, group: gi, handler: hi }),
-      ),
-    );
-  return out;
+/** Every handler of a Claude-shaped hooks.json, with the position Codex keys its trust by. */
+export function codexHooksOf(hooksFile: string): CodexHandler[] {
+  return codexHandlersOf(hooksFile, JSON.parse(readFileSync(hooksFile, "utf8")));
 }
 
 const tomlString = (s: string) => JSON.stringify(s);

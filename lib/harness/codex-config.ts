@@ -1,0 +1,68 @@
+// Writing spex's hook trust into Codex's user config: one writer at a time
+// (a spex lock), the edit of codex-trust.ts, an atomic replace of the real
+// file (a symlinked config.toml stays a symlink).
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { SpexError, errnoCode } from "../errors";
+import { withLock } from "../lock";
+import { spexHome } from "../store";
+import { type TrustEdit, type TrustEntry, upsertCodexTrust } from "./codex-trust";
+
+/** $CODEX_HOME/config.toml, default ~/.codex/config.toml. */
+export function codexConfigFile(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.CODEX_HOME ? resolve(env.CODEX_HOME) : join(env.HOME || homedir(), ".codex");
+  return join(home, "config.toml");
+}
+
+function realTarget(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return file;
+    throw e;
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return "";
+    throw e;
+  }
+}
+
+/** Record trust for `entries` in the Codex config file; returns what was written and what was left alone. */
+export async function recordCodexTrust(configFile: string, entries: TrustEntry[], home = spexHome()): Promise<TrustEdit> {
+  const lock = join(home, "locks", `codex-config-${createHash("sha256").update(configFile).digest("hex").slice(0, 12)}.lock`);
+  return withLock(
+    lock,
+    () => {
+      const file = realTarget(configFile);
+      try {
+        const before = readText(file);
+        const edit = upsertCodexTrust(before, entries);
+        if (edit.text === before) return edit;
+        mkdirSync(dirname(file), { recursive: true });
+        let mode = 0o600;
+        try {
+          mode = statSync(file).mode & 0o7777;
+        } catch {
+          // a new file: private, like Codex makes it
+        }
+        const tmp = `${file}.spex-${process.pid}.tmp`;
+        writeFileSync(tmp, edit.text, { mode });
+        chmodSync(tmp, mode);
+        renameSync(tmp, file);
+        return edit;
+      } catch (e) {
+        throw new SpexError("codex_trust_unwritable", `spex could not record trust for its Codex hooks in ${file}: ${(e as Error).message}`, {
+          hint: "make that file writable (or point CODEX_HOME elsewhere), then try again; without it Codex asks to review the hooks",
+        });
+      }
+    },
+    { purpose: `codex trust ${configFile}` },
+  );
+}
