@@ -38,7 +38,7 @@ export class SessionMessageStatusCommand extends SpexCommand {
         httpStatus: 404,
       });
     }
-    if (m.state === "queued") kickWaitingQueues(store);
+    if (m.state === "queued") await kickWaitingQueues(store);
     const state = m.state === "claimed" ? "queued" : m.state;
     const position = state === "queued" ? positionOf(m, listPending(store, m.target)) : 0;
     const view = {

@@ -41,7 +41,7 @@ export class SessionSendCommand extends SpexCommand {
     const from = resolveSender(store, this.from);
     const keys = this.keys ? this.keys.split(/\s+/).filter(Boolean) : [];
     const result = await sendMessage(store, { target, from, text, keys, deliver: !this.noWait });
-    kickWaitingQueues(store, target);
+    await kickWaitingQueues(store, target);
     if (this.json) writeJson(this.context.stdout, result);
     else {
       const why = result.reason ? ` (${result.reason})` : "";

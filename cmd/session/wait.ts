@@ -45,7 +45,7 @@ export class SessionWaitCommand extends SpexCommand {
       });
     }
     // Messages whose earlier drain gave up get another chance before we park.
-    kickWaitingQueues(store);
+    await kickWaitingQueues(store);
     const result = await waitForTargets(store, {
       targets,
       idle: this.idle,

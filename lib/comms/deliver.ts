@@ -262,7 +262,7 @@ export async function drainNow(store: ProjectStore, target: string, patienceMs =
  */
 export async function drainDeliveries(store: ProjectStore, id: string, opts: DrainOptions = {}): Promise<DrainReport | undefined> {
   if (!opts.wait) {
-    if (existsSync(inboxMarker(store, id))) scheduleDrain(store, id, opts.patienceMs);
+    if (existsSync(inboxMarker(store, id))) await scheduleDrain(store, id, opts.patienceMs);
     return undefined;
   }
   return drainNow(store, id, opts.patienceMs ?? 0);
@@ -274,7 +274,7 @@ export async function drainDeliveries(store: ProjectStore, id: string, opts: Dra
  * screen was not ready in time) is picked up by the next spex command that
  * calls this, without any monitor loop.
  */
-export function kickWaitingQueues(store: ProjectStore, except?: string): number {
+export async function kickWaitingQueues(store: ProjectStore, except?: string): Promise<number> {
   let started = 0;
   let names: string[];
   try {
@@ -287,7 +287,7 @@ export function kickWaitingQueues(store: ProjectStore, except?: string): number 
     const reading = readSession(store, id);
     if (reading.kind !== "ok" || reading.pending) continue;
     const view = publicRecord(reading.record, reading.pending);
-    if ((view.status === "idle" || view.status === "awaiting") && !view.stopped && !view.archived && scheduleDrain(store, id, 1000)) started++;
+    if ((view.status === "idle" || view.status === "awaiting") && !view.stopped && !view.archived && (await scheduleDrain(store, id, 1000))) started++;
   }
   return started;
 }

@@ -3,13 +3,36 @@
 // virtual path, so the executable itself is the command.
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ASSETS } from "../generated/assets";
 import { spexHome } from "../store";
 
-function isCompiled(): boolean {
+/**
+ * The argv that re-runs this very spex, or undefined when this process is not
+ * spex (a unit test importing lib code must not spawn itself).
+ */
+export function selfCommand(): string[] | undefined {
+  if (process.env.SPEX_SELF_BIN) return [process.env.SPEX_SELF_BIN];
   const script = process.argv[1] ?? "";
-  return script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/") || script === "";
+  if (script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/")) return [process.execPath];
+  if (/spex[^/]*\.c?js$/.test(script) || /cmd\/main\.ts$/.test(script)) return [process.execPath, script];
+  if (process.env.SPEX_BIN) return [process.env.SPEX_BIN];
+  return undefined;
+}
+
+/** Start `spex <args>` detached in its own session (out of reach of a pane's hangup); false when spex cannot be found. */
+export function spawnSelfDetached(args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  const cmd = selfCommand();
+  if (!cmd) return Promise.resolve(false);
+  const child = spawn(cmd[0]!, [...cmd.slice(1), ...args], { detached: true, stdio: "ignore", env });
+  return new Promise((resolve) => {
+    child.once("spawn", () => {
+      child.unref();
+      resolve(true);
+    });
+    child.once("error", () => resolve(false));
+  });
 }
 
 /** Write a file once under a content-addressed name, atomically. */
@@ -29,9 +52,9 @@ function digest(text: string): string {
 
 /** One executable path that runs this very spex (a wrapper when running under node/bun from source). */
 export function selfBin(home = spexHome()): string {
-  if (process.env.SPEX_SELF_BIN) return process.env.SPEX_SELF_BIN;
-  if (isCompiled()) return process.execPath;
-  const script = process.argv[1]!;
+  const cmd = selfCommand() ?? [process.execPath, process.argv[1] ?? ""];
+  if (cmd.length === 1) return cmd[0]!;
+  const script = cmd[1]!;
   const text = `#!/bin/sh\nexec '${process.execPath.replace(/'/g, "'\\''")}' '${script.replace(/'/g, "'\\''")}' "$@"\n`;
   mkdirSync(join(home, "bin"), { recursive: true });
   return installOnce(join(home, "bin", `spex-${digest(text)}`), text, 0o755);

@@ -2,8 +2,7 @@
 // once its current turn ends. `done --then` stores the request in the record;
 // the Stop hook calls runAfterTurn after recording idle, and the work runs in
 // a detached process so the hook returns and the agent can end its turn.
-import { spawn } from "node:child_process";
-import { selfBin } from "../launch/self";
+import { spawnSelfDetached } from "../launch/self";
 import { type AfterTurn, type RecordChange, readSession, updateRecord } from "../record";
 import type { ProjectStore } from "../store";
 import { archiveSession } from "./archive";
@@ -28,17 +27,9 @@ export async function runAfterTurn(store: ProjectStore, id: string, opts: { deta
   const reading = readSession(store, id);
   if (reading.kind !== "ok" || reading.record.after_turn === "") return "none";
   if (opts.detach ?? true) {
-    const child = spawn(selfBin(store.home), ["internal", "after-turn", id], {
-      detached: true,
-      stdio: "ignore",
-      env: { ...process.env, SPEX_PROJECT_ROOT: store.root, SPEX_HOME: store.home },
-    });
-    // A failed spawn must surface (the hook logs it), not vanish as an unhandled event.
-    await new Promise<void>((resolve, reject) => {
-      child.once("spawn", resolve);
-      child.once("error", reject);
-    });
-    child.unref();
+    const spawned = await spawnSelfDetached(["internal", "after-turn", id], { ...process.env, SPEX_PROJECT_ROOT: store.root, SPEX_HOME: store.home });
+    // A failed spawn must surface (the hook logs it), not vanish.
+    if (!spawned) throw new Error(`could not start spex internal after-turn ${id}`);
     return "spawned";
   }
   // The verbs read the record again: a --cancel that landed meanwhile wins.
