@@ -86,6 +86,12 @@ describe("interrupt", () => {
     expect(readFileSync(recordFile(sb, s.id))).toEqual(before);
   });
 
+  test("interrupt of a working session declares it idle (no agent CLI reports an interrupted turn)", async () => {
+    const s = seedLive(sb, { fields: { status: "active" } });
+    expect(spexJson("interrupt", s.id).code).toBe(0);
+    expect(recordOf(s.id)).toMatchObject({ status: "idle", stopped: false });
+  });
+
   test("interrupt of a session without a tmux session refuses session_offline", () => {
     const s = seedLive(sb, { tmux: false });
     expect(json(spexJson("interrupt", s.id).stdout).error.code).toBe("session_offline");
