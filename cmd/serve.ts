@@ -11,7 +11,7 @@ export class ServeCommand extends SpexCommand {
     category: "Backend",
     description: "serve this project's HTTP API and live dashboard",
     details: `
-      One backend per project: it records its address, pid and a fresh token in SPEX_HOME (the token file is readable only by you), and a second \`serve\` for the same project refuses with \`backend_running\`, naming the first. A backend that died leaves a record the next \`serve\` replaces. The record is removed on Ctrl-C or SIGTERM.
+      One backend per project: it records its address, pid and a fresh token in SPEX_HOME (the token file is readable only by you), and a second \`serve\` for the same project refuses with \`backend_running\`, naming the first. A backend that died leaves a record the next \`serve\` replaces. The record is removed on Ctrl-C, SIGTERM or SIGHUP.
 
       While a backend serves the project, \`spex session new\` sends creates to it (keyed, so a retry never makes two sessions); the other verbs work the same with or without it.
 
@@ -39,13 +39,12 @@ export class ServeCommand extends SpexCommand {
       );
     }
     await new Promise<void>((resolve) => {
+      const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
       const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
+        for (const s of signals) process.off(s, stop);
         void backend.close().then(resolve, resolve);
       };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
+      for (const s of signals) process.on(s, stop);
     });
     return 0;
   }

@@ -53,6 +53,7 @@ export class SessionFeed {
   private pollTimer: NodeJS.Timeout | undefined;
   private livenessTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private warned = false;
 
   constructor(
     private store: ProjectStore,
@@ -60,13 +61,13 @@ export class SessionFeed {
   ) {}
 
   start(): void {
-    this.scanAll(true); // also starts the folder watch
+    this.guarded(() => this.scanAll(true)); // also starts the folder watch
     registerCommitObserver({ afterRelease: (change) => (change.store.key === this.store.key ? this.touch(change.after.session_id) : undefined) });
     this.pollTimer = setInterval(() => {
-      if (this.hub.clientCount > 0) this.scanAll(false);
+      if (this.hub.clientCount > 0) this.guarded(() => this.scanAll(false));
     }, POLL_MS).unref();
     this.livenessTimer = setInterval(() => {
-      if (this.hub.clientCount > 0) this.recheckRows();
+      if (this.hub.clientCount > 0) this.guarded(() => this.recheckRows());
     }, LIVENESS_MS).unref();
   }
 
@@ -92,9 +93,21 @@ export class SessionFeed {
       this.fullPending = false;
       const ids = [...this.pending];
       this.pending.clear();
-      if (full) this.scanAll(false);
-      else for (const id of ids) this.scanOne(id, false);
+      this.guarded(() => {
+        if (full) this.scanAll(false);
+        else for (const id of ids) this.scanOne(id, false);
+      });
     }, DEBOUNCE_MS);
+  }
+
+  /** A folder that cannot be read this moment must not take the server down; the next scan retries. */
+  private guarded(scan: () => void): void {
+    try {
+      scan();
+    } catch (e) {
+      if (!this.warned) process.stderr.write(`spex serve: watching sessions: ${(e as Error).message}\n`);
+      this.warned = true;
+    }
   }
 
   private watchRoot(): void {

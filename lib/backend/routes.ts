@@ -46,12 +46,19 @@ const ok = (body: unknown): Reply => ({ status: 200, body });
 /** Lines of scrollback a live capture includes. */
 const SCREEN_HISTORY = 200;
 
-/** The id a path selector names; `.` would mean the server's own folder, which no caller means. */
-function sessionId(ctx: RouteContext): string {
-  const selector = decodeURIComponent(ctx.params[0]!);
+/** The session a path selector names; `.` would mean the server's own folder, which no caller means. */
+function sessionReading(ctx: RouteContext) {
+  let selector: string;
+  try {
+    selector = decodeURIComponent(ctx.params[0]!);
+  } catch {
+    selector = "";
+  }
   if (selector === "." || selector === "") throw httpError("selector_invalid", "name the session by id, id prefix, name, node or branch", 400);
-  return resolveSelector(ctx.store, selector).id;
+  return resolveSelector(ctx.store, selector);
 }
+
+const sessionId = (ctx: RouteContext): string => sessionReading(ctx).id;
 
 /** Library results may carry the RecordChange (whole records and the store): answer without it. */
 function withoutChange<T extends object>(result: T): Omit<T, "change"> {
@@ -148,7 +155,7 @@ function timeline(ctx: RouteContext): Reply {
 
 /** Detail with the full prompt; `?capture=1` adds the pane as it is now (display text, never parsed). */
 function detail(ctx: RouteContext): Reply {
-  const reading = resolveSelector(ctx.store, decodeURIComponent(ctx.params[0]!));
+  const reading = sessionReading(ctx);
   const d = detailOf(ctx.store, reading);
   if (!d) throw new SpexError("session_not_found", `no session ${ctx.params[0]}`, { httpStatus: 404 });
   let screen: string | null = null;
