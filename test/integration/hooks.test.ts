@@ -131,3 +131,43 @@ describe("the git post-checkout hook", () => {
     expect(readFileSync(settings, "utf8")).toContain("spex-agent-hook");
   });
 });
+
+describe("permission dialogs, interrupts and native ids across harnesses", () => {
+  const hook = (s: Sandbox, id: string, harness: string, action: string, event: string, payload: unknown) =>
+    s.spex(["internal", "hook", harness, action, event], { env: { SPEX_SESSION_ID: id, SPEX_PROJECT_ROOT: s.repo }, input: JSON.stringify(payload) });
+  const show = (s: Sandbox, id: string) => JSON.parse(s.spex(["session", "show", id, "--json"]).stdout);
+
+  test("PermissionRequest exits on the fast path when already asking and calls the binary otherwise", () => {
+    sb = sandbox();
+    expect(runHook(sb, seedRecord(sb.home, sb.repo, { status: "asking" }), "ask", "PermissionRequest").called).toBe("");
+    expect(runHook(sb, seedRecord(sb.home, sb.repo, { status: "active" }), "ask", "PermissionRequest").called.trim()).toBe("internal hook claude ask PermissionRequest");
+  });
+
+  test("claude's PermissionRequest makes the session asking at once, with the tool in the note", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "active" });
+    expect(hook(sb, rec.session_id, "claude", "ask", "PermissionRequest", { session_id: "c", tool_name: "Bash", tool_input: { command: "touch x" } }).code).toBe(0);
+    expect(show(sb, rec.session_id).record).toMatchObject({ status: "asking", note: "Bash: touch x" });
+  });
+
+  test("gemini's ToolPermission notification makes the session asking", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "active" });
+    hook(sb, rec.session_id, "gemini", "notify", "Notification", { notification_type: "ToolPermission", message: "Allow execution of [Shell]?" });
+    expect(show(sb, rec.session_id).record).toMatchObject({ status: "asking", note: "Allow execution of [Shell]?" });
+  });
+
+  test("codex's Interrupt ends the turn: the session is idle", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "active" });
+    hook(sb, rec.session_id, "codex", "stop", "Interrupt", { session_id: "t", hook_event_name: "Interrupt" });
+    expect(show(sb, rec.session_id).record.status).toBe("idle");
+  });
+
+  test("a SessionStart that comes after readiness (codex's first prompt) still records the native id", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "active", harness: "codex", harness_session_id: "" });
+    hook(sb, rec.session_id, "codex", "start", "SessionStart", { session_id: "019a-codex-thread", source: "startup" });
+    expect(show(sb, rec.session_id).record).toMatchObject({ harness_session_id: "019a-codex-thread", status: "active" });
+  });
+});
