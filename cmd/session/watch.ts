@@ -1,14 +1,10 @@
-import { Option } from "clipanion";
-import { SpexCommand } from "../base";
 import { writeJson } from "../../lib/cli/output";
-import { currentProject } from "../../lib/store";
-import { matchSelector, readAll } from "../../lib/sessions";
 import { watchSession } from "../../lib/comms";
-import { resolveWatcher } from "./watch/watcher";
+import { WatchRelationCommand } from "./watch/watcher";
 
-export class SessionWatchCommand extends SpexCommand {
+export class SessionWatchCommand extends WatchRelationCommand {
   static paths = [["session", "watch"]];
-  static usage = SpexCommand.Usage({
+  static usage = WatchRelationCommand.Usage({
     category: "Messages",
     description: "follow sessions: their state changes arrive as messages",
     details: `
@@ -22,19 +18,8 @@ export class SessionWatchCommand extends SpexCommand {
     ],
   });
 
-  selectors = Option.Rest({ name: "SEL", required: 1 });
-  watcher = Option.String("--watcher", { description: "The watching session (default: SPEX_SESSION_ID)" });
-
   async execute(): Promise<number> {
-    const store = currentProject();
-    const readings = readAll(store);
-    const watcher = resolveWatcher(store, this.watcher);
-    const rows = [];
-    for (const s of this.selectors) {
-      const watched = matchSelector(readings, s).id;
-      const change = await watchSession(store, watched, watcher);
-      rows.push({ watched, watcher, sources: change.after });
-    }
+    const rows = (await this.eachWatched(watchSession)).map(({ watched, watcher, result }) => ({ watched, watcher, sources: result.after }));
     if (this.json) writeJson(this.context.stdout, rows);
     else for (const r of rows) this.context.stdout.write(`${r.watcher.slice(0, 8)} watches ${r.watched.slice(0, 8)} (${r.sources.join(", ")})\n`);
     return 0;

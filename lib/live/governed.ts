@@ -1,9 +1,8 @@
 // Which panes spex governs: a pane belongs to a session when its tmux session
 // name equals a record's `tmux_session` on the record's `tmux_socket`. Records
 // of every project under SPEX_HOME are read once per observation.
-import { join } from "node:path";
 import { type Lifecycle, type SessionRecord, publicRecord } from "../record";
-import { type ProjectStore, listProjectKeys, projectStore, spexHome } from "../store";
+import { type ProjectStore, listProjectKeys, spexHome, storeForKey } from "../store";
 import { readAll } from "../sessions";
 import type { LiveStatus } from "./types";
 
@@ -20,21 +19,6 @@ export interface GovernedIndex {
   byPane(socket: string, tmuxSession: string): GovernedSession | undefined;
 }
 
-/** A store addressed by its folder: the key is all enumeration gives us. */
-function storeForKey(home: string, key: string, root: string): ProjectStore {
-  const dir = join(home, "projects", key);
-  const base = projectStore(root || "/", home);
-  return {
-    ...base,
-    key,
-    dir,
-    sessionsDir: join(dir, "sessions"),
-    locksDir: join(dir, "locks"),
-    queueDir: join(dir, "queue"),
-    quarantineDir: join(dir, "quarantine"),
-    receiptsDir: join(dir, "receipts"),
-  };
-}
 
 function indexKey(socket: string, tmuxSession: string): string {
   return `${socket}\u0000${tmuxSession}`;

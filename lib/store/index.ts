@@ -30,11 +30,15 @@ export interface ProjectStore {
 }
 
 export function projectStore(mainRoot: string, home = spexHome()): ProjectStore {
-  const key = projectKey(mainRoot);
+  return storeForKey(home, projectKey(mainRoot), mainRoot);
+}
+
+/** A store addressed by its folder name (enumeration gives the key; the root may be unknown). */
+export function storeForKey(home: string, key: string, root: string): ProjectStore {
   const dir = join(home, "projects", key);
   return {
     home,
-    root: mainRoot,
+    root,
     key,
     dir,
     sessionsDir: join(dir, "sessions"),

@@ -1,14 +1,10 @@
-import { Option } from "clipanion";
-import { SpexCommand } from "../../base";
 import { writeJson } from "../../../lib/cli/output";
-import { currentProject } from "../../../lib/store";
-import { matchSelector, readAll } from "../../../lib/sessions";
 import { cancelWatch } from "../../../lib/comms";
-import { resolveWatcher } from "./watcher";
+import { WatchRelationCommand } from "./watcher";
 
-export class SessionWatchCancelCommand extends SpexCommand {
+export class SessionWatchCancelCommand extends WatchRelationCommand {
   static paths = [["session", "watch", "cancel"]];
-  static usage = SpexCommand.Usage({
+  static usage = WatchRelationCommand.Usage({
     category: "Messages",
     description: "stop watching sessions (a parent keeps following its children)",
     details: `
@@ -20,19 +16,14 @@ export class SessionWatchCancelCommand extends SpexCommand {
     ],
   });
 
-  selectors = Option.Rest({ name: "SEL", required: 1 });
-  watcher = Option.String("--watcher", { description: "The watching session (default: SPEX_SESSION_ID)" });
-
   async execute(): Promise<number> {
-    const store = currentProject();
-    const readings = readAll(store);
-    const watcher = resolveWatcher(store, this.watcher);
-    const rows = [];
-    for (const s of this.selectors) {
-      const watched = matchSelector(readings, s).id;
-      const change = await cancelWatch(store, watched, watcher);
-      rows.push({ watched, watcher, before: change.before, sources: change.after, droppedNotices: change.droppedNotices });
-    }
+    const rows = (await this.eachWatched(cancelWatch)).map(({ watched, watcher, result }) => ({
+      watched,
+      watcher,
+      before: result.before,
+      sources: result.after,
+      droppedNotices: result.droppedNotices,
+    }));
     if (this.json) writeJson(this.context.stdout, rows);
     else {
       for (const r of rows) {

@@ -2,8 +2,10 @@
 // caller's own session. A watcher must be a session: notices are typed into it.
 import { SpexError } from "../../../lib/errors";
 import { readSession } from "../../../lib/record";
-import { resolveSelector } from "../../../lib/sessions";
-import type { ProjectStore } from "../../../lib/store";
+import { matchSelector, readAll, resolveSelector } from "../../../lib/sessions";
+import { type ProjectStore, currentProject } from "../../../lib/store";
+import { Option } from "clipanion";
+import { SpexCommand } from "../../base";
 
 export function resolveWatcher(store: ProjectStore, explicit: string | undefined): string {
   if (explicit) return resolveSelector(store, explicit).id;
@@ -13,4 +15,23 @@ export function resolveWatcher(store: ProjectStore, explicit: string | undefined
     hint: "pass --watcher SEL, or use `spex session wait` / `spex session watch stream` from a plain terminal",
     exitCode: 2,
   });
+}
+
+/** The shared shape of `watch` and `watch cancel`: watched selectors and the watcher. */
+export abstract class WatchRelationCommand extends SpexCommand {
+  selectors = Option.Rest({ name: "SEL", required: 1 });
+  watcher = Option.String("--watcher", { description: "The watching session (default: SPEX_SESSION_ID)" });
+
+  /** Apply `change` to each watched session, in the order given. */
+  protected async eachWatched<T>(change: (store: ProjectStore, watched: string, watcher: string) => Promise<T>): Promise<{ watched: string; watcher: string; result: T }[]> {
+    const store = currentProject();
+    const readings = readAll(store);
+    const watcher = resolveWatcher(store, this.watcher);
+    const out = [];
+    for (const s of this.selectors) {
+      const watched = matchSelector(readings, s).id;
+      out.push({ watched, watcher, result: await change(store, watched, watcher) });
+    }
+    return out;
+  }
 }
