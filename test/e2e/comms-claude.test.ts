@@ -1,45 +1,24 @@
 // The real Claude Code CLI (from npm) in tmux against the fake Messages API:
 // `send` types a two-line prompt into its composer once it is at rest.
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
+import { SPEX_BIN, waitFor } from "../support/sandbox";
 import { countingBin } from "../support/agents";
-import { prepareClaude, realCliBinary } from "../support/real-agents";
-import { type FakeAnthropic, messagesOf, startFakeAnthropic, userPrompts } from "../support/fake-apis/anthropic";
+import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox, spexAsync } from "../support/claude";
+import { messagesOf, userPrompts } from "../support/fake-apis/anthropic";
 import { gate } from "../support/fake-apis/common";
 
-let sb: Sandbox | undefined;
-let api: FakeAnthropic | undefined;
+let cs: ClaudeSandbox | undefined;
 afterEach(async () => {
-  sb?.cleanup();
-  await api?.close();
-  sb = undefined;
-  api = undefined;
+  await cs?.close();
+  cs = undefined;
 });
 
-const claude = realCliBinary("claude");
+const spex = (args: string[]) => spexAsync(cs!.sb, args);
 
-// The fake API lives in this process: a blocking spawn would starve it, so every call here is async.
-function spex(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(SPEX_BIN, args, { cwd: sb!.repo, env: sb!.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-describe.skipIf(!claude)("send to real Claude Code", () => {
+describe.skipIf(!CLAUDE_BIN)("send to real Claude Code", () => {
   test("a two-line send reaches the model as one user message; UserPromptSubmit fires once; idle again; delivered", async () => {
-    sb = sandbox();
-    api = await startFakeAnthropic({ replyText: "noted" });
-    const env = prepareClaude({ home: join(sb.dir, "claude-home"), apiUrl: api.url, trust: [sb.repo] });
-    Object.assign(sb.env, env, { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
-    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { claude: { harness: "claude", command: claude } } }));
+    cs = await claudeSandbox({ replyText: "noted" });
+    const { sb, api } = cs;
     const counter = countingBin(sb, SPEX_BIN);
 
     const created = await spex(["session", "new", "first", "--launcher", "claude", "--json"]);
@@ -53,7 +32,7 @@ describe.skipIf(!claude)("send to real Claude Code", () => {
     expect(sent.code).toBe(0);
     const messageId = JSON.parse(sent.stdout).messageId as string;
 
-    await waitFor(() => api!.turns().slice(turnsBefore).some((t) => userPrompts(t).some((p) => p.includes("and line two"))), "the second prompt at the fake API", 60000);
+    await waitFor(() => api.turns().slice(turnsBefore).some((t) => userPrompts(t).some((p) => p.includes("and line two"))), "the second prompt at the fake API", 60000);
     const turn = api.turns().slice(turnsBefore).find((t) => userPrompts(t).some((p) => p.includes("and line two")))!;
     const prompts = userPrompts(turn);
     // One user message holds both lines; neither line arrived on its own.
@@ -68,21 +47,18 @@ describe.skipIf(!claude)("send to real Claude Code", () => {
   }, 180000);
 
   test("a message sent while Claude works is typed only after its Stop, as the next turn", async () => {
-    sb = sandbox();
     const g = gate();
-    api = await startFakeAnthropic({ queue: [{ text: "done with the first", until: g.promise }], replyText: "noted" });
-    const env = prepareClaude({ home: join(sb.dir, "claude-home"), apiUrl: api.url, trust: [sb.repo] });
-    Object.assign(sb.env, env, { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
-    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { claude: { harness: "claude", command: claude } } }));
+    cs = await claudeSandbox({ queue: [{ text: "done with the first", until: g.promise }], replyText: "noted" });
+    const { api } = cs;
 
     const id = JSON.parse((await spex(["session", "new", "long first task", "--launcher", "claude", "--json"])).stdout).session_id as string;
-    await waitFor(() => api!.turns().length >= 1, "the first turn in flight", 60000);
+    await waitFor(() => api.turns().length >= 1, "the first turn in flight", 60000);
     const sent = JSON.parse((await spex(["session", "send", id, "a follow-up", "--json"])).stdout);
     expect(sent.state).toBe("queued");
     expect(api.turns().some((t) => userPrompts(t).some((p) => p.includes("a follow-up")))).toBe(false);
 
     g.open();
-    await waitFor(() => api!.turns().some((t) => userPrompts(t).some((p) => p.includes("a follow-up"))), "the follow-up as its own turn", 60000);
+    await waitFor(() => api.turns().some((t) => userPrompts(t).some((p) => p.includes("a follow-up"))), "the follow-up as its own turn", 60000);
     const turn = api.turns().find((t) => userPrompts(t).some((p) => p.includes("a follow-up")))!;
     // The first answer sits between the two prompts: the follow-up started a new turn.
     expect(messagesOf(turn).map((m) => m.role).filter((r) => r !== "system")).toEqual(["user", "assistant", "user"]);

@@ -2,41 +2,30 @@
 // with --resume <native id>, and the resumed conversation carries the earlier
 // turn (on screen and in what the model is sent).
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
-import { prepareClaude, realCliBinary } from "../support/real-agents";
-import { type FakeAnthropic, startFakeAnthropic, userPrompts } from "../support/fake-apis/anthropic";
+import { readFileSync } from "node:fs";
+import { type Sandbox, waitFor } from "../support/sandbox";
+import { storedRecord } from "../support/records";
+import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox } from "../support/claude";
+import { userPrompts } from "../support/fake-apis/anthropic";
 
-let sb: Sandbox | undefined;
-let api: FakeAnthropic | undefined;
+let cs: ClaudeSandbox | undefined;
 afterEach(async () => {
-  sb?.cleanup();
-  await api?.close();
-  sb = undefined;
-  api = undefined;
+  await cs?.close();
+  cs = undefined;
 });
 
-const claude = realCliBinary("claude");
+const record = (s: Sandbox, id: string) => storedRecord(s.home, id);
 
-function record(s: Sandbox, id: string): Record<string, any> {
-  const [key] = readdirSync(join(s.home, "projects"));
-  return JSON.parse(readFileSync(join(s.home, "projects", key!, "sessions", id, "session.json"), "utf8"));
-}
-
-describe.skipIf(!claude)("real Claude Code", () => {
+describe.skipIf(!CLAUDE_BIN)("real Claude Code", () => {
   test("stop then resume: relaunched with --resume <native id>, the resumed conversation shows the earlier turn", async () => {
-    sb = sandbox();
-    api = await startFakeAnthropic({ replyText: "noted: the word is papaya" });
-    const env = prepareClaude({ home: join(sb.dir, "claude-home"), apiUrl: api.url, trust: [sb.repo] });
-    Object.assign(sb.env, env, { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
-    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { claude: { harness: "claude", command: claude } } }));
+    cs = await claudeSandbox({ replyText: "noted: the word is papaya" });
+    const { sb, api } = cs;
 
     const created = JSON.parse(sb.spex(["session", "new", "--launcher", "claude", "--json", "remember the word papaya"]).stdout);
     const id = created.session_id;
     const native = record(sb, id).harness_session_id;
-    await waitFor(() => api!.turns().some((t) => userPrompts(t).includes("remember the word papaya")), "the first prompt at the API", 60000);
-    await waitFor(() => record(sb!, id).status === "idle", "idle after the first turn", 60000);
+    await waitFor(() => api.turns().some((t) => userPrompts(t).includes("remember the word papaya")), "the first prompt at the API", 60000);
+    await waitFor(() => record(sb, id).status === "idle", "idle after the first turn", 60000);
 
     const stopped = sb.spex(["session", "stop", id, "--json"]);
     expect(stopped.stderr).toBe("");
@@ -49,12 +38,12 @@ describe.skipIf(!claude)("real Claude Code", () => {
     expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining(["--resume", native]));
 
     const pane = `=${record(sb, id).tmux_session}:`;
-    await waitFor(() => sb!.tmux(["capture-pane", "-p", "-S", "-200", "-t", pane]).stdout.includes("remember the word papaya"), "the earlier turn on the resumed screen", 30000);
+    await waitFor(() => sb.tmux(["capture-pane", "-p", "-S", "-200", "-t", pane]).stdout.includes("remember the word papaya"), "the earlier turn on the resumed screen", 30000);
 
     sb.tmux(["send-keys", "-t", pane, "-l", "which word was it"]);
-    await waitFor(() => sb!.tmux(["capture-pane", "-p", "-t", pane]).stdout.includes("which word was it"), "typed text on screen", 30000);
+    await waitFor(() => sb.tmux(["capture-pane", "-p", "-t", pane]).stdout.includes("which word was it"), "typed text on screen", 30000);
     sb.tmux(["send-keys", "-t", pane, "Enter"]);
-    const second = await waitFor(() => api!.turns().find((t) => userPrompts(t).includes("which word was it")), "the resumed prompt at the API", 60000);
+    const second = await waitFor(() => api.turns().find((t) => userPrompts(t).includes("which word was it")), "the resumed prompt at the API", 60000);
     // The model is sent the earlier turn too: the conversation continued rather than restarted.
     expect(userPrompts(second)).toEqual(expect.arrayContaining(["remember the word papaya", "which word was it"]));
   }, 150000);

@@ -1,6 +1,7 @@
 // Seed records through the library (the one writer), for tests of verbs that
 // read or change existing sessions.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { emptyRecord, type SessionRecord, writeRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
@@ -34,4 +35,10 @@ export function seedRecord(
   writeFileSync(paths.prompt, prompt);
   writeRecordFile(paths.record, record);
   return record;
+}
+
+/** The stored record of a session as raw JSON (the one project of a sandbox home). */
+export function storedRecord(home: string, id: string): Record<string, any> {
+  const [key] = readdirSync(join(home, "projects"));
+  return JSON.parse(readFileSync(join(home, "projects", key!, "sessions", id, "session.json"), "utf8"));
 }
