@@ -3,11 +3,11 @@
 // `GET /api/instance` gets its own 1500 ms budget. Any HTTP response proves a
 // backend is there; only a failure whose whole cause chain is ECONNREFUSED
 // proves none is, and everything else (timeout, reset, DNS…) is indeterminate.
-import { request } from "node:http";
 import { SpexError } from "../errors";
 import { resolveMainRoot } from "../git/main-root";
 import type { ProjectStore } from "../store";
 import { readEndpoint, tokenFor } from "./endpoint";
+import { loadHttp } from "./lazy";
 
 export const AUTHORITY_BUDGET_MS = 1500;
 
@@ -52,7 +52,8 @@ function describeFailure(error: unknown): string {
 }
 
 /** One GET within `budgetMs`, answering what the transport proved. */
-export function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET_MS): Promise<ProbeOutcome> {
+export async function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET_MS): Promise<ProbeOutcome> {
+  const { request } = await loadHttp();
   return new Promise((resolve) => {
     let settled = false;
     let status = 0;
@@ -62,7 +63,7 @@ export function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET_MS): 
       clearTimeout(timer);
       resolve(o);
     };
-    let req: ReturnType<typeof request>;
+    let req: import("node:http").ClientRequest;
     try {
       req = request(new URL("/api/instance", baseUrl), { method: "GET", headers: { accept: "application/json" }, agent: false });
     } catch (e) {

@@ -2,7 +2,6 @@
 // Idempotency-Key, retried with the same key if the connection breaks before
 // an answer (the backend answers a retry as a replay). Whatever HTTP status
 // comes back is the backend's answer and is reported as it is.
-import { request } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { CreateInput, CreateResult } from "../create";
 import { SpexError } from "../errors";
@@ -11,6 +10,7 @@ import { resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
 import { type Authority, type AuthorityTarget, decideAuthority } from "./authority";
 import { createSession } from "../create";
+import { loadHttp } from "./lazy";
 
 interface HttpAnswer {
   status: number;
@@ -20,7 +20,8 @@ interface HttpAnswer {
 /** A create can wait for the agent's readiness: give it minutes, not the probe's budget. */
 const CREATE_TIMEOUT_MS = 5 * 60 * 1000;
 
-function post(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<HttpAnswer> {
+async function post(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<HttpAnswer> {
+  const { request } = await loadHttp();
   return new Promise((resolve, reject) => {
     const text = JSON.stringify(body);
     const req = request(new URL(path, url), {

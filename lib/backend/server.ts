@@ -2,7 +2,7 @@
 // endpoint record under a lock (a live recorded backend refuses the second
 // one; a dead one's record is replaced), serves the API, the event stream and
 // the dashboard, and removes its record when it stops.
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
@@ -15,6 +15,7 @@ import { EventHub } from "./events";
 import { SessionFeed } from "./feed";
 import { allowedHosts, checkHost, checkToken, httpError, presentedToken, sendAsset, sendError, sendJson } from "./http";
 import { KeyedCreates } from "./keyed";
+import { loadHttp } from "./lazy";
 import { type Instance, matchRoute } from "./routes";
 
 export interface ServeOptions {
@@ -87,6 +88,7 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
     }
   };
 
+  const { createServer } = await loadHttp();
   const server = createServer((req, res) => void handle(req, res));
   const paths = backendPaths(store);
   const endpoint = await withLock(
