@@ -71,6 +71,7 @@ const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base"] as const;
 async function create(ctx: RouteContext): Promise<Reply> {
   const key = checkIdempotencyKey(ctx.req.headers["idempotency-key"]);
   const body = stringFields(await readJsonObject(ctx.req), CREATE_FIELDS, ["prompt"]);
+  if (body.parent === ".") throw httpError("selector_invalid", '"parent": "." would mean the server\'s own folder; send the parent\'s id', 400);
   const result = await ctx.keyed.run(key, () =>
     createSession(ctx.store, {
       prompt: body.prompt!,

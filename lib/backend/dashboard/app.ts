@@ -398,7 +398,7 @@ export const APP_JS = String.raw`(function () {
 
   $("act-stop").addEventListener("click", function () { act("stop", "Stop %s? Its agent and tmux session end; the worktree stays."); });
   $("act-resume").addEventListener("click", function () { act("resume", null); });
-  $("act-archive").addEventListener("click", function () { act("archive", "Archive %s? It leaves the list (its last screen is kept).", { stop: true }); });
+  $("act-archive").addEventListener("click", function () { act("archive", "Archive %s? Its agent stops and it leaves the list (its last screen is kept).", { stop: true }); });
   $("act-close").addEventListener("click", function () { act("close", "Close %s for good? Its worktree, branch and record are removed."); });
   $("d-close-panel").addEventListener("click", closePanel);
   $("send-form").addEventListener("submit", function (ev) {
