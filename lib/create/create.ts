@@ -76,24 +76,28 @@ function countActive(store: ProjectStore): number {
   ).length;
 }
 
+/** A keyed create whose record already exists: the same payload is answered, another is refused. */
+function replayOf(store: ProjectStore, id: string, input: CreateInput, payloadHash: string): CreateResult | undefined {
+  const existing = readSession(store, id);
+  if (existing.kind === "absent") return undefined;
+  refuseUnusable(existing, { allowRetired: true });
+  if (existing.record.create_payload_hash !== payloadHash) {
+    throw new SpexError("session_create_key_reused", `the idempotency key was already used for a different create (session ${id.slice(0, 8)})`, {
+      hint: "use a new key for a new request",
+      httpStatus: 409,
+    });
+  }
+  return { record: publicRecord(existing.record, existing.pending), prompt: input.prompt, ready: !existing.pending, replayed: true };
+}
+
 export async function createSession(store: ProjectStore, input: CreateInput): Promise<CreateResult> {
   await recoverAbandonedCreates(store);
   const payloadHash = createPayloadHash(input);
   const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomUUID();
 
   if (input.idempotencyKey) {
-    const existing = readSession(store, id);
-    if (existing.kind !== "absent") {
-      refuseUnusable(existing, { allowRetired: true });
-      if (existing.record.create_payload_hash !== payloadHash) {
-        throw new SpexError("session_create_key_reused", `the idempotency key was already used for a different create (session ${id.slice(0, 8)})`, {
-          hint: "use a new key for a new request",
-          httpStatus: 409,
-        });
-      }
-      const prompt = input.prompt;
-      return { record: publicRecord(existing.record, existing.pending), prompt, ready: !existing.pending, replayed: true };
-    }
+    const replay = replayOf(store, id, input, payloadHash);
+    if (replay) return replay;
   }
 
   // Everything this machine can settle, before any mutation.
@@ -155,11 +159,17 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   const paths = sessionPaths(store, id);
 
   let receipt: CreateReceipt | undefined;
+  let raced = false;
   try {
     // The project lock orders creates (max-active); the branch/path locks keep a close of the same names out.
     await withLocks(
       [projectLockPath(store), ...resourceLockPaths(store, { branch, worktree_path: worktree })],
       async () => {
+        // Two processes creating with one key: the second finds the first's record here.
+        if (input.idempotencyKey && readSession(store, id).kind !== "absent") {
+          raced = true;
+          return;
+        }
         if (!input.noLaunch && countActive(store) >= config.maxActive) {
           throw new SpexError("max_active_reached", `${config.maxActive} sessions are already running in this project`, {
             hint: "stop or archive one first, raise sessions.maxActive in spexcode.json, or create with --no-launch",
@@ -183,6 +193,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
       },
       { purpose: `create ${id}` },
     );
+    if (raced) return replayOf(store, id, input, payloadHash)!;
     // Published: the record is now the durable fence; the receipt is best-effort retired.
     retireReceipt(store, id);
     crashpoint("published");
@@ -194,8 +205,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     const view = publicRecord(launched.record, parsePending(launched.record.launch_readiness_pending));
     return { record: view, prompt: input.prompt, ready: launched.ready, replayed: false };
   } catch (error) {
-    const r = receipt ?? { id, worktree, branch, tmuxSocket: record.tmux_socket, tmuxSession: record.tmux_session, owner: { pid: 0, start: "", boot: "" }, createdAt: now };
-    if (receipt || existsSync(paths.dir)) await rollBack(store, r).catch(() => undefined);
+    // Only what this process made (its receipt names it) is rolled back.
+    if (receipt) await rollBack(store, receipt).catch(() => undefined);
     throw error;
   }
 }

@@ -2,7 +2,7 @@
 // socket name can be bound by one process at a time and is released by the
 // kernel when that process dies, so stale-lock takeover is serialized without
 // a guard of its own ever going stale.
-import net from "node:net";
+import type { Server } from "node:net";
 import { createHash } from "node:crypto";
 
 export interface Guard {
@@ -14,7 +14,12 @@ function guardName(lockPath: string): string {
   return `\0spex-lock-guard-${digest}`;
 }
 
-function bindOnce(name: string): Promise<net.Server | undefined> {
+// Loaded on first use: commands that never lock do not pay for node:net at startup.
+let netModule: typeof import("node:net") | undefined;
+
+async function bindOnce(name: string): Promise<Server | undefined> {
+  netModule ??= await import("node:net");
+  const net = netModule;
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", (e: NodeJS.ErrnoException) => {
