@@ -34,35 +34,39 @@ function readText(file: string): string {
   }
 }
 
+/** Run fn holding spex's lock on one Codex config file (several creates may render at once). */
+export function withCodexConfigLock<T>(configFile: string, home: string | undefined, fn: () => T | Promise<T>): Promise<T> {
+  const lock = join(home ?? spexHome(), "locks", `codex-config-${createHash("sha256").update(configFile).digest("hex").slice(0, 12)}.lock`);
+  return withLock(lock, fn, { purpose: `codex trust ${configFile}` });
+}
+
+/** Write trust for `entries` into the Codex config file; the caller holds withCodexConfigLock. */
+export function writeCodexTrust(configFile: string, entries: TrustEntry[]): TrustEdit {
+  const file = realTarget(configFile);
+  try {
+    const before = readText(file);
+    const edit = upsertCodexTrust(before, entries);
+    if (edit.text === before) return edit;
+    mkdirSync(dirname(file), { recursive: true });
+    let mode = 0o600;
+    try {
+      mode = statSync(file).mode & 0o7777;
+    } catch {
+      // a new file: private, like Codex makes it
+    }
+    const tmp = `${file}.spex-${process.pid}.tmp`;
+    writeFileSync(tmp, edit.text, { mode });
+    chmodSync(tmp, mode);
+    renameSync(tmp, file);
+    return edit;
+  } catch (e) {
+    throw new SpexError("codex_trust_unwritable", `spex could not record trust for its Codex hooks in ${file}: ${(e as Error).message}`, {
+      hint: "make that file writable (or point CODEX_HOME elsewhere), then try again; without it Codex asks to review the hooks",
+    });
+  }
+}
+
 /** Record trust for `entries` in the Codex config file; returns what was written and what was left alone. */
-export async function recordCodexTrust(configFile: string, entries: TrustEntry[], home = spexHome()): Promise<TrustEdit> {
-  const lock = join(home, "locks", `codex-config-${createHash("sha256").update(configFile).digest("hex").slice(0, 12)}.lock`);
-  return withLock(
-    lock,
-    () => {
-      const file = realTarget(configFile);
-      try {
-        const before = readText(file);
-        const edit = upsertCodexTrust(before, entries);
-        if (edit.text === before) return edit;
-        mkdirSync(dirname(file), { recursive: true });
-        let mode = 0o600;
-        try {
-          mode = statSync(file).mode & 0o7777;
-        } catch {
-          // a new file: private, like Codex makes it
-        }
-        const tmp = `${file}.spex-${process.pid}.tmp`;
-        writeFileSync(tmp, edit.text, { mode });
-        chmodSync(tmp, mode);
-        renameSync(tmp, file);
-        return edit;
-      } catch (e) {
-        throw new SpexError("codex_trust_unwritable", `spex could not record trust for its Codex hooks in ${file}: ${(e as Error).message}`, {
-          hint: "make that file writable (or point CODEX_HOME elsewhere), then try again; without it Codex asks to review the hooks",
-        });
-      }
-    },
-    { purpose: `codex trust ${configFile}` },
-  );
+export function recordCodexTrust(configFile: string, entries: TrustEntry[], home?: string): Promise<TrustEdit> {
+  return withCodexConfigLock(configFile, home, () => writeCodexTrust(configFile, entries));
 }

@@ -1,9 +1,11 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { HarnessAdapter, HookAction } from "./types";
 import { HOOK_MARKER, renderJsonHooks } from "./hook-config";
 import { CODEX_CLAMPED_TIMEOUT, codexHandlersOf, codexHookTrust } from "./codex-trust";
-import { codexConfigFile, recordCodexTrust } from "./codex-config";
+import { codexConfigFile, withCodexConfigLock, writeCodexTrust } from "./codex-config";
+import { findCheckout } from "../git/main-root";
+import { ensureExcluded } from "../git/ops";
 
 // Codex 0.171 has no Notification event; its Interrupt hook fires on Esc, ending the turn.
 const EVENTS: Record<string, HookAction> = {
@@ -23,6 +25,33 @@ const TIMEOUTS: Record<string, number> = { SessionEnd: CODEX_CLAMPED_TIMEOUT, In
 
 const HOOKS_FILE = ".codex/hooks.json";
 
+/**
+ * In a linked worktree Codex 0.171 looks for a `.codex` folder in the worktree
+ * but reads the hooks of the main checkout's `.codex/hooks.json` (the project
+ * is the main checkout, as for folder trust). The commands name no session
+ * (the hook finds it through the environment), so one file serves them all;
+ * the worktree gets the same file so its `.codex` folder exists.
+ */
+async function renderCodexHooks(worktree: string, hookCommand: (action: HookAction, event: string) => string, home?: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event), timeout: TIMEOUTS[event] ?? 600 }));
+  const written = renderJsonHooks(worktree, HOOKS_FILE, entries);
+  const checkout = findCheckout(worktree);
+  const mainRoot = checkout?.mainRoot ?? worktree;
+  const config = codexConfigFile(env);
+  await withCodexConfigLock(config, home, () => {
+    const shared = join(mainRoot, HOOKS_FILE);
+    const created = !existsSync(shared);
+    if (mainRoot !== worktree) renderJsonHooks(mainRoot, HOOKS_FILE, entries);
+    // A file spex made in the user's checkout stays out of their `git status`.
+    if (created && checkout && mainRoot !== worktree) ensureExcluded(checkout.commonDir, `/${HOOKS_FILE}`);
+    // Codex keys trust by the real path it reads the file at.
+    const file = realpathSync(shared);
+    const ours = codexHandlersOf(file, JSON.parse(readFileSync(file, "utf8")), (c) => c.includes(HOOK_MARKER));
+    writeCodexTrust(config, ours.map(codexHookTrust));
+  });
+  return [written];
+}
+
 export const codex: HarnessAdapter = {
   name: "codex",
   defaultCommand: "codex",
@@ -34,14 +63,6 @@ export const codex: HarnessAdapter = {
   launchArgs: () => [],
   resumeArgs: (nativeId) => ["resume", nativeId],
   hookConfigFiles: [HOOKS_FILE],
-  async renderHooks(worktree, hookCommand, ctx = {}) {
-    const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event), timeout: TIMEOUTS[event] ?? 600 }));
-    const written = renderJsonHooks(worktree, HOOKS_FILE, entries);
-    // Codex keys trust by the real path it finds the file at (its cwd is already resolved).
-    const file = realpathSync(join(worktree, HOOKS_FILE));
-    const ours = codexHandlersOf(file, JSON.parse(readFileSync(file, "utf8")), (c) => c.includes(HOOK_MARKER));
-    await recordCodexTrust(codexConfigFile(ctx.env), ours.map(codexHookTrust), ctx.home);
-    return [written];
-  },
+  renderHooks: (worktree, hookCommand, ctx = {}) => renderCodexHooks(worktree, hookCommand, ctx.home, ctx.env),
   fatalScreens: [/Sign in with ChatGPT/i, /unexpected status 401/i],
 };

@@ -70,8 +70,10 @@ export function renderJsonHooks(
       });
     }
   }
-  const merged = mergeHookSettings(settings, entries);
+  const text = JSON.stringify(mergeHookSettings(settings, entries), null, 2) + "\n";
+  // Unchanged: leave the file alone (an agent may be reading it right now).
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return relFile;
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(merged, null, 2) + "\n");
+  writeFileSync(file, text);
   return relFile;
 }

@@ -1,11 +1,13 @@
 // What each harness adapter declares: its hook event → action map, readiness,
 // launch/resume argv, and the hook config (and Codex trust) it renders.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOOK_ACTIONS, HOOK_MARKER, HARNESS_NAMES, codexHookTrust, harnessAdapter, upsertCodexTrust } from "../../lib/harness";
 import { askNote } from "../../lib/hooks/handle";
+import { cleanEnv, makeRepo } from "../support/sandbox";
 
 const command = (action: string, event: string) => `sh /h/${HOOK_MARKER}.sh x ${action} ${event}`;
 
@@ -137,6 +139,37 @@ describe("rendering codex hooks", () => {
     expect(second).not.toBe(first);
     expect(second.split("\n").length).toBe(first.split("\n").length);
     expect(second.match(/^\[hooks\.state\./gm)).toHaveLength(8);
+  });
+});
+
+describe("rendering codex hooks into a linked worktree", () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("the main checkout's .codex/hooks.json (the file Codex reads for its worktrees) gets spex's hooks and the trust; the user's hooks there are kept and not trusted", async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "spex-codex-wt-")));
+    const env = cleanEnv();
+    const main = makeRepo(join(dir, "repo"), env);
+    const wt = join(main, ".worktrees", "wt");
+    spawnSync("git", ["worktree", "add", "-q", "-b", "b1", wt], { cwd: main, env });
+    const codexHome = join(dir, "codex");
+    await harnessAdapter("codex").renderHooks(wt, command, { home: join(dir, "spex"), env: { CODEX_HOME: codexHome } });
+    const shared = join(main, ".codex", "hooks.json");
+    expect(readFileSync(shared, "utf8")).toBe(readFileSync(join(wt, ".codex", "hooks.json"), "utf8"));
+    const config = readFileSync(join(codexHome, "config.toml"), "utf8");
+    expect(config).toContain(`[hooks.state."${shared}:stop:0:0"]`);
+    expect(config).not.toContain(wt);
+    // Made by spex in the user's checkout: excluded from git status.
+    expect(spawnSync("git", ["status", "--porcelain"], { cwd: main, env, encoding: "utf8" }).stdout).not.toContain(".codex");
+
+    // The user's own hooks in that file stay first and untrusted; spex's move to group 1 and are trusted there.
+    const doc = JSON.parse(readFileSync(shared, "utf8"));
+    doc.hooks.Stop.unshift({ hooks: [{ type: "command", command: "echo mine", timeout: 5 }] });
+    writeFileSync(shared, JSON.stringify(doc));
+    await harnessAdapter("codex").renderHooks(wt, command, { home: join(dir, "spex"), env: { CODEX_HOME: codexHome } });
+    const after = JSON.parse(readFileSync(shared, "utf8"));
+    expect(after.hooks.Stop[0].hooks[0].command).toBe("echo mine");
+    expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toContain(`[hooks.state."${shared}:stop:1:0"]`);
   });
 });
 
