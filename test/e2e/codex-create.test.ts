@@ -2,28 +2,19 @@
 // the fake Responses API on loopback. The user trusts the project; spex itself
 // must make its rendered hooks trusted, or Codex would stop at "Hooks need review".
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
+import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
 import { countingBin } from "../support/agents";
 import { prepareCodex, realCliBinary } from "../support/real-agents";
+import { explainedWait, killPaneGroups, paneOf, pasteInto, recordOf, rowOf, screenOf } from "../support/real-sessions";
 import { type FakeOpenAI, openaiUserPrompts, startFakeOpenAI } from "../support/fake-apis/openai";
 import { gate } from "../support/fake-apis/common";
 
 let sb: Sandbox | undefined;
 let api: FakeOpenAI | undefined;
 afterEach(async () => {
-  // The pane's whole process group first: a CLI may outlive a plain kill-server.
-  if (sb) {
-    const pids = sb.tmux(["list-panes", "-a", "-F", "#{pane_pid}"]).stdout.split("\n").map(Number).filter((n) => n > 1);
-    for (const pid of pids) {
-      try {
-        process.kill(-pid, "SIGTERM");
-      } catch {
-        /* gone */
-      }
-    }
-  }
+  if (sb) killPaneGroups(sb);
   sb?.cleanup();
   await api?.close();
   sb = undefined;
@@ -32,17 +23,6 @@ afterEach(async () => {
 
 const codex = realCliBinary("codex");
 if (!codex) console.warn("skipping the codex create e2e test: node_modules/.bin/codex is missing (run npm ci)");
-
-function row(s: Sandbox, id: string): Record<string, any> {
-  return JSON.parse(s.spex(["session", "ls", id, "--json"]).stdout)[0];
-}
-
-function record(s: Sandbox, id: string): Record<string, any> {
-  const [key] = readdirSync(join(s.home, "projects"));
-  return JSON.parse(readFileSync(join(s.home, "projects", key!, "sessions", id, "session.json"), "utf8"));
-}
-
-const hookWrites = (calls: string[]) => calls.filter((c) => c.startsWith("internal hook"));
 
 describe.skipIf(!codex)("real Codex", () => {
   test("new 'say hi': no hooks-review dialog, ready on its pid, native id from SessionStart, idle on Stop; a pasted second turn goes active then idle; an approval asks and interrupt settles it idle", async () => {
@@ -55,21 +35,18 @@ describe.skipIf(!codex)("real Codex", () => {
     writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { codex: { harness: "codex", command: codex } } }));
     const userConfig = readFileSync(join(codexHome, ".codex", "config.toml"), "utf8");
     const counter = countingBin(sb, SPEX_BIN);
+    const hookWrites = () => counter.calls().filter((c) => c.startsWith("internal hook"));
 
     const r = sb.spex(["session", "new", "--launcher", "codex", "--json", "say hi"]);
     expect(r.stderr).toBe("");
     const created = JSON.parse(r.stdout);
     expect(created.ready).toBe(true);
     const id = created.session_id;
-    expect(record(sb, id).agent_pid).toMatch(/^\d+$/);
-    const pane = `=${record(sb, id).tmux_session}:`;
-    const screen = () => sb!.tmux(["capture-pane", "-p", "-t", pane]).stdout;
-    // On a timeout, say what the pane, the record and the hooks were doing.
-    const until = <T>(probe: () => T | undefined | false, what: string, ms: number) =>
-      waitFor(probe, what, ms).catch((e) => {
-        const log = join(sb!.home, "hooks.log");
-        throw new Error(`${(e as Error).message}\nscreen:\n${screen()}\nrecord: ${JSON.stringify(record(sb!, id))}\nhook writes: ${hookWrites(counter.calls()).join(", ")}\nhooks.log: ${existsSync(log) ? readFileSync(log, "utf8") : "-"}`);
-      });
+    expect(recordOf(sb, id).agent_pid).toMatch(/^\d+$/);
+    const pane = paneOf(sb, id);
+    const screen = () => screenOf(sb!, pane);
+    const until = explainedWait(sb, id, hookWrites);
+    const display = () => rowOf(sb!, id).display;
 
     // Codex reads a linked worktree's hooks from the main checkout's .codex/hooks.json: spex rendered
     // its hooks there and appended their trust after the user's config.
@@ -79,40 +56,37 @@ describe.skipIf(!codex)("real Codex", () => {
     expect(sb.git(["status", "--porcelain"])).not.toContain(".codex");
 
     await until(() => api!.turns().some((t) => openaiUserPrompts(t).includes("say hi")), "the prompt at the fake API", 60000);
-    await until(() => row(sb!, id).display === "idle", "idle after Stop", 60000);
+    await until(() => display() === "idle", "idle after Stop", 60000);
     expect(screen()).toContain("hi from the fake model");
     expect(screen()).not.toMatch(/Hooks need review/);
     // SessionStart came with the first prompt, after readiness: its thread id is recorded all the same.
-    await until(() => record(sb!, id).harness_session_id !== "", "the native id", 30000);
-    expect(record(sb, id).harness_session_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(hookWrites(counter.calls())).toContain("internal hook codex start SessionStart");
-    expect(hookWrites(counter.calls())).toContain("internal hook codex stop Stop");
+    await until(() => recordOf(sb!, id).harness_session_id !== "", "the native id", 30000);
+    expect(recordOf(sb, id).harness_session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(hookWrites()).toContain("internal hook codex start SessionStart");
+    expect(hookWrites()).toContain("internal hook codex stop Stop");
 
     // A second turn pasted at the composer (typed text then Enter is swallowed by Codex's paste-burst guard).
     const held = gate();
     api.options.hold = { until: held.promise };
-    sb.tmux(["set-buffer", "-b", "t2", "again please"]);
-    sb.tmux(["paste-buffer", "-p", "-d", "-b", "t2", "-t", pane]);
+    pasteInto(sb, pane, "again please");
     await until(() => screen().includes("again please"), "the pasted text on screen", 30000);
     sb.tmux(["send-keys", "-t", pane, "Enter"]);
     await until(() => api!.turns().some((t) => openaiUserPrompts(t).includes("again please")), "the second prompt at the API", 60000);
-    await until(() => row(sb!, id).display === "working", "working (active) during the held turn", 30000);
+    await until(() => display() === "working", "working (active) during the held turn", 30000);
     api.options.hold = undefined;
     held.open();
-    await until(() => row(sb!, id).display === "idle", "idle again", 60000);
+    await until(() => display() === "idle", "idle again", 60000);
 
     // An escalated command: Codex's approval dialog fires PermissionRequest → asking; interrupt (Esc) → idle.
     api.options.queue = [{ functionCall: { name: "exec_command", arguments: { cmd: "touch /spex-probe-never", sandbox_permissions: "require_escalated", justification: "Create the probe file?" } } }];
-    sb.tmux(["set-buffer", "-b", "t3", "make the probe"]);
-    sb.tmux(["paste-buffer", "-p", "-d", "-b", "t3", "-t", pane]);
+    pasteInto(sb, pane, "make the probe");
     await until(() => screen().includes("make the probe"), "the third prompt on screen", 30000);
     sb.tmux(["send-keys", "-t", pane, "Enter"]);
     await until(() => /Would you like to run the following command\?/.test(screen()), "the approval dialog", 60000);
-    await until(() => row(sb!, id).display === "asking", "asking on PermissionRequest", 30000);
-    expect(hookWrites(counter.calls())).toContain("internal hook codex ask PermissionRequest");
-    const i = sb.spex(["session", "interrupt", id, "--json"]);
-    expect(i.code).toBe(0);
+    await until(() => display() === "asking", "asking on PermissionRequest", 30000);
+    expect(hookWrites()).toContain("internal hook codex ask PermissionRequest");
+    expect(sb.spex(["session", "interrupt", id, "--json"]).code).toBe(0);
     await until(() => /Conversation interrupted/.test(screen()), "the interrupted turn", 30000);
-    await until(() => row(sb!, id).display === "idle", "idle after the interrupt", 30000);
+    await until(() => display() === "idle", "idle after the interrupt", 30000);
   }, 180000);
 });
