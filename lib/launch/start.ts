@@ -10,7 +10,7 @@ import { type ProjectStore, sessionPaths } from "../store";
 import { capturePane, exactSession, hasSession, killSession, spexSocket, tmuxSync } from "../tmux";
 import { branchExists } from "../git";
 import { clearFence, freezeOriginal, readAgentPid, restoreOriginal } from "./fence";
-import { resolveLauncher } from "./launcher";
+import { requireExecutable, resolveLauncher } from "./launcher";
 import { renderLaunchScript, shellQuote } from "./script";
 import { selfBin } from "./self";
 
@@ -65,6 +65,8 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   const launcher = current.launch_cmd
     ? { command: current.launch_cmd, harness: current.harness }
     : resolveLauncher(config, current.launcher);
+  // A pinned command whose program is gone is settled here, before a window opens (DESIGN.md §5.6).
+  if (current.launch_cmd) requireExecutable(current.launch_cmd, current.launcher || current.harness);
   const adapter = harnessAdapter(launcher.harness);
   const socket = current.tmux_socket || spexSocket();
   const tmuxName = current.tmux_session || tmuxNameFor(current);
@@ -171,7 +173,9 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
       writeFileSync(sessionPaths(store, id).lastScreen, screen + "\n");
       killSession(socket, name);
       await restoreOriginal(store, id);
-      throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen:\n${screen.split("\n").slice(-15).join("\n")}`, {
+      // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.
+      const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).join("\n");
+      throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen:\n${excerpt}`, {
         hint: "fix what the screen shows, then `spex session resume` (or close the session)",
         details: { lastScreen: screen },
       });
