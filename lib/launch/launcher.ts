@@ -51,6 +51,11 @@ export function resolveLauncher(config: SpexConfig, requested: string | undefine
     });
   }
   const command = launcher.command || harnessAdapter(launcher.harness).defaultCommand;
+  return { name, harness: launcher.harness, command, executable: requireExecutable(command, name) };
+}
+
+/** The executable a launch command's first word names; refused (launcher_unresolvable) when there is none. */
+export function requireExecutable(command: string, name: string): string {
   const word = firstWord(command);
   const executable = word ? whichSync(word) : undefined;
   if (!executable) {
@@ -59,5 +64,5 @@ export function resolveLauncher(config: SpexConfig, requested: string | undefine
       httpStatus: 400,
     });
   }
-  return { name, harness: launcher.harness, command, executable };
+  return executable;
 }

@@ -38,5 +38,9 @@ export function renderLaunchScript(i: LaunchScriptInput): string {
     // The seam is applied here, once, for every harness (DESIGN.md §1.7).
     "@@PROMPT@@": i.prompt === null ? "" : shellQuote(promptSeam(i.prompt)),
   };
-  return template.replace(/@@[A-Z_]+@@/g, (m) => fill[m] ?? m).replace(/ +\n/g, "\n");
+  // An empty field takes the space before it along; the filled values (the prompt above all) stay byte for byte.
+  return template.replace(/( ?)(@@[A-Z_]+@@)/g, (_m, space: string, key: string) => {
+    const value = fill[key] ?? key;
+    return value === "" ? "" : space + value;
+  });
 }
