@@ -9,7 +9,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 import { acquireLock, lockHolder } from "../../lib/lock";
-import { sendMessage } from "../../lib/comms";
+import { listPending, sendMessage } from "../../lib/comms";
 import { closeSession } from "../../lib/teardown";
 import { projectStore, recordLockPath, sessionPaths } from "../../lib/store";
 import { SpexError } from "../../lib/errors";
@@ -387,6 +387,26 @@ describe("9. lists stay proportional to the number of sessions", () => {
     const human = sb.spex(["session", "ls", short.session_id, long.session_id]).stdout;
     expect(human.length).toBeLessThan(2000);
     expect(json(sb.spex(["session", "show", long.session_id, "--json"]).stdout).prompt.length).toBe(opening.length + (1 << 20));
+  });
+});
+
+describe("watchers: reparent changes only the parent source", () => {
+  test("detaching a child from a parent that also watches it by hand keeps the manual watch and its waiting notice", () => {
+    const parent = seedRecord(sb.home, sb.repo, { prompt: "busy orchestrator", status: "active" }).session_id;
+    const child = json(sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--parent", parent, "--json", "a supervised child"]).stdout).session_id as string;
+    expect(sb.spex(["session", "watch", child, "--watcher", parent]).code).toBe(0);
+    expect(sb.spex(["internal", "session-state", "active", "--session", child, "--new-turn"]).code).toBe(0);
+    expect(sb.spex(["internal", "session-state", "parked", "--session", child, "--note", "blocked"]).code).toBe(0);
+    const waiting = () => listPending(store(), parent).filter((m) => m.from.kind === "watch").map((m) => m.state);
+    expect(waiting()).toEqual(["queued"]);
+    const out = json(sb.spex(["session", "reparent", child, "--detach", "--json"]).stdout);
+    expect(out).toEqual([{ id: child, from: parent, to: "", changed: true, notified: false }]);
+    expect(json(sb.spex(["session", "watch", "list", child, "--json"]).stdout)).toEqual([expect.objectContaining({ watched: child, watcher: parent, sources: ["manual"] })]);
+    expect(waiting()).toEqual(["queued"]);
+    // And cancelling the manual watch leaves nothing, dropping the notice with it.
+    expect(sb.spex(["session", "watch", "cancel", child, "--watcher", parent]).code).toBe(0);
+    expect(json(sb.spex(["session", "watch", "list", child, "--json"]).stdout)).toEqual([]);
+    expect(waiting()).toEqual([]);
   });
 });
 
