@@ -8,7 +8,7 @@ import { findCheckout } from "../git/main-root";
 import { hooksDir } from "../hooks/post-checkout";
 import { listReceipts } from "../create/receipt";
 import { whichSync } from "../launch/launcher";
-import { harnessAdapter } from "../harness";
+import { codexProjectTrust, harnessAdapter } from "../harness";
 import { readAll } from "../sessions";
 import type { ProjectStore } from "../store";
 import { spexSocket, tmuxSync } from "../tmux";
@@ -53,6 +53,16 @@ export function runDoctor(store: ProjectStore): DoctorReport {
     const word = command.trim().split(/\s+/)[0] ?? "";
     const found = whichSync(word.replace(/^['"]|['"]$/g, ""));
     checks.push({ name: `launcher ${name}`, required: false, ok: !!found, detail: found ? `${word} → ${found}` : `${word} is not on PATH (sessions with --launcher ${name} will be refused)` });
+  }
+  // Codex asks "Trust this folder?" in every session of an untrusted project (spex records hook trust, not this).
+  if (Object.values(config.launchers).some((l) => l.harness === "codex" && whichSync((l.command || "codex").trim().split(/\s+/)[0]!.replace(/^['"]|['"]$/g, "")))) {
+    const { file, level } = codexProjectTrust(store.root);
+    checks.push({
+      name: "codex project trust",
+      required: false,
+      ok: level === "trusted",
+      detail: level === "trusted" ? `${store.root} is trusted in ${file}` : `Codex will ask "Trust this folder?" in each session: trust ${store.root} once in Codex, or add [projects."${store.root}"] trust_level = "trusted" to ${file}`,
+    });
   }
   const checkout = findCheckout(store.root);
   if (checkout) {

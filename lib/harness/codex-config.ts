@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
 import { spexHome } from "../store";
-import { type TrustEdit, type TrustEntry, upsertCodexTrust } from "./codex-trust";
+import { type TrustEdit, type TrustEntry, codexProjectTrustLevel, upsertCodexTrust } from "./codex-trust";
 
 /** $CODEX_HOME/config.toml, default ~/.codex/config.toml. */
 export function codexConfigFile(env: NodeJS.ProcessEnv = process.env): string {
@@ -69,4 +69,16 @@ export function writeCodexTrust(configFile: string, entries: TrustEntry[]): Trus
 /** Record trust for `entries` in the Codex config file; returns what was written and what was left alone. */
 export function recordCodexTrust(configFile: string, entries: TrustEntry[], home?: string): Promise<TrustEdit> {
   return withCodexConfigLock(configFile, home, () => writeCodexTrust(configFile, entries));
+}
+
+/** Codex's trust level for a main checkout (linked worktrees resolve to it); undefined when unset. */
+export function codexProjectTrust(mainRoot: string, env: NodeJS.ProcessEnv = process.env): { file: string; level: string | undefined } {
+  const file = codexConfigFile(env);
+  let text = "";
+  try {
+    text = readText(realTarget(file));
+  } catch {
+    // unreadable: reported as unset
+  }
+  return { file, level: codexProjectTrustLevel(text, mainRoot) };
 }

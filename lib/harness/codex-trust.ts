@@ -235,3 +235,15 @@ export function upsertCodexTrust(text: string, entries: TrustEntry[]): TrustEdit
   }
   return { text: out, written, skipped };
 }
+
+/** The trust_level the config gives a project folder (`[projects."<dir>"]`), if any. */
+export function codexProjectTrustLevel(text: string, dir: string): string | undefined {
+  const lines = scan(text);
+  const at = lines.findIndex((l) => l.header && same(l.table, ["projects", dir]));
+  if (at < 0) return undefined;
+  for (let i = at + 1; i < lines.length && !lines[i]!.header; i++) {
+    const m = /^[ \t]*(["']?)trust_level\1[ \t]*=[ \t]*(["'])([^"']*)\2/.exec(lines[i]!.text);
+    if (m) return m[3];
+  }
+  return undefined;
+}

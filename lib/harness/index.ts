@@ -8,7 +8,7 @@ import { type HarnessAdapter, type HarnessName, HARNESS_NAMES } from "./types";
 export * from "./types";
 export { HOOK_MARKER, mergeHookSettings } from "./hook-config";
 export { codexEventSnake, codexHookTrust, codexHandlersOf, upsertCodexTrust, type CodexHandler, type TrustEntry } from "./codex-trust";
-export { codexConfigFile, recordCodexTrust } from "./codex-config";
+export { codexConfigFile, codexProjectTrust, recordCodexTrust } from "./codex-config";
 
 const ADAPTERS: Record<HarnessName, HarnessAdapter> = { claude, codex, gemini, shell };
 

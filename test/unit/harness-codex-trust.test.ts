@@ -6,8 +6,10 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codexConfigFile, codexHookTrust, recordCodexTrust, upsertCodexTrust } from "../../lib/harness";
-import { tableHeader } from "../../lib/harness/codex-trust";
-import { REPO_ROOT } from "../support/sandbox";
+import { codexProjectTrustLevel, tableHeader } from "../../lib/harness/codex-trust";
+import { runDoctor } from "../../lib/doctor";
+import { projectStore } from "../../lib/store";
+import { REPO_ROOT, sandbox } from "../support/sandbox";
 
 const FILE = "/w/repo/.codex/hooks.json";
 const K1 = `${FILE}:session_start:0:0`;
@@ -181,5 +183,32 @@ describe("the config file", () => {
     const text = readFileSync(file, "utf8");
     expect(text.startsWith(USER)).toBe(true);
     for (const who of ["a", "b", "c", "d"]) for (let i = 0; i < 5; i++) expect(headers(text, `/w/${who}:stop:${i}:0`)).toBe(1);
+  });
+});
+
+describe("codex project trust", () => {
+  test("reads the trust_level of a project table, whatever its header spelling", () => {
+    expect(codexProjectTrustLevel(USER, "/w/repo")).toBe("trusted");
+    expect(codexProjectTrustLevel(`[ projects . '/w/x' ]\ntrust_level = 'untrusted'\n`, "/w/x")).toBe("untrusted");
+    expect(codexProjectTrustLevel(USER, "/w/other")).toBeUndefined();
+  });
+
+  test("spex doctor warns (without failing) when a codex launcher's project is not trusted in Codex", () => {
+    const sb = sandbox();
+    const saved = process.env.CODEX_HOME;
+    try {
+      process.env.CODEX_HOME = join(sb.dir, "codex");
+      writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { cx: { harness: "codex", command: "sh" } } }));
+      const check = () => runDoctor(projectStore(sb.repo, sb.home)).checks.find((c) => c.name === "codex project trust");
+      expect(check()).toMatchObject({ ok: false, required: false });
+      expect(check()!.detail).toContain(`[projects."${sb.repo}"] trust_level = "trusted"`);
+      mkdirSync(process.env.CODEX_HOME);
+      writeFileSync(join(process.env.CODEX_HOME, "config.toml"), `[projects."${sb.repo}"]\ntrust_level = "trusted"\n`);
+      expect(check()).toMatchObject({ ok: true });
+    } finally {
+      if (saved === undefined) delete process.env.CODEX_HOME;
+      else process.env.CODEX_HOME = saved;
+      sb.cleanup();
+    }
   });
 });
