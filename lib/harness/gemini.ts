@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction } from "./types";
 import { renderJsonHooks } from "./hook-config";
 
@@ -22,9 +23,11 @@ export const gemini: HarnessAdapter = {
   readiness: "hook",
   // An Enter within 30 ms of the previous input becomes a newline (no kitty keyboard protocol in tmux).
   submitQuietMs: 100,
-  // -i: run the prompt, then stay interactive.
-  launchArgs: () => ["-i"],
+  // --session-id: the conversation id spex chose (it is the hooks' session_id); -i: run the
+  // prompt (its value, so it comes last), then stay interactive.
+  launchArgs: ({ nativeId }) => (nativeId ? ["--session-id", nativeId, "-i"] : ["-i"]),
   resumeArgs: (nativeId) => ["--resume", nativeId],
+  assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
   async renderHooks(worktree, hookCommand) {
     const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event) }));

@@ -25,7 +25,7 @@ const codex = realCliBinary("codex");
 if (!codex) console.warn("skipping the codex create e2e test: node_modules/.bin/codex is missing (run npm ci)");
 
 describe.skipIf(!codex)("real Codex", () => {
-  test("new 'say hi': no hooks-review dialog, ready on its pid, native id from SessionStart, idle on Stop; a pasted second turn goes active then idle; an approval asks and interrupt settles it idle", async () => {
+  test("new 'say hi': no hooks-review dialog, ready on its pid, native id from SessionStart, idle on Stop; a pasted second turn goes active then idle; an approval asks and interrupt settles it idle; stop and resume reopen the thread, ready on its pid", async () => {
     sb = sandbox();
     api = await startFakeOpenAI({ replyText: "hi from the fake model" });
     const codexHome = join(sb.dir, "codex-home");
@@ -88,5 +88,21 @@ describe.skipIf(!codex)("real Codex", () => {
     expect(sb.spex(["session", "interrupt", id, "--json"]).code).toBe(0);
     await until(() => /Conversation interrupted/.test(screen()), "the interrupted turn", 30000);
     await until(() => display() === "idle", "idle after the interrupt", 30000);
+
+    // stop, then resume: `codex resume <thread>` fires no SessionStart until a prompt, so readiness is its live pid.
+    const thread = recordOf(sb, id).harness_session_id;
+    expect(sb.spex(["session", "stop", id, "--json"]).code).toBe(0);
+    const resumed = sb.spex(["session", "resume", id, "--json"]);
+    expect(resumed.stderr).toBe("");
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ ready: true, resumeArgs: ["resume", thread] });
+    const again = paneOf(sb, id);
+    await until(() => screenOf(sb!, again).includes("again please"), "the earlier turns on screen", 30000);
+    expect(display()).toBe("idle");
+    pasteInto(sb, again, "after the resume");
+    await until(() => screenOf(sb!, again).includes("after the resume"), "the pasted prompt after resume", 30000);
+    sb.tmux(["send-keys", "-t", again, "Enter"]);
+    await until(() => api!.turns().some((t) => openaiUserPrompts(t).includes("after the resume")), "the prompt after resume at the API", 60000);
+    await until(() => display() === "idle" && hookWrites().filter((c) => c.endsWith("start SessionStart")).length === 2, "idle, after a second SessionStart", 60000);
+    expect(recordOf(sb, id).harness_session_id).toBe(thread);
   }, 180000);
 });

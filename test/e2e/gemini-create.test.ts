@@ -26,7 +26,7 @@ const gemini = realCliBinary("gemini");
 if (!gemini) console.warn("skipping the gemini create e2e test: node_modules/.bin/gemini is missing (run npm ci)");
 
 describe.skipIf(!gemini)("real Gemini CLI", () => {
-  test("new 'say hi': ready on SessionStart, the prompt arrives, AfterAgent → idle; a pasted second turn goes active then idle; a tool approval asks and interrupt settles it idle", async () => {
+  test("new 'say hi': ready on SessionStart, the prompt arrives, AfterAgent → idle; a pasted second turn goes active then idle; a tool approval asks and interrupt settles it idle; stop and resume reopen the conversation", async () => {
     sb = sandbox();
     api = await startFakeGemini({ replyText: "hi from the fake model" });
     const env = prepareGemini({ home: join(sb.dir, "gemini-home"), apiUrl: api.url, trust: [sb.repo] });
@@ -45,8 +45,9 @@ describe.skipIf(!gemini)("real Gemini CLI", () => {
     const screen = () => screenOf(sb!, pane);
     const until = explainedWait(sb, id, hookWrites);
     const display = () => rowOf(sb!, id).display;
-    // SessionStart cleared the fence and named the conversation.
-    expect(recordOf(sb, id).harness_session_id).toMatch(/^[0-9a-f-]{36}$/);
+    // SessionStart cleared the fence; the conversation is the one spex named with --session-id.
+    expect(created.harness_session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(recordOf(sb, id).harness_session_id).toBe(created.harness_session_id);
     expect(hookWrites()[0]).toBe("internal hook gemini start SessionStart");
 
     await until(() => api!.turns().some((t) => geminiUserPrompts(t).includes("say hi")), "the prompt at the fake API", 60000);
@@ -79,5 +80,13 @@ describe.skipIf(!gemini)("real Gemini CLI", () => {
     expect(sb.spex(["session", "interrupt", id, "--json"]).code).toBe(0);
     await until(() => !/Allow execution of/.test(screen()), "the dialog gone", 30000);
     await until(() => display() === "idle", "idle after the interrupt", 30000);
+
+    // stop, then resume: `--resume <id>` reopens the conversation; its SessionStart proves readiness.
+    expect(sb.spex(["session", "stop", id, "--json"]).code).toBe(0);
+    const resumed = sb.spex(["session", "resume", id, "--json"]);
+    expect(resumed.stderr).toBe("");
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ ready: true, resumeArgs: ["--resume", created.harness_session_id] });
+    await until(() => screenOf(sb!, paneOf(sb!, id)).includes("again please"), "the earlier turns on screen", 30000);
+    expect(recordOf(sb, id).harness_session_id).toBe(created.harness_session_id);
   }, 180000);
 });

@@ -69,7 +69,9 @@ describe("readiness, argv and submit timing", () => {
     expect(harnessAdapter("claude").resumeArgs("u-1")).toEqual(["--resume", "u-1"]);
     expect(harnessAdapter("codex").launchArgs({ nativeId: "" })).toEqual([]);
     expect(harnessAdapter("codex").resumeArgs("t-1")).toEqual(["resume", "t-1"]);
-    expect(harnessAdapter("gemini").launchArgs({ nativeId: "" })).toEqual(["-i"]);
+    expect(harnessAdapter("gemini").launchArgs({ nativeId: "g-1" })).toEqual(["--session-id", "g-1", "-i"]);
+    expect(harnessAdapter("gemini").assignNativeId!()).toMatch(/^[0-9a-f-]{36}$/);
+    expect(harnessAdapter("codex").assignNativeId).toBeUndefined();
     expect(harnessAdapter("gemini").resumeArgs("g-1")).toEqual(["--resume", "g-1"]);
   });
 
