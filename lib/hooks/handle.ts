@@ -29,8 +29,8 @@ export function askNote(p: HookPayload): string | undefined {
 }
 
 export async function handleHookEvent(store: ProjectStore, id: string, action: HookAction, payload: HookPayload): Promise<RecordChange | undefined> {
-  // Subagent payloads describe a child's turn, not the session's.
-  if (payload.agent_id) return undefined;
+  // Subagent payloads describe a child's turn, not the session's; but a dialog a subagent raises holds the whole session.
+  if (payload.agent_id && action !== "ask" && action !== "notify") return undefined;
   switch (action) {
     case "start":
       return clearFence(store, id, typeof payload.session_id === "string" ? payload.session_id : undefined);

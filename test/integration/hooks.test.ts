@@ -171,3 +171,15 @@ describe("permission dialogs, interrupts and native ids across harnesses", () =>
     expect(show(sb, rec.session_id).record).toMatchObject({ harness_session_id: "019a-codex-thread", status: "active" });
   });
 });
+
+describe("subagents", () => {
+  test("a permission dialog raised inside a subagent still makes the session asking", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "active" });
+    sb.spex(["internal", "hook", "claude", "ask", "PermissionRequest"], {
+      env: { SPEX_SESSION_ID: rec.session_id, SPEX_PROJECT_ROOT: sb.repo },
+      input: JSON.stringify({ session_id: "c", agent_id: "sub-1", agent_type: "general-purpose", tool_name: "Bash", tool_input: { command: "rm x" } }),
+    });
+    expect(JSON.parse(sb.spex(["session", "show", rec.session_id, "--json"]).stdout).record).toMatchObject({ status: "asking", note: "Bash: rm x" });
+  });
+});
