@@ -2,6 +2,7 @@
 // message and write a claim durably; release; paste (bracketed) and press
 // Enter once the paste echoes; settle under the lock again. A claim whose
 // owner died is never retried: it becomes `held`, so nothing is typed twice.
+import { harnessAdapter, isHarnessName } from "../harness";
 import { existsSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -53,6 +54,8 @@ export interface DrainOptions {
 interface Pane {
   socket: string;
   target: string;
+  /** Quiet time the harness needs between input and Enter. */
+  quietMs: number;
 }
 
 function echoTimeoutMs(): number {
@@ -65,7 +68,7 @@ function paneOf(view: SessionRecord): Pane | undefined {
   const socket = view.tmux_socket || spexSocket();
   // Pane commands do not take an exact `=name` session target: address the pane by its id.
   const pane = sessionPanes(socket, view.tmux_session)[0];
-  return pane ? { socket, target: pane } : undefined;
+  return pane ? { socket, target: pane, quietMs: isHarnessName(view.harness) ? harnessAdapter(view.harness).submitQuietMs : 0 } : undefined;
 }
 
 function oneLine(text: string): string {
@@ -196,6 +199,8 @@ async function handOver(m: QueuedMessage, pane: Pane, before: string): Promise<H
   if (!echoed) {
     return { state: "held", reason: `pasted, but the text did not show on screen within ${echoTimeoutMs()} ms, so Enter was not pressed; it may sit in the composer` };
   }
+  // Some composers read an Enter that follows input too closely as a newline (Gemini).
+  if (pane.quietMs > 0) await sleep(pane.quietMs);
   const enter = sendKeys(pane.socket, pane.target, ["Enter"]);
   if (enter.code !== 0) return { state: "held", reason: `pasted, but Enter failed: ${enter.stderr.trim()}` };
   return { state: "delivered", reason: "" };

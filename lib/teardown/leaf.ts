@@ -95,9 +95,25 @@ export function stopLeaf(id: string, leaf: Leaf): LeafOutcome {
   });
 }
 
+/** True when the leaf leads its own process group (the pane's shell exec'd into it). */
+function leadsGroup(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[2]) === pid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Signal the proven leaf. When it leads its own process group the whole group
+ * gets the signal: an agent whose UI runs in a child (Gemini) ends at once
+ * instead of waiting out the grace period.
+ */
 function signal(leaf: Leaf, sig: NodeJS.Signals): boolean {
   try {
-    process.kill(leaf.pid, sig);
+    process.kill(leadsGroup(leaf.pid) ? -leaf.pid : leaf.pid, sig);
     return true;
   } catch (e) {
     if (errnoCode(e) === "ESRCH") return false;
