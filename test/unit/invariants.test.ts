@@ -8,9 +8,10 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { HARNESS_NAMES } from "../../lib/harness";
+import { acquireLock, lockHolder, withLocks } from "../../lib/lock";
 import { renderLaunchScript } from "../../lib/launch/script";
 import { promptSeam } from "../../lib/naming";
-import { REPO_ROOT } from "../support/sandbox";
+import { REPO_ROOT, waitFor } from "../support/sandbox";
 
 function filesUnder(dir: string, keep: (f: string) => boolean): string[] {
   const out: string[] = [];
@@ -37,8 +38,8 @@ const tsFiles = [...filesUnder("lib", (f) => f.endsWith(".ts")), ...filesUnder("
 
 /** Files that call `name(` (not its definition or import). */
 function callers(name: string): string[] {
-  const call = new RegExp(`(?<![\\w.])${name}\\(`);
-  return tsFiles.filter((f) => source(f).split("\n").some((l) => call.test(l) && !/^\s*(export\s+)?(async\s+)?function\s/.test(l))).map(rel).sort();
+  const call = new RegExp(`(?<!function\\s+)\\b${name}\\(`);
+  return tsFiles.filter((f) => source(f).split("\n").some((l) => call.test(l))).map(rel).sort();
 }
 
 describe("one writer (static)", () => {
@@ -121,7 +122,30 @@ describe("the prompt seam in every launch script", () => {
       );
       expect(operands(harness, "-rf", [])).toEqual([" -rf"]);
       expect(operands(harness, " -rf", [])).toEqual([" -rf"]);
+      // Only a '-' in the very first place counts; other leading blanks and trailing blanks stay as typed.
+      expect(operands(harness, "  --two\t", [])).toEqual(["  --two\t"]);
+      expect(operands(harness, "\t-tab", [])).toEqual(["\t-tab"]);
+      expect(operands(harness, "trailing  \n blanks \n", [])).toEqual(["trailing  \n blanks \n"]);
       expect(operands(harness, null, args)).toEqual(args);
     });
   }
+});
+
+describe("exclusion lives in the lock", () => {
+  test("withLocks takes its locks in sorted order whatever order they are asked in: with the later one held, the earlier is already taken while it waits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "spex-order-"));
+    try {
+      const [early, late] = [join(dir, "a.lock"), join(dir, "b.lock")];
+      const held = await acquireLock(late, { purpose: "held first" });
+      const both = withLocks([late, early], () => "ran", { purpose: "asked late first", timeoutMs: 10000 });
+      try {
+        await waitFor(() => lockHolder(early)?.purpose === "asked late first", "the earlier lock to be taken while the later one waits", 5000);
+      } finally {
+        await held.release();
+      }
+      expect(await both).toBe("ran");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
