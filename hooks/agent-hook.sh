@@ -17,6 +17,7 @@ note_empty=0
 stopped=0
 fenced=1
 after_empty=0
+declared_empty=0
 # One field per line (the writer's guarantee): exact-line matches, no jq.
 while IFS= read -r line || [ -n "$line" ]; do
   case $line in
@@ -25,24 +26,28 @@ while IFS= read -r line || [ -n "$line" ]; do
     '  "note": "",') note_empty=1 ;;
     '  "stopped": true,') stopped=1 ;;
     '  "after_turn": "",') after_empty=1 ;;
+    '  "declared": "",') declared_empty=1 ;;
     '  "launch_readiness_pending": "",') fenced=0 ;;
   esac
 done < "$rec"
 
 inbox="${rec%/session.json}/inbox.pending"
+# An agent's own declaration (done, park, ask) stands until a new turn: what a
+# hook infers later (a tool call, a Stop, a failure) changes nothing then.
 case $action in
   turn)
     [ "$status" = active ] && [ "$proposal_empty" = 1 ] && [ "$note_empty" = 1 ] &&
-      [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
+      [ "$declared_empty" = 1 ] && [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
   tool)
-    [ "$status" = active ] && [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
+    { [ "$status" = active ] || [ "$declared_empty" = 0 ]; } && [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
   stop)
-    { [ "$status" = idle ] || [ "$status" = awaiting ]; } && [ "$after_empty" = 1 ] &&
-      [ ! -e "$inbox" ] && [ "$fenced" = 0 ] && exit 0 ;;
+    { [ "$status" = idle ] || [ "$status" = awaiting ] || [ "$declared_empty" = 0 ]; } &&
+      [ "$after_empty" = 1 ] && [ ! -e "$inbox" ] && [ "$fenced" = 0 ] && exit 0 ;;
   ask | notify)
-    [ "$status" = asking ] && exit 0 ;;
+    { [ "$status" = asking ] || [ "$declared_empty" = 0 ]; } && exit 0 ;;
   fail)
-    [ "$status" = error ] && exit 0 ;;
+    # Only an undeclared active record turns to error.
+    { [ "$status" != active ] || [ "$declared_empty" = 0 ]; } && exit 0 ;;
   end)
     [ "$stopped" = 1 ] && exit 0 ;;
 esac

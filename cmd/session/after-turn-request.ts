@@ -23,7 +23,7 @@ export async function afterTurnRequest(cmd: DeclareCommand, flags: AfterTurnFlag
   const then: AfterTurn = flags.cancel ? "" : flags.then ?? "";
   const store = currentProject();
   const id = resolveOwnSession(store, cmd.session);
-  if (propose) await declareState(store, id, { status: "awaiting", proposal: propose, note: await readNote() });
+  if (propose) await declareState(store, id, { status: "awaiting", proposal: propose, note: await readNote(), declared: "done" });
   const change = await requestAfterTurn(store, id, then);
   if (cmd.json) writeJson(cmd.context.stdout, { id, afterTurn: then, proposal: propose ?? null, changed: change !== undefined });
   else cmd.context.stdout.write(then ? `${id.slice(0, 8)}: will ${then} once the current turn ends\n` : `${id.slice(0, 8)}: no after-turn request\n`);

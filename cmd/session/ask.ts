@@ -15,6 +15,6 @@ export class SessionAskCommand extends DeclareCommand {
   async execute(): Promise<number> {
     const note = await this.readNote();
     if (note === undefined) throw new SpexError("usage", "ask needs the question as a note", { hint: 'add --note "…"', exitCode: 2 });
-    return this.declare(async () => ({ status: "asking", note }));
+    return this.declare(async () => ({ status: "asking", note, declared: "ask" }));
   }
 }

@@ -42,6 +42,6 @@ export class SessionDoneCommand extends DeclareCommand {
     }
     const propose = this.propose;
     const note = await this.readNote();
-    return this.declare(async () => ({ status: "awaiting", proposal: propose, note }));
+    return this.declare(async () => ({ status: "awaiting", proposal: propose, note, declared: "done" }));
   }
 }

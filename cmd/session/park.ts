@@ -15,6 +15,6 @@ export class SessionParkCommand extends DeclareCommand {
   async execute(): Promise<number> {
     const note = await this.readNote();
     if (note === undefined) throw new SpexError("usage", "park needs a note saying why", { hint: 'add --note "…"', exitCode: 2 });
-    return this.declare(async () => ({ status: "parked", note }));
+    return this.declare(async () => ({ status: "parked", note, declared: "park" }));
   }
 }

@@ -37,9 +37,9 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
     case "turn":
       return declareState(store, id, { status: "active", newTurn: true });
     case "tool":
-      return declareState(store, id, { status: "active", stopped: false });
+      return declareState(store, id, { status: "active", stopped: false, inferred: true });
     case "stop": {
-      const change = await declareState(store, id, { status: "idle" });
+      const change = await declareState(store, id, { status: "idle", inferred: true });
       // The turn is over: carry out an after-turn request, and hand over queued messages
       // (both in detached processes: the agent is waiting for this hook to return).
       await runAfterTurn(store, id);
@@ -47,12 +47,20 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       return change;
     }
     case "ask":
-      return declareState(store, id, { status: "asking", note: askNote(payload) });
+      return declareState(store, id, { status: "asking", note: askNote(payload), inferred: true });
     case "notify":
-      return isQuestion(payload) ? declareState(store, id, { status: "asking", note: typeof payload.message === "string" ? payload.message : undefined }) : undefined;
+      return isQuestion(payload)
+        ? declareState(store, id, { status: "asking", note: typeof payload.message === "string" ? payload.message : undefined, inferred: true })
+        : undefined;
     case "fail":
-      return declareState(store, id, { status: "error", note: typeof payload.error === "string" ? payload.error : typeof payload.message === "string" ? payload.message : undefined });
+      // Only a live, undeclared active record turns to error: a declaration that landed first wins.
+      return declareState(store, id, {
+        status: "error",
+        note: typeof payload.error === "string" ? payload.error : typeof payload.message === "string" ? payload.message : undefined,
+        inferred: true,
+        onlyFrom: ["active"],
+      });
     case "end":
-      return declareState(store, id, { status: "idle", stopped: true });
+      return declareState(store, id, { status: "idle", stopped: true, inferred: true });
   }
 }

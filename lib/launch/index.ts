@@ -1,4 +1,4 @@
-export { launchSession, waitForReadiness, tmuxNameFor, type LaunchOptions, type LaunchResult } from "./start";
+export { launchSession, checkLaunchable, waitForReadiness, tmuxNameFor, type LaunchOptions, type LaunchResult } from "./start";
 export { clearFence, restoreOriginal, readAgentPid, freezeOriginal } from "./fence";
 export { resolveLauncher, whichSync, type ResolvedLauncher } from "./launcher";
 export { renderLaunchScript, shellQuote } from "./script";

@@ -50,7 +50,18 @@ async function refuseUnlaunchable(record: SessionRecord): Promise<void> {
   }
 }
 
-export async function launchSession(store: ProjectStore, id: string, opts: LaunchOptions = {}): Promise<LaunchResult> {
+interface Launchable {
+  current: SessionRecord;
+  launcher: { command: string; harness: string };
+}
+
+/**
+ * Every refusal this machine can settle before a window opens (DESIGN.md §5.6):
+ * an unusable or already-starting record, no worktree, no branch, a launcher
+ * whose program is gone. Callers that stop something first (resume --force)
+ * ask this before they change anything.
+ */
+export async function checkLaunchable(store: ProjectStore, id: string): Promise<Launchable> {
   const reading = readSession(store, id);
   refuseUnusable(reading);
   const current = reading.record;
@@ -60,13 +71,16 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     });
   }
   await refuseUnlaunchable(current);
-  const config = loadConfig(store.root);
   // The pinned launch_cmd wins over today's config: a session keeps the command it was created with.
   const launcher = current.launch_cmd
     ? { command: current.launch_cmd, harness: current.harness }
-    : resolveLauncher(config, current.launcher);
-  // A pinned command whose program is gone is settled here, before a window opens (DESIGN.md §5.6).
+    : resolveLauncher(loadConfig(store.root), current.launcher);
   if (current.launch_cmd) requireExecutable(current.launch_cmd, current.launcher || current.harness);
+  return { current, launcher };
+}
+
+export async function launchSession(store: ProjectStore, id: string, opts: LaunchOptions = {}): Promise<LaunchResult> {
+  const { current, launcher } = await checkLaunchable(store, id);
   const adapter = harnessAdapter(launcher.harness);
   const socket = current.tmux_socket || spexSocket();
   const tmuxName = current.tmux_session || tmuxNameFor(current);

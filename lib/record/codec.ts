@@ -6,6 +6,7 @@ import {
   type PendingOriginal,
   type SessionRecord,
   isAfterTurn,
+  isDeclaration,
   isLifecycle,
   isProposal,
 } from "./schema";
@@ -74,6 +75,7 @@ export function parseRecord(text: string): { record: SessionRecord; pending: Pen
   if (!isLifecycle(record.status)) throw new RecordParseError(`status ${JSON.stringify(record.status)} is not a lifecycle`);
   if (!isProposal(record.proposal)) throw new RecordParseError(`proposal ${JSON.stringify(record.proposal)} is not a proposal`);
   if (!isAfterTurn(record.after_turn)) throw new RecordParseError(`after_turn ${JSON.stringify(record.after_turn)} is not allowed`);
+  if (!isDeclaration(record.declared)) throw new RecordParseError(`declared ${JSON.stringify(record.declared)} is not allowed`);
   const pending = parsePending(record.launch_readiness_pending as string);
   return { record: record as unknown as SessionRecord, pending };
 }

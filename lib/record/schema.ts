@@ -11,6 +11,14 @@ export type Proposal = (typeof PROPOSALS)[number];
 export const AFTER_TURN = ["", "archive", "stop"] as const;
 export type AfterTurn = (typeof AFTER_TURN)[number];
 
+/**
+ * The agent's own declaration standing in this turn (done, park, ask). A
+ * declaration outranks what hooks later infer (a Stop, a tool call, a failure,
+ * the process ending) until a new turn starts.
+ */
+export const DECLARATIONS = ["", "done", "park", "ask"] as const;
+export type Declaration = (typeof DECLARATIONS)[number];
+
 export interface SessionRecord {
   session_id: string;
   governed: boolean;
@@ -36,6 +44,7 @@ export interface SessionRecord {
   stopped: boolean;
   archived: boolean;
   after_turn: AfterTurn;
+  declared: Declaration;
   launch_readiness_pending: string;
   create_request_id: string;
   create_payload_hash: string;
@@ -69,6 +78,7 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "stopped",
   "archived",
   "after_turn",
+  "declared",
   "launch_readiness_pending",
   "create_request_id",
   "create_payload_hash",
@@ -93,6 +103,10 @@ export function isLifecycle(v: unknown): v is Lifecycle {
 
 export function isProposal(v: unknown): v is Proposal {
   return typeof v === "string" && (PROPOSALS as readonly string[]).includes(v);
+}
+
+export function isDeclaration(v: unknown): v is Declaration {
+  return typeof v === "string" && (DECLARATIONS as readonly string[]).includes(v);
 }
 
 export function isAfterTurn(v: unknown): v is AfterTurn {
@@ -125,6 +139,7 @@ export function emptyRecord(id: string, now = new Date().toISOString()): Session
     stopped: false,
     archived: false,
     after_turn: "",
+    declared: "",
     launch_readiness_pending: "",
     create_request_id: "",
     create_payload_hash: "",

@@ -4,7 +4,7 @@ import { SpexError } from "../errors";
 import { withLock } from "../lock";
 import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
 import { type RecordReading, publicRecord, readRecordFile, writeRecordFile } from "./file";
-import { parsePending } from "./codec";
+import { parsePending, serializeRecord } from "./codec";
 import type { PendingOriginal, SessionRecord } from "./schema";
 
 export interface RecordChange {
@@ -70,7 +70,7 @@ export interface UpdateOptions {
 
 /**
  * Apply `mutate` to the stored record under its lock. Returning undefined (or
- * the same object) writes nothing. The writer stamps updatedAt.
+ * a record equal to the stored one) writes nothing. The writer stamps updatedAt.
  */
 export async function updateRecord(
   store: ProjectStore,
@@ -86,7 +86,8 @@ export async function updateRecord(
       refuseUnusable(reading, opts);
       const before = reading.record;
       const next = mutate({ ...before }, { pending: reading.pending, retired: reading.retired });
-      if (!next || next === before) return;
+      // Nothing to write when mutate declines or hands back the record unchanged.
+      if (!next || serializeRecord(next) === serializeRecord(before)) return;
       const after = { ...next, updatedAt: new Date().toISOString() };
       writeRecordFile(reading.file, after);
       change = {

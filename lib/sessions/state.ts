@@ -1,7 +1,7 @@
 // Lifecycle declarations: the agent's own `done/park/ask` and the hooks'
 // `internal session-state` land through this one path into the one writer.
 import { SpexError } from "../errors";
-import { type Lifecycle, type Proposal, type RecordChange, isLifecycle, isProposal, updateRecord } from "../record";
+import { type Declaration, type Lifecycle, type Proposal, type RecordChange, isLifecycle, isProposal, updateRecord } from "../record";
 import type { ProjectStore } from "../store";
 
 export interface StateDeclaration {
@@ -14,6 +14,15 @@ export interface StateDeclaration {
   newTurn?: boolean;
   /** The agent process ended (SessionEnd). */
   stopped?: boolean;
+  /** The agent's own declaration (done, park, ask): it stands until a new turn. */
+  declared?: Declaration;
+  /**
+   * Inferred by a hook rather than declared: it yields to a standing
+   * declaration (only `stopped` may still change) and, with `onlyFrom`,
+   * applies only to those lifecycles.
+   */
+  inferred?: boolean;
+  onlyFrom?: Lifecycle[];
 }
 
 export function parseLifecycle(value: string): Lifecycle {
@@ -38,12 +47,19 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
     store,
     id,
     (record) => {
+      const stands = d.inferred && !d.newTurn && (record.declared !== "" || (d.onlyFrom !== undefined && !d.onlyFrom.includes(record.status)));
+      if (stands) {
+        // The declaration that landed first is authoritative: a hook may only record that the process ended.
+        return d.stopped === undefined || d.stopped === record.stopped ? undefined : { ...record, stopped: d.stopped };
+      }
       const next = { ...record, status: d.status };
       if (d.newTurn) {
         next.proposal = "";
         next.note = "";
         next.stopped = false;
+        next.declared = "";
       }
+      if (d.declared !== undefined) next.declared = d.declared;
       if (d.proposal !== undefined) next.proposal = d.proposal;
       if (d.note !== undefined) next.note = d.note;
       if (d.stopped !== undefined) next.stopped = d.stopped;
@@ -53,7 +69,8 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
         next.status === record.status &&
         next.proposal === record.proposal &&
         next.note === record.note &&
-        next.stopped === record.stopped;
+        next.stopped === record.stopped &&
+        next.declared === record.declared;
       return same ? undefined : next;
     },
     { reason: "state", purpose: `state ${d.status} ${id}` },

@@ -3,7 +3,7 @@
 // lib/launch's; this decides whether a relaunch is allowed and clears the way.
 import { SpexError } from "../errors";
 import { harnessAdapter } from "../harness";
-import { type LaunchResult, launchSession } from "../launch";
+import { type LaunchResult, checkLaunchable, launchSession } from "../launch";
 import { publicRecord, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { probe, recordedLeaf } from "./leaf";
@@ -45,6 +45,8 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
       details: { pid: leaf.pid, leaf: state },
     });
   }
+  // Refusals the launch would settle come before anything is stopped: a refused resume changes nothing.
+  await checkLaunchable(store, id);
   // A live leaf (only with --force; an unprovable one still refuses) or a leftover pane is stopped first.
   const stopped = state !== "dead" || hasTmuxSession(record) ? await stopSession(store, id) : null;
   const launch = await launchSession(store, id, { resume: true, wait: opts.wait });

@@ -1,10 +1,11 @@
 // stop and interrupt. Stop signals the leaf first (guarded, outside the lock,
 // see runtime.ts), then under the record lock ends the tmux session and marks
 // the record stopped.
+import { rmSync } from "node:fs";
 import { SpexError } from "../errors";
 import { harnessAdapter } from "../harness";
 import { type RecordChange, type SessionRecord, publicRecord, readSession, refuseUnusable, updateRecord } from "../record";
-import type { ProjectStore } from "../store";
+import { type ProjectStore, sessionPaths } from "../store";
 import { sendKeys } from "../tmux";
 import { declareState } from "../sessions/state";
 import { corruptRefusal } from "./residues";
@@ -30,7 +31,8 @@ export function refuseCorrupt(store: ProjectStore, id: string, verb: string): vo
  */
 export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof publicRecord>[1]): SessionRecord {
   const base = publicRecord(record, pending);
-  return { ...base, launch_readiness_pending: "", stopped: true, after_turn: "" };
+  // The leaf is gone: forget its pid, so a later process wearing that number is never taken for it.
+  return { ...base, launch_readiness_pending: "", stopped: true, after_turn: "", agent_pid: "", agent_start: "" };
 }
 
 function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
@@ -58,6 +60,7 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
       assertNotRelaunched(store, id, reading.record, record);
       tmux = endTmuxSession(id, record);
       const next = stoppedRecord(record, ctx.pending);
+      rmSync(sessionPaths(store, id).agentPid, { force: true });
       return sameRecord(next, record) ? undefined : next;
     },
     { allowRetired: true, reason: "stop", purpose: `stop ${id}` },

@@ -41,6 +41,15 @@ describe("the agent hook script", () => {
     ["notify", "Notification", { status: "asking" }, false],
     ["end", "SessionEnd", { status: "idle", stopped: true }, false],
     ["start", "SessionStart", { status: "active" }, true],
+    // The agent's own declaration stands until a new turn: later inferences spawn nothing.
+    ["stop", "Stop", { status: "parked", note: "blocked", declared: "park" }, false],
+    ["stop", "Stop", { status: "parked", note: "blocked", declared: "park", after_turn: "stop" }, true],
+    ["tool", "PostToolUse", { status: "asking", note: "which db?", declared: "ask" }, false],
+    ["ask", "PermissionRequest", { status: "parked", note: "blocked", declared: "park" }, false],
+    ["fail", "StopFailure", { status: "awaiting", proposal: "merge", declared: "done" }, false],
+    ["fail", "StopFailure", { status: "idle" }, false],
+    ["fail", "StopFailure", { status: "active" }, true],
+    ["turn", "UserPromptSubmit", { status: "active", declared: "done" }, true],
   ];
   for (const [action, event, fields, spawns] of cases) {
     test(`${event} with ${JSON.stringify(fields)} ${spawns ? "calls the binary" : "exits on the fast path, spawning nothing"}`, () => {

@@ -208,22 +208,37 @@ describe("3. three readings", () => {
 });
 
 describe("declarations outrank late lifecycle events (sessions-core: \"a declaration that landed first is authoritative\")", () => {
-  // Known gaps, reported to the hooks owner (lib/hooks/handle.ts): today a turn's Stop turns an
-  // agent's own `park` back into idle, SessionEnd does the same, and StopFailure overwrites a
-  // `done --propose`. Run with `bun test --todo` to see them fail.
-  const afterHook = (fields: Record<string, string>, hook: string) => {
-    const rec = seedRecord(sb.home, sb.repo, { prompt: "declared", ...(fields as any) });
+  // The agent declares through its own verb, then a hook the harness fires later must not undo it.
+  const afterHook = (declare: string[], hook: string) => {
+    const rec = seedRecord(sb.home, sb.repo, { prompt: "declared", status: "active" });
+    expect(sb.spex(["session", ...declare, "--session", rec.session_id]).code).toBe(0);
     sb.spex(["internal", "hook", "claude", ...hook.split(" ")], { env: { SPEX_SESSION_ID: rec.session_id, SPEX_PROJECT_ROOT: sb.repo }, input: '{"error":"late"}' });
     return json(sb.spex(["session", "show", rec.session_id, "--json"]).stdout);
   };
-  test.todo("an agent that parks itself stays parked when its turn's Stop hook fires", () => {
-    expect(afterHook({ status: "parked", note: "need a decision" }, "stop Stop")).toMatchObject({ lifecycle: "parked", note: "need a decision" });
+  test("an agent that parks itself stays parked when its turn's Stop hook fires", () => {
+    expect(afterHook(["park", "--note", "need a decision"], "stop Stop")).toMatchObject({ lifecycle: "parked", note: "need a decision" });
   });
-  test.todo("SessionEnd after a park records the stop and keeps the parked declaration", () => {
-    expect(afterHook({ status: "parked", note: "need a decision" }, "end SessionEnd")).toMatchObject({ lifecycle: "parked", record: { stopped: true } });
+  test("an agent that asks stays asking through its tool's PostToolUse and the Stop", () => {
+    const rec = seedRecord(sb.home, sb.repo, { prompt: "declared", status: "active" });
+    const env = { SPEX_SESSION_ID: rec.session_id, SPEX_PROJECT_ROOT: sb.repo };
+    expect(sb.spex(["session", "ask", "--session", rec.session_id, "--note", "which db?"]).code).toBe(0);
+    sb.spex(["internal", "hook", "claude", "tool", "PostToolUse"], { env, input: "{}" });
+    sb.spex(["internal", "hook", "claude", "stop", "Stop"], { env, input: "{}" });
+    expect(json(sb.spex(["session", "show", rec.session_id, "--json"]).stdout)).toMatchObject({ lifecycle: "asking", note: "which db?" });
+    // A new turn (the human answered) ends the declaration.
+    sb.spex(["internal", "hook", "claude", "turn", "UserPromptSubmit"], { env, input: "{}" });
+    expect(json(sb.spex(["session", "show", rec.session_id, "--json"]).stdout)).toMatchObject({ lifecycle: "active", note: "" });
   });
-  test.todo("a late StopFailure does not overwrite a standing done --propose merge", () => {
-    expect(afterHook({ status: "awaiting", proposal: "merge", note: "ready" }, "fail StopFailure")).toMatchObject({ lifecycle: "awaiting", note: "ready" });
+  test("SessionEnd after a park records the stop and keeps the parked declaration", () => {
+    expect(afterHook(["park", "--note", "need a decision"], "end SessionEnd")).toMatchObject({ lifecycle: "parked", record: { stopped: true } });
+  });
+  test("a late StopFailure does not overwrite a standing done --propose merge", () => {
+    expect(afterHook(["done", "--propose", "merge", "--note", "ready"], "fail StopFailure")).toMatchObject({ lifecycle: "awaiting", note: "ready" });
+  });
+  test("a StopFailure during an undeclared active turn is an error", () => {
+    const rec = seedRecord(sb.home, sb.repo, { prompt: "undeclared", status: "active" });
+    sb.spex(["internal", "hook", "claude", "fail", "StopFailure"], { env: { SPEX_SESSION_ID: rec.session_id, SPEX_PROJECT_ROOT: sb.repo }, input: '{"error":"rate limited"}' });
+    expect(json(sb.spex(["session", "show", rec.session_id, "--json"]).stdout)).toMatchObject({ lifecycle: "error", note: "rate limited" });
   });
 });
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   AFTER_TURN,
   FIELD_ORDER,
+  DECLARATIONS,
   LIFECYCLES,
   PROPOSALS,
   type SessionRecord,
@@ -30,12 +31,13 @@ const ID = "11111111-2222-4333-8444-555555555555";
 const anyRecord: fc.Arbitrary<SessionRecord> = fc
   .record({
     strings: fc.dictionary(
-      fc.constantFrom(...FIELD_ORDER.filter((k) => !["governed", "stopped", "archived", "status", "proposal", "after_turn", "launch_readiness_pending", "session_id", "base"].includes(k))),
+      fc.constantFrom(...FIELD_ORDER.filter((k) => !["governed", "stopped", "archived", "status", "proposal", "after_turn", "declared", "launch_readiness_pending", "session_id", "base"].includes(k))),
       fc.string({ unit: "binary", maxLength: 80 }),
     ),
     status: fc.constantFrom(...LIFECYCLES),
     proposal: fc.constantFrom(...PROPOSALS),
     after_turn: fc.constantFrom(...AFTER_TURN),
+    declared: fc.constantFrom(...DECLARATIONS),
     governed: fc.boolean(),
     stopped: fc.boolean(),
     archived: fc.boolean(),
