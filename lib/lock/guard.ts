@@ -2,7 +2,6 @@
 // socket name can be bound by one process at a time and is released by the
 // kernel when that process dies, so stale-lock takeover is serialized without
 // a guard of its own ever going stale.
-import type { Server } from "node:net";
 import { createHash } from "node:crypto";
 
 export interface Guard {
@@ -14,33 +13,42 @@ function guardName(lockPath: string): string {
   return `\0spex-lock-guard-${digest}`;
 }
 
-// Loaded on first use: commands that never lock do not pay for node:net at startup.
-let netModule: typeof import("node:net") | undefined;
+type Bind = (name: string) => Promise<Guard | undefined>;
 
-async function bindOnce(name: string): Promise<Server | undefined> {
-  netModule ??= await import("node:net");
-  const net = netModule;
+/** The compiled binary binds natively (no node:net to load: ~4 ms off every write). */
+const bindWithBun: Bind = async (name) => {
+  try {
+    const listener = Bun.listen({ unix: name, socket: { data() {} } });
+    return { release: async () => listener.stop(true) };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") return undefined;
+    throw e;
+  }
+};
+
+const bindWithNode: Bind = async (name) => {
+  const net = await import("node:net");
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", (e: NodeJS.ErrnoException) => {
       if (e.code === "EADDRINUSE") resolve(undefined);
       else reject(e);
     });
-    server.listen({ path: name, exclusive: true }, () => resolve(server));
+    server.listen({ path: name, exclusive: true }, () => {
+      server.unref();
+      resolve({ release: () => new Promise<void>((done) => server.close(() => done())) });
+    });
   });
-}
+};
+
+const bindOnce: Bind = typeof Bun !== "undefined" ? bindWithBun : bindWithNode;
 
 /** Bind the guard for lockPath, retrying while another process briefly holds it. */
 export async function takeGuard(lockPath: string, deadline: number): Promise<Guard | undefined> {
   const name = guardName(lockPath);
   for (let attempt = 0; ; attempt++) {
-    const server = await bindOnce(name);
-    if (server) {
-      server.unref();
-      return {
-        release: () => new Promise<void>((resolve) => server.close(() => resolve())),
-      };
-    }
+    const guard = await bindOnce(name);
+    if (guard) return guard;
     if (Date.now() > deadline) return undefined;
     await new Promise((r) => setTimeout(r, Math.min(1 + attempt, 10)));
   }

@@ -2,7 +2,7 @@
 // owner (pid + start time + boot id); any process may take it, a lock whose
 // owner is provably gone is taken over, and the check-and-set on the file runs
 // under a kernel guard so two contenders never both hold it.
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync, openSync, fsyncSync, closeSync } from "node:fs";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
 import { SpexError, errnoCode } from "../errors";
@@ -57,14 +57,10 @@ function readLockFile(path: string): FileState {
   return ownerAlive(owner) ? { kind: "held", owner } : { kind: "stale" };
 }
 
+// No fsync: a lock file only matters while its owner lives; after a crash of
+// the machine the boot id differs and the lock reads stale anyway.
 function writeOwner(path: string, owner: LockOwner): void {
-  const fd = openSync(path, "w", 0o644);
-  try {
-    writeFileSync(fd, JSON.stringify(owner) + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(path, JSON.stringify(owner) + "\n", { mode: 0o644 });
 }
 
 /** Who holds the lock right now, if anyone (for diagnostics). */
