@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { loadConfig } from "../config";
 import { SpexError } from "../errors";
 import { findCheckout } from "../git/main-root";
-import { addWorktree, branchExists, detectMainBranch, ensureExcluded, resolveCommit } from "../git";
+import { addWorktree, branchExists, detectMainBranch, ensureExcluded, resolveCommit, resolveRefs } from "../git";
 import { harnessAdapter } from "../harness";
 import { launchSession } from "../launch/start";
 import { resolveLauncher } from "../launch/launcher";
@@ -115,19 +115,22 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     }
   }
   const mainBranch = await detectMainBranch(store.root, config.mainBranch);
-  const start = base ?? (await resolveCommit(store.root, `refs/heads/${mainBranch}`)) ?? (await resolveCommit(store.root, "HEAD"));
+  const parent = input.parent ? resolveSelector(store, input.parent, input.cwd).id : "";
+  const slug = slugOf(input.prompt);
+  const namesFor = (suffix: string) => ({
+    worktree: join(config.worktreeRoot, `${slug}-${suffix}`),
+    branch: `${config.branchPrefix}${slug}-${suffix}`,
+  });
+  let { worktree, branch } = namesFor(shortId(id));
+  // One git call settles both the fork point and whether the branch name is free.
+  const mainRef = `refs/heads/${mainBranch}`;
+  const refs = await resolveRefs(store.root, [mainRef, `refs/heads/${branch}`]);
+  const start = base ?? refs.get(mainRef) ?? (await resolveCommit(store.root, "HEAD"));
   if (!start) {
     throw new SpexError("repo_empty", `${store.root} has no commit to fork from`, { hint: "make a first commit, then create sessions" });
   }
-  const parent = input.parent ? resolveSelector(store, input.parent, input.cwd).id : "";
-  const slug = slugOf(input.prompt);
-  let suffix = shortId(id);
-  let worktree = join(config.worktreeRoot, `${slug}-${suffix}`);
-  let branch = `${config.branchPrefix}${slug}-${suffix}`;
-  if (existsSync(worktree) || (await branchExists(store.root, branch))) {
-    suffix = shortId(id, 12);
-    worktree = join(config.worktreeRoot, `${slug}-${suffix}`);
-    branch = `${config.branchPrefix}${slug}-${suffix}`;
+  if (existsSync(worktree) || refs.has(`refs/heads/${branch}`)) {
+    ({ worktree, branch } = namesFor(shortId(id, 12)));
     if (existsSync(worktree) || (await branchExists(store.root, branch))) {
       throw new SpexError("name_collision", `both ${worktree} and ${branch} are taken`, { hint: "close the session that holds them, or retry" });
     }

@@ -73,6 +73,17 @@ export async function detectMainBranch(mainRoot: string, configured = ""): Promi
   return "main";
 }
 
+/** The commits of several full ref names in one git call; refs that do not exist are absent from the map. */
+export async function resolveRefs(cwd: string, refs: string[]): Promise<Map<string, string>> {
+  const out = await (await git(cwd)).raw(["for-each-ref", "--format=%(refname) %(objectname)", "--", ...refs]);
+  const found = new Map<string, string>();
+  for (const line of out.split("\n")) {
+    const space = line.lastIndexOf(" ");
+    if (space > 0) found.set(line.slice(0, space), line.slice(space + 1));
+  }
+  return found;
+}
+
 export async function branchExists(cwd: string, branch: string): Promise<boolean> {
   return (await resolveCommit(cwd, `refs/heads/${branch}`)) !== undefined;
 }
