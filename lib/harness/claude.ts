@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction } from "./types";
-import { renderJsonHooks } from "./hook-config";
+import { jsonHookRenderer } from "./hook-config";
 
 const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
@@ -31,9 +31,6 @@ export const claude: HarnessAdapter = {
   resumeArgs: (nativeId) => ["--resume", nativeId],
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
-  async renderHooks(worktree, hookCommand) {
-    const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event) }));
-    return [renderJsonHooks(worktree, SETTINGS, entries)];
-  },
+  renderHooks: jsonHookRenderer(SETTINGS, EVENTS),
   fatalScreens: [/Invalid API key/i, /Please run \/login/i, /API Error: 401/],
 };

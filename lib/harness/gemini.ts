@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction } from "./types";
-import { renderJsonHooks } from "./hook-config";
+import { jsonHookRenderer } from "./hook-config";
 
 const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
@@ -29,9 +29,6 @@ export const gemini: HarnessAdapter = {
   resumeArgs: (nativeId) => ["--resume", nativeId],
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
-  async renderHooks(worktree, hookCommand) {
-    const entries = Object.entries(EVENTS).map(([event, action]) => ({ event, command: hookCommand(action, event) }));
-    return [renderJsonHooks(worktree, SETTINGS, entries)];
-  },
+  renderHooks: jsonHookRenderer(SETTINGS, EVENTS),
   fatalScreens: [/API key not valid/i, /Please set an Auth method/i],
 };

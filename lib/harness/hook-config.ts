@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SpexError } from "../errors";
+import type { HookAction } from "./types";
 
 export const HOOK_MARKER = "spex-agent-hook";
 
@@ -76,4 +77,12 @@ export function renderJsonHooks(
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
   return relFile;
+}
+
+/** The renderHooks of a harness whose hooks live in one JSON settings file of the worktree. */
+export function jsonHookRenderer(relFile: string, events: Record<string, HookAction>) {
+  return async (worktree: string, hookCommand: (action: HookAction, event: string) => string): Promise<string[]> => {
+    const entries = Object.entries(events).map(([event, action]) => ({ event, command: hookCommand(action, event) }));
+    return [renderJsonHooks(worktree, relFile, entries)];
+  };
 }
