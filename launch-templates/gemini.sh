@@ -3,6 +3,8 @@
 # spex; edits are overwritten.
 set -u
 @@ENV@@
+# The pane is interactive by construction; CI=true would make Gemini CLI treat it as a pipe and exit.
+unset CI
 cd @@WORKTREE@@ || exit 97
 @@RECORD_PID@@
 exec @@COMMAND@@ @@ARGS@@ @@PROMPT@@

@@ -24,7 +24,8 @@ export function realCliVersion(cli: RealCli): string {
 
 // Inherited variables that would point a CLI at a real account or change its
 // mode; TERM and the size come from the tmux pane, as in a real launch.
-const STRIP = /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|TMUX$|TMUX_PANE$|TERM$|COLORTERM$|COLUMNS$|LINES$)/;
+// CI=true (set by the CI runner) makes Gemini CLI run non-interactively and exit at once.
+const STRIP = /^(ANTHROPIC_|CLAUDE|OPENAI_|CODEX_|GEMINI_|GOOGLE_|TMUX$|TMUX_PANE$|TERM$|COLORTERM$|COLUMNS$|LINES$|CI$|CONTINUOUS_INTEGRATION$)/;
 
 function baseEnv(home: string, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
@@ -200,7 +201,7 @@ export class AgentPane {
     const exports = Object.entries(o.env)
       .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
       .map(([k, v]) => `export ${k}=${shQuote(v)}`);
-    writeFileSync(script, ["#!/bin/sh", "unset TMUX TMUX_PANE", ...exports, `exec ${o.argv.map(shQuote).join(" ")}`, ""].join("\n"));
+    writeFileSync(script, ["#!/bin/sh", "unset TMUX TMUX_PANE CI", ...exports, `exec ${o.argv.map(shQuote).join(" ")}`, ""].join("\n"));
     const pane = new AgentPane(o.socket, o.name, o.cli);
     const pre = o.keepOnExit ? ["set-option", "-g", "remain-on-exit", "on", ";"] : [];
     pane.tmux([...pre, "new-session", "-d", "-s", o.name, "-x", String(o.width ?? 120), "-y", String(o.height ?? 40), "-c", o.cwd, `sh ${shQuote(script)}`]);

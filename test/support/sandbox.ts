@@ -14,7 +14,8 @@ export const SPEX_CJS = process.env.SPEX_TEST_CJS || join(REPO_ROOT, "dist", "sp
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith("GIT_") || k.startsWith("SPEX_") || k === "TMUX" || k === "TMUX_PANE") continue;
+    // CI=true from the CI runner would make agent CLIs in the panes non-interactive.
+    if (v === undefined || k.startsWith("GIT_") || k.startsWith("SPEX_") || k === "TMUX" || k === "TMUX_PANE" || k === "CI") continue;
     env[k] = v;
   }
   return {
