@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { type Sandbox, SPEX_BIN, waitFor } from "../support/sandbox";
 import { countingBin } from "../support/agents";
 import { storedRecord } from "../support/records";
-import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox } from "../support/claude";
+import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox } from "../support/agent-sandbox";
 import { userPrompts } from "../support/fake-apis/anthropic";
 
 let cs: ClaudeSandbox | undefined;

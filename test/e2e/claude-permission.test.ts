@@ -3,33 +3,23 @@
 // later), an approved tool's PostToolUse makes it working again, and an
 // interrupt at a dialog (which fires no hook at all) leaves it idle.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
+import { SPEX_BIN } from "../support/sandbox";
+import { type AgentSandbox, agentSandbox, CLAUDE_BIN } from "../support/agent-sandbox";
 import { countingBin } from "../support/agents";
-import { prepareClaude, realCliBinary } from "../support/real-agents";
-import { explainedWait, killPaneGroups, paneOf, pasteInto, recordOf, rowOf, screenOf } from "../support/real-sessions";
-import { type FakeAnthropic, startFakeAnthropic } from "../support/fake-apis/anthropic";
+import { explainedWait, paneOf, pasteInto, recordOf, rowOf, screenOf } from "../support/real-sessions";
 
-let sb: Sandbox | undefined;
-let api: FakeAnthropic | undefined;
+let as: AgentSandbox<"claude"> | undefined;
 afterEach(async () => {
-  if (sb) killPaneGroups(sb);
-  sb?.cleanup();
-  await api?.close();
-  sb = undefined;
-  api = undefined;
+  await as?.close();
+  as = undefined;
 });
 
-const claude = realCliBinary("claude");
-
-describe.skipIf(!claude)("real Claude Code at a permission dialog", () => {
+describe.skipIf(!CLAUDE_BIN)("real Claude Code at a permission dialog", () => {
   test("asking on PermissionRequest with the command in the note, working after the approved tool, idle after an interrupt", async () => {
-    sb = sandbox();
-    api = await startFakeAnthropic();
-    api.options.queue = [{ toolUse: { name: "Bash", input: { command: "touch probe-one", description: "Create a probe file" } } }];
-    Object.assign(sb.env, prepareClaude({ home: join(sb.dir, "claude-home"), apiUrl: api.url, trust: [sb.repo] }), { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
-    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { claude: { harness: "claude", command: claude } } }));
+    as = await agentSandbox("claude", { queue: [{ toolUse: { name: "Bash", input: { command: "touch probe-one", description: "Create a probe file" } } }] });
+    const { sb, api } = as;
     const counter = countingBin(sb, SPEX_BIN);
     const hookWrites = () => counter.calls().filter((c) => c.startsWith("internal hook"));
 

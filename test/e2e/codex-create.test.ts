@@ -2,37 +2,30 @@
 // the fake Responses API on loopback. The user trusts the project; spex itself
 // must make its rendered hooks trusted, or Codex would stop at "Hooks need review".
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
+import { SPEX_BIN } from "../support/sandbox";
+import { type AgentSandbox, agentSandbox, CODEX_BIN } from "../support/agent-sandbox";
 import { countingBin } from "../support/agents";
-import { prepareCodex, realCliBinary } from "../support/real-agents";
-import { explainedWait, killPaneGroups, paneOf, pasteInto, recordOf, rowOf, screenOf } from "../support/real-sessions";
-import { type FakeOpenAI, openaiUserPrompts, startFakeOpenAI } from "../support/fake-apis/openai";
+import { explainedWait, paneOf, pasteInto, recordOf, rowOf, screenOf } from "../support/real-sessions";
+import { openaiUserPrompts } from "../support/fake-apis/openai";
 import { gate } from "../support/fake-apis/common";
 
-let sb: Sandbox | undefined;
-let api: FakeOpenAI | undefined;
+let as: AgentSandbox<"codex"> | undefined;
 afterEach(async () => {
-  if (sb) killPaneGroups(sb);
-  sb?.cleanup();
-  await api?.close();
-  sb = undefined;
-  api = undefined;
+  await as?.close();
+  as = undefined;
 });
 
-const codex = realCliBinary("codex");
+const codex = CODEX_BIN;
 if (!codex) console.warn("skipping the codex create e2e test: node_modules/.bin/codex is missing (run npm ci)");
 
 describe.skipIf(!codex)("real Codex", () => {
   test("new 'say hi': no hooks-review dialog, ready on its pid, native id from SessionStart, idle on Stop; a pasted second turn goes active then idle; an approval asks and interrupt settles it idle; stop and resume reopen the thread, ready on its pid", async () => {
-    sb = sandbox();
-    api = await startFakeOpenAI({ replyText: "hi from the fake model" });
+    // The sandbox trusts the project (the user's part); hook trust is left for spex to record.
+    as = await agentSandbox("codex", { replyText: "hi from the fake model" });
+    const { sb, api } = as;
     const codexHome = join(sb.dir, "codex-home");
-    // Project trust is the user's; hook trust is left for spex to record.
-    const env = prepareCodex({ home: codexHome, apiUrl: api.url, trust: [sb.repo] });
-    Object.assign(sb.env, env, { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
-    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { codex: { harness: "codex", command: codex } } }));
     const userConfig = readFileSync(join(codexHome, ".codex", "config.toml"), "utf8");
     const counter = countingBin(sb, SPEX_BIN);
     const hookWrites = () => counter.calls().filter((c) => c.startsWith("internal hook"));

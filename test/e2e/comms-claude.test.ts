@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { SPEX_BIN, waitFor } from "../support/sandbox";
 import { countingBin } from "../support/agents";
-import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox, spexAsync } from "../support/claude";
+import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox, spexAsync } from "../support/agent-sandbox";
 import { messagesOf, userPrompts } from "../support/fake-apis/anthropic";
 import { gate } from "../support/fake-apis/common";
 

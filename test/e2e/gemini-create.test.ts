@@ -1,38 +1,27 @@
 // The real Gemini CLI (from npm) launched by `spex session new` in tmux, against
 // the fake Gemini API on loopback: BeforeAgent → active, AfterAgent → idle.
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
+import { SPEX_BIN } from "../support/sandbox";
+import { type AgentSandbox, agentSandbox, GEMINI_BIN } from "../support/agent-sandbox";
 import { countingBin } from "../support/agents";
-import { GEMINI_MODEL, prepareGemini, realCliBinary, shQuote } from "../support/real-agents";
-import { explainedWait, killPaneGroups, paneOf, pasteInto, recordOf, rowOf, screenOf } from "../support/real-sessions";
-import { type FakeGemini, geminiUserPrompts, startFakeGemini } from "../support/fake-apis/gemini";
+import { explainedWait, paneOf, pasteInto, recordOf, rowOf, screenOf } from "../support/real-sessions";
+import { geminiUserPrompts } from "../support/fake-apis/gemini";
 import { gate } from "../support/fake-apis/common";
 import { harnessAdapter } from "../../lib/harness";
 
-let sb: Sandbox | undefined;
-let api: FakeGemini | undefined;
+let as: AgentSandbox<"gemini"> | undefined;
 afterEach(async () => {
-  // Gemini in a dialog ignores the SIGHUP of kill-server: its process group gets a TERM first.
-  if (sb) killPaneGroups(sb);
-  sb?.cleanup();
-  await api?.close();
-  sb = undefined;
-  api = undefined;
+  await as?.close();
+  as = undefined;
 });
 
-const gemini = realCliBinary("gemini");
+const gemini = GEMINI_BIN;
 if (!gemini) console.warn("skipping the gemini create e2e test: node_modules/.bin/gemini is missing (run npm ci)");
 
 describe.skipIf(!gemini)("real Gemini CLI", () => {
   test("new 'say hi': ready on SessionStart, the prompt arrives, AfterAgent → idle; a pasted second turn goes active then idle; a tool approval asks and interrupt settles it idle; stop and resume reopen the conversation", async () => {
-    sb = sandbox();
-    api = await startFakeGemini({ replyText: "hi from the fake model" });
-    const env = prepareGemini({ home: join(sb.dir, "gemini-home"), apiUrl: api.url, trust: [sb.repo] });
-    Object.assign(sb.env, env, { SPEX_HOME: sb.home, SPEX_TMUX: sb.tmuxSocket });
-    // The automatic model router wants a structured answer the fake does not give: pin the model.
-    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { gemini: { harness: "gemini", command: `${shQuote(gemini!)} -m ${GEMINI_MODEL}` } } }));
+    as = await agentSandbox("gemini", { replyText: "hi from the fake model" });
+    const { sb, api } = as;
     const counter = countingBin(sb, SPEX_BIN);
     const hookWrites = () => counter.calls().filter((c) => c.startsWith("internal hook"));
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { type Sandbox, waitFor } from "../support/sandbox";
 import { storedRecord } from "../support/records";
-import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox } from "../support/claude";
+import { CLAUDE_BIN, type ClaudeSandbox, claudeSandbox } from "../support/agent-sandbox";
 import { userPrompts } from "../support/fake-apis/anthropic";
 
 let cs: ClaudeSandbox | undefined;
