@@ -25,7 +25,7 @@ git -c user.name=demo -c user.email=demo@example.invalid commit -q --allow-empty
 
 echo "== spex session new (shell harness, a scratch repo in $demo)"
 "$spex" session new --launcher shell --name greeter "say hello to the [[demo]] world"
-"$spex" session new --launcher shell --no-launch "a second task, not started yet"
+"$spex" session new --launcher shell --no-launch --name later "a second task, not started yet"
 echo
 echo "== spex session ls"
 "$spex" session ls
@@ -33,6 +33,13 @@ echo
 echo "== the agent's own declaration, then show"
 "$spex" session done --session greeter --propose merge --note "said hello"
 "$spex" session show greeter | head -12
+echo
+echo "== spex session live (every tmux pane, classified)"
+"$spex" session live
+echo
+echo "== close the session that never started (worktree, branch and record go)"
+"$spex" session close later
+"$spex" session ls
 echo
 echo "== spex doctor"
 "$spex" doctor || true
