@@ -1,5 +1,5 @@
 // Pane discovery: exactly one `tmux list-panes -a -F …` per server.
-import { tmuxSync } from "../tmux";
+import { listAndCapture, tmuxSync } from "../tmux";
 import type { PaneInfo } from "./types";
 
 // A unit separator between fields: tmux prints it raw, and it does not occur in
@@ -16,6 +16,7 @@ const FIELDS = [
   "#{pane_dead}",
   "#{pane_active}",
   "#{pane_pid}",
+  "#{window_active}",
   "#{pane_title}",
 ];
 export const LIST_FORMAT = FIELDS.join(SEP);
@@ -26,7 +27,7 @@ export function parsePaneLines(socket: string, text: string): PaneInfo[] {
     if (!line) continue;
     const parts = line.split(SEP);
     if (parts.length < FIELDS.length) continue;
-    const [session, windowIndex, paneIndex, paneId, command, cwd, dead, active, pid] = parts as string[];
+    const [session, windowIndex, paneIndex, paneId, command, cwd, dead, active, pid, windowActive] = parts as string[];
     panes.push({
       socket,
       session: session!,
@@ -38,6 +39,7 @@ export function parsePaneLines(socket: string, text: string): PaneInfo[] {
       paneDead: dead === "1",
       paneActive: active === "1",
       panePid: Number(pid) || 0,
+      windowActive: windowActive === "1",
       title: parts.slice(FIELDS.length - 1).join(SEP),
     });
   }
@@ -49,4 +51,24 @@ export function listServerPanes(socket: string): PaneInfo[] {
   const r = tmuxSync(socket, ["list-panes", "-a", "-F", LIST_FORMAT]);
   if (r.code !== 0) return [];
   return parsePaneLines(socket, r.stdout);
+}
+
+/**
+ * The panes of one server plus the screens of the named tmux sessions (each
+ * session's visible pane), in a single tmux process: for the spex socket the
+ * governed sessions are known from their records before any listing.
+ */
+export function listServerPanesCapturing(socket: string, sessions: string[]): { panes: PaneInfo[]; screens: Map<string, string> } {
+  const targets = sessions.map((name) => `=${name}:`);
+  const r = listAndCapture(socket, ["list-panes", "-a", "-F", LIST_FORMAT], targets);
+  if (!r.ok) return { panes: [], screens: new Map() };
+  const panes = parsePaneLines(socket, r.prelude ?? "");
+  const screens = new Map<string, string>();
+  for (const [target, text] of r.screens) {
+    const name = target.slice(1, -1);
+    // `=name:` captures the active pane of the session's current window.
+    const pane = panes.find((p) => p.session === name && p.windowActive && p.paneActive);
+    if (pane) screens.set(pane.paneId, text);
+  }
+  return { panes, screens };
 }

@@ -7,7 +7,7 @@ import { captureMany } from "../tmux";
 import { resolveMainRoot } from "../git/main-root";
 import { spexHome } from "../store";
 import { classifyPane, lastVisibleLine } from "./classify";
-import { listServerPanes } from "./discover";
+import { listServerPanes, listServerPanesCapturing } from "./discover";
 import { type GovernedIndex, type GovernedSession, governedIndex, isOpen } from "./governed";
 import { ProcessTree, detectRuleSet } from "./procs";
 import { ruleSetFor } from "./rules";
@@ -79,8 +79,21 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
   const otherMachine = filters.machine !== undefined && filters.machine !== machine;
 
   const candidates: Candidate[] = [];
+  const screens = new Map<string, string>();
+  // Governed sessions the filters keep are known before listing: their screens
+  // come in the same tmux call as the list, so a server costs one process.
+  const keptGoverned = governed.sessions.filter(
+    (g) => g.record.tmux_session && isOpen(g) && (!wantProject || wantProject(g.record.project_root)),
+  );
   for (const socket of otherMachine ? [] : servers) {
-    for (const pane of listServerPanes(socket)) {
+    const names = [...new Set(keptGoverned.filter((g) => (g.record.tmux_socket || "") === socket).map((g) => g.record.tmux_session))];
+    let panes: PaneInfo[];
+    if (names.length > 0) {
+      const listed = listServerPanesCapturing(socket, names);
+      panes = listed.panes;
+      for (const [id, text] of listed.screens) screens.set(screenKey(socket, id), text);
+    } else panes = listServerPanes(socket);
+    for (const pane of panes) {
       const gov = governed.byPane(socket, pane.session);
       if (filters.openOnly && !(gov && isOpen(gov))) continue;
       const projectPath = gov?.record.project_root || projectOf(pane.cwd, cwdRoots);
@@ -89,9 +102,8 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
     }
   }
 
-  const screens = new Map<string, string>();
   for (const socket of servers) {
-    const ids = candidates.filter((c) => c.pane.socket === socket).map((c) => c.pane.paneId);
+    const ids = candidates.filter((c) => c.pane.socket === socket && !screens.has(screenKey(socket, c.pane.paneId))).map((c) => c.pane.paneId);
     if (ids.length === 0) continue;
     for (const [id, text] of captureMany(socket, ids)) screens.set(screenKey(socket, id), text);
   }

@@ -52,6 +52,8 @@ export interface PaneInfo {
   paneDead: boolean;
   paneActive: boolean;
   panePid: number;
+  /** The pane's window is its session's current window. */
+  windowActive: boolean;
 }
 
 export interface Classification {

@@ -112,11 +112,24 @@ const MARK = "@@spex-capture@@";
  * was listed): the panes after it are captured by another call.
  */
 export function captureMany(socket: string, targets: string[], history = 0): Map<string, string> {
+  return listAndCapture(socket, undefined, targets, history).screens;
+}
+
+/**
+ * One tmux process for a whole server: an optional first command (e.g. a
+ * `list-panes`) whose output is returned as `prelude`, then a capture of
+ * every target, split by markers. A batch stops at its first failing command,
+ * so a target that vanished is skipped and the rest captured in another call.
+ */
+export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): { prelude: string | undefined; ok: boolean; screens: Map<string, string> } {
   const result = new Map<string, string>();
   const mark = `${MARK}${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}@@`;
+  let head: string | undefined;
+  let ok = true;
   let rest = targets;
-  while (rest.length > 0) {
-    const commands: string[][] = [];
+  let first = prelude;
+  while (rest.length > 0 || first) {
+    const commands: string[][] = first ? [first] : [];
     for (const t of rest) {
       commands.push(["display-message", "-p", `${mark}${t}`]);
       const cap = ["capture-pane", "-p", "-J", "-t", t];
@@ -126,6 +139,7 @@ export function captureMany(socket: string, targets: string[], history = 0): Map
     const r = tmuxBatch(socket, commands);
     let current: string | undefined;
     let lines: string[] = [];
+    const before: string[] = [];
     const flush = () => {
       if (current !== undefined) result.set(current, lines.join("\n"));
     };
@@ -134,7 +148,17 @@ export function captureMany(socket: string, targets: string[], history = 0): Map
         flush();
         current = line.slice(mark.length);
         lines = [];
-      } else lines.push(line);
+      } else if (current === undefined) before.push(line);
+      else lines.push(line);
+    }
+    if (first) {
+      head = before.join("\n");
+      // The first command itself failed (no server): nothing after it ran.
+      if (r.code !== 0 && current === undefined) {
+        ok = false;
+        break;
+      }
+      first = undefined;
     }
     if (r.code === 0 || current === undefined) {
       flush();
@@ -143,7 +167,7 @@ export function captureMany(socket: string, targets: string[], history = 0): Map
     // The last marker printed names the pane whose capture failed: skip it.
     rest = rest.slice(rest.indexOf(current) + 1);
   }
-  return result;
+  return { prelude: head, ok, screens: result };
 }
 
 export function sendKeys(socket: string, target: string, keys: string[], literal = false): TmuxResult {

@@ -162,3 +162,28 @@ test("an unknown --status is a usage error naming the allowed statuses", () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("needs_attention");
 });
+
+test("with panes on both servers, governed screens come with the spex server's list: 3 tmux processes in all", () => {
+  sb = sandbox();
+  const env = servers(sb);
+  // Two governed sessions on the spex socket, each printing a line we expect back as its last visible line.
+  for (const name of ["gov-one", "gov-two"]) {
+    const wt = join(sb.repo, ".worktrees", name);
+    mkdirSync(wt, { recursive: true });
+    seedRecord(sb.home, sb.repo, { worktree_path: wt, tmux_socket: sb.tmuxSocket, tmux_session: name, status: "idle" });
+    tmuxOk(sb, ["new-session", "-d", "-s", name, "-c", wt, `sh -c 'echo screen of ${name}; exec sleep 100000'`]);
+  }
+  // Panes nobody governs on the stand-in for the user's default server.
+  spawnSync("tmux", ["-L", other, "-f", "/dev/null", "new-session", "-d", "-s", "mine", "cat", ";", "new-window", "-t", "mine", "cat"]);
+  const lines = (name: string) => sb.tmux(["capture-pane", "-p", "-t", `=${name}:`]).stdout.includes(`screen of ${name}`);
+  for (const name of ["gov-one", "gov-two"]) {
+    const deadline = Date.now() + 5000;
+    while (!lines(name) && Date.now() < deadline) spawnSync("sleep", ["0.02"]);
+  }
+  const counter = tmuxCounter(sb);
+  const rows = live(sb, [], { ...env, ...counter.env });
+  expect(rows.map((r) => r.session).sort()).toEqual(["gov-one", "gov-two", "mine", "mine"]);
+  expect(rows.find((r) => r.session === "gov-one").lastVisibleLine).toBe("screen of gov-one");
+  expect(rows.find((r) => r.session === "gov-two").lastVisibleLine).toBe("screen of gov-two");
+  expect(counter.calls()).toHaveLength(3);
+});
