@@ -4,7 +4,7 @@
 // tmux kill, its no-pane proof and every deletion; the record goes last, so
 // any failure keeps the row.
 import { createHash, randomBytes } from "node:crypto";
-import { realpathSync, renameSync, rmSync } from "node:fs";
+import { existsSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOCAL_CONFIG_FILE, loadConfig } from "../config";
 import { SpexError } from "../errors";
@@ -12,6 +12,7 @@ import { harnessAdapter, isHarnessName } from "../harness";
 import { withLock, withLocks } from "../lock";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
+import { receiptPath, retireReceipt } from "../create/receipt";
 import { type DirtyEntry, branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits, worktreeChanges } from "./git";
 import { probe } from "./leaf";
 import { type CloseFacts, type ClosePlan, planClose } from "./plan";
@@ -119,6 +120,14 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       assertNotRelaunched(store, id, first.record, record);
       // Decided again under the locks: this plan is the one carried out.
       const plan = planClose(id, gatherCloseFacts(store, record, reading.retired), force);
+      // A create receipt whose retirement failed must not outlive the record: it would regain
+      // cleanup authority over a later session of the same names (a keyed create reuses its id).
+      retireReceipt(store, id);
+      if (existsSync(receiptPath(store, id))) {
+        throw new SpexError("receipt_stuck", `the create receipt of session ${id.slice(0, 8)} could not be removed; nothing was changed`, {
+          hint: `remove ${receiptPath(store, id)} by hand, then close again`,
+        });
+      }
       const tmux = endTmuxSession(id, record);
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path, force);
       if (plan.worktree === "prune") pruneWorktrees(store.root);

@@ -1,7 +1,8 @@
 // What a stop leaves behind must never block the next step: a stopped record
 // forgets its leaf, and a resume the launch would refuse changes nothing.
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Sandbox, sandbox } from "../support/sandbox";
 import { json, recordFile, seedLive } from "../support/teardown";
 import { processIdentity } from "../../lib/proc";
@@ -35,4 +36,15 @@ test("resume --force that the launch would refuse (branch gone) stops nothing an
   expect(json(r.stdout).error.code).toBe("branch_missing");
   expect(readFileSync(recordFile(sb, s.id))).toEqual(before);
   expect(processIdentity(s.pid)).toBeDefined();
+});
+
+test("close retires a create receipt left behind, so it can never claim a later session's names", () => {
+  const s = seedLive(sb, { agent: "dead", tmux: false });
+  const store = projectStore(sb.repo, sb.home);
+  // A receipt whose best-effort retirement failed after the record was published.
+  mkdirSync(store.receiptsDir, { recursive: true });
+  const receipt = join(store.receiptsDir, `${s.id}.json`);
+  writeFileSync(receipt, JSON.stringify({ id: s.id, worktree: s.worktree, branch: s.branch, tmuxSocket: "", tmuxSession: "", owner: { pid: 0, start: "", boot: "" }, createdAt: "" }));
+  expect(sb.spex(["session", "close", s.id]).code).toBe(0);
+  expect(existsSync(receipt)).toBe(false);
 });
