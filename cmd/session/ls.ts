@@ -2,10 +2,11 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { formatTable, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
-import { type ListRow, listRows, matchSelector, readAll } from "../../lib/sessions";
+import { type ListRow, matchSelector, readAll } from "../../lib/sessions";
 import { DISPLAY_STATUSES } from "../../lib/record";
 import { SpexError } from "../../lib/errors";
 import { recoverAbandonedCreates } from "../../lib/create/receipt";
+import { listRowsSettled } from "../../lib/launch/stale";
 
 export class SessionLsCommand extends SpexCommand {
   static paths = [["session", "ls"], ["session", "list"]];
@@ -32,7 +33,8 @@ export class SessionLsCommand extends SpexCommand {
     const store = currentProject();
     // The next spex command after a create killed mid-way rolls it back.
     await recoverAbandonedCreates(store);
-    let rows: ListRow[] = listRows(store);
+    // A launch that died waiting for readiness shows its original again.
+    let rows: ListRow[] = await listRowsSettled(store);
     if (this.selectors.length > 0) {
       const readings = readAll(store);
       const wanted = new Set(this.selectors.map((s) => matchSelector(readings, s).id));

@@ -4,3 +4,4 @@ export { resolveLauncher, whichSync, type ResolvedLauncher } from "./launcher";
 export { renderLaunchScript, shellQuote } from "./script";
 export { renderWorktree, copyLocalConfig } from "./render";
 export { selfBin, agentHookScript } from "./self";
+export { recoverStaleFences, listRowsSettled } from "./stale";

@@ -27,7 +27,7 @@ export interface LaunchResult {
   ready: boolean;
 }
 
-function readinessTimeout(): number {
+export function readinessTimeout(): number {
   const v = Number(process.env.SPEX_READY_TIMEOUT_MS);
   return Number.isFinite(v) && v > 0 ? v : 30000;
 }

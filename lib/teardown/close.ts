@@ -3,7 +3,7 @@
 // branch/worktree resource locks are held from the final checks through the
 // tmux kill, its no-pane proof and every deletion; the record goes last, so
 // any failure keeps the row.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOCAL_CONFIG_FILE, loadConfig } from "../config";

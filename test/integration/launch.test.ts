@@ -118,3 +118,26 @@ describe("crash at each create step", () => {
     });
   }
 });
+
+describe("a stale readiness fence", () => {
+  test("a launch whose spex died while waiting shows starting, then its original once the pane is gone and the timeout passed", () => {
+    sb = sandbox();
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { waits: { harness: "claude", command: "sh -c 'sleep 600' waits" } } }));
+    // Claude-style readiness never arrives from `sleep`: let new give up waiting at once and leave the fence up.
+    const r = sb.spex(["session", "new", "--launcher", "waits", "--json", "stuck launch"], { env: { SPEX_READY_TIMEOUT_MS: "1" } });
+    expect(r.code).toBe(0);
+    const created = JSON.parse(r.stdout);
+    expect(created.ready).toBe(false);
+    const id = created.session_id;
+    // The pane is alive: still starting, whatever the clock says.
+    expect(row(sb, id).display).toBe("starting");
+    const ls = (env: Record<string, string>) => JSON.parse(sb.spex(["session", "ls", id, "--json"], { env }).stdout)[0];
+    expect(ls({ SPEX_READY_TIMEOUT_MS: "1" }).display).toBe("starting");
+    // The pane goes away: past the timeout, ls restores the original (not started, offline).
+    sb.tmux(["kill-session", "-t", `=${record(sb, id).tmux_session}`]);
+    expect(ls({ SPEX_READY_TIMEOUT_MS: "3600000" }).display).toBe("starting");
+    const settled = ls({ SPEX_READY_TIMEOUT_MS: "1" });
+    expect(settled.display).toBe("offline");
+    expect(record(sb, id).launch_readiness_pending).toBe("");
+  });
+});
