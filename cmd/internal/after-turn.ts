@@ -4,14 +4,12 @@ import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { runAfterTurn } from "../../lib/teardown";
 
-/** Carries out a session's after-turn request; spawned detached by the Stop hook path. */
+/**
+ * Carries out a session's after-turn request; spawned detached by the Stop
+ * hook path. Hidden from help like every hook-facing command.
+ */
 export class InternalAfterTurnCommand extends SpexCommand {
   static paths = [["internal", "after-turn"]];
-  static usage = SpexCommand.Usage({
-    category: "Internal",
-    description: "carry out a pending after-turn archive or stop (run by the Stop hook)",
-    examples: [["Run a pending request now", "spex internal after-turn 3f2a9c1e-…"]],
-  });
 
   id = Option.String({ name: "ID" });
 
