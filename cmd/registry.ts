@@ -31,6 +31,15 @@ import { SessionWatchCancelCommand } from "./session/watch/cancel";
 import { SessionWatchStreamCommand } from "./session/watch/stream";
 import { SessionReparentCommand } from "./session/reparent";
 import { ServeCommand } from "./serve";
+import { TaskNewCommand } from "./task/new";
+import { TaskLsCommand } from "./task/ls";
+import { TaskClaimCommand } from "./task/claim";
+import { TaskFinishCommand } from "./task/finish";
+import { TaskReleaseCommand } from "./task/release";
+import { TaskRmCommand } from "./task/rm";
+import { ReserveAddCommand } from "./reserve/add";
+import { ReserveLsCommand } from "./reserve/ls";
+import { ReserveReleaseCommand } from "./reserve/release";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -64,4 +73,13 @@ export const commands: CommandClass<any>[] = [
   SessionWatchStreamCommand,
   SessionReparentCommand,
   ServeCommand,
+  TaskNewCommand,
+  TaskLsCommand,
+  TaskClaimCommand,
+  TaskFinishCommand,
+  TaskReleaseCommand,
+  TaskRmCommand,
+  ReserveAddCommand,
+  ReserveLsCommand,
+  ReserveReleaseCommand,
 ];

@@ -1,0 +1,31 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { writeJson } from "../../lib/cli/output";
+import { currentProject } from "../../lib/store";
+import { actingSession, releaseReservations } from "../../lib/coord";
+
+export class ReserveReleaseCommand extends SpexCommand {
+  static paths = [["reserve", "release"]];
+  static usage = SpexCommand.Usage({
+    category: "Coordination",
+    description: "drop your file reservations",
+    details: `
+      Releases the acting session's leases on the given patterns (exactly as reserved), or all of them when none are given. Other sessions' leases are never touched.
+    `,
+    examples: [
+      ["Release one pattern", "spex reserve release src/auth"],
+      ["Release everything you hold", "spex reserve release"],
+    ],
+  });
+
+  patterns = Option.Rest({ name: "PATTERN" });
+  session = Option.String("--session", { description: "The releasing session (default: SPEX_SESSION_ID, else the worktree you are in)" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const released = await releaseReservations(store, actingSession(store, this.session), this.patterns);
+    if (this.json) writeJson(this.context.stdout, { released });
+    else this.context.stdout.write(released.length === 0 ? "held no matching lease\n" : released.map((l) => `released ${l.pattern}\n`).join(""));
+    return 0;
+  }
+}

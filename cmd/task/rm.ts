@@ -1,0 +1,32 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { writeJson } from "../../lib/cli/output";
+import { currentProject } from "../../lib/store";
+import { optionalActingSession, removeTask } from "../../lib/coord";
+
+export class TaskRmCommand extends SpexCommand {
+  static paths = [["task", "rm"], ["task", "delete"]];
+  static usage = SpexCommand.Usage({
+    category: "Coordination",
+    description: "delete a task",
+    details: `
+      Refused while other tasks depend on it (\`task_has_dependents\`) or another session holds it (\`task_held\`). \`--force\` deletes it anyway and drops it from its dependents' lists.
+    `,
+    examples: [
+      ["Delete a task", "spex task rm t3"],
+      ["Delete it although t4 depends on it", "spex task rm t3 --force"],
+    ],
+  });
+
+  id = Option.String({ name: "ID" });
+  force = Option.Boolean("--force", false, { description: "Delete even when other tasks depend on it or another session holds it" });
+  session = Option.String("--session", { description: "The acting session (default: SPEX_SESSION_ID, else the worktree you are in, else none)" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const task = await removeTask(store, optionalActingSession(store, this.session), this.id, this.force);
+    if (this.json) writeJson(this.context.stdout, { deleted: task });
+    else this.context.stdout.write(`deleted ${task.id}: ${task.title}\n`);
+    return 0;
+  }
+}
