@@ -40,6 +40,10 @@ import { TaskRmCommand } from "./task/rm";
 import { ReserveAddCommand } from "./reserve/add";
 import { ReserveLsCommand } from "./reserve/ls";
 import { ReserveReleaseCommand } from "./reserve/release";
+import { GroupNewCommand } from "./group/new";
+import { GroupLsCommand } from "./group/ls";
+import { GroupRmCommand } from "./group/rm";
+import { GroupFileCommand } from "./group/file";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -82,4 +86,8 @@ export const commands: CommandClass<any>[] = [
   ReserveAddCommand,
   ReserveLsCommand,
   ReserveReleaseCommand,
+  GroupNewCommand,
+  GroupLsCommand,
+  GroupRmCommand,
+  GroupFileCommand,
 ];

@@ -7,6 +7,7 @@ import { currentProject } from "../../lib/store";
 import { createWithAuthority } from "../../lib/backend";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
+import { fileSessions, requireGroup } from "../../lib/coord";
 
 export class SessionNewCommand extends SpexCommand {
   static paths = [["session", "new"], ["session", "create"]];
@@ -24,6 +25,7 @@ export class SessionNewCommand extends SpexCommand {
       ["Start Claude Code on a task", 'spex session new "fix the [[auth]] token refresh bug"'],
       ["Pin the fork point and name it", 'spex session new --base v1.4.0 --name bisect "find where parsing broke"'],
       ["Any shell command, prompt from stdin, no launch", "cat task.md | spex session new --launcher shell --prompt-file - --no-launch"],
+      ["Filed in a group made with spex group new", 'spex session new --group fleet/api "add rate limiting"'],
     ],
   });
 
@@ -33,6 +35,7 @@ export class SessionNewCommand extends SpexCommand {
   name = Option.String("--name", { description: "A display name" });
   base = Option.String("--base", { description: "A commit-ish to fork from (default: the main branch now)" });
   parent = Option.String("--parent", { description: "The parent session (it watches this one)" });
+  group = Option.String("--group", { description: "File the new session in this group (it must exist)" });
   noLaunch = Option.Boolean("--no-launch", false, { description: "Make the worktree and record, start nothing" });
   api = Option.String("--api", { description: "Create through the backend at this URL (skips the project check)" });
   port = Option.String("--port", { description: "Create through the backend on this loopback port", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
@@ -43,6 +46,8 @@ export class SessionNewCommand extends SpexCommand {
       throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     }
     const store = currentProject();
+    // An unknown group refuses before anything is made.
+    const group = this.group === undefined ? "" : requireGroup(store, this.group);
     // A served backend of this project owns creation (DESIGN.md §5 step 2); in-process only when nothing listens.
     const result = await createWithAuthority(store, {
       target: { api: this.api, port: this.port },
@@ -53,8 +58,16 @@ export class SessionNewCommand extends SpexCommand {
       parent: this.parent,
       noLaunch: this.noLaunch,
     });
+    if (group !== "") {
+      // The session exists now; a group removed in the meantime must say so rather than hide it.
+      await fileSessions(store, group, [result.record.session_id]).catch((e: unknown) => {
+        throw new SpexError((e as SpexError).code ?? "internal_error", `session ${shortId(result.record.session_id, 8)} was created in the root but not filed in ${group}: ${(e as Error).message}`, {
+          hint: `file it with: spex group file GROUP ${shortId(result.record.session_id, 8)}`,
+        });
+      });
+    }
     if (this.json) {
-      writeJson(this.context.stdout, { ...result.record, prompt: result.prompt, ready: result.ready });
+      writeJson(this.context.stdout, { ...result.record, prompt: result.prompt, ready: result.ready, group });
       return 0;
     }
     const r = result.record;

@@ -13,6 +13,7 @@ import {
 } from "../record";
 import { type ProjectStore, listSessionIds, sessionPaths } from "../store";
 import { readSession } from "../record";
+import { groupMembership } from "../coord/groups";
 
 export interface SessionRow {
   kind: "ok";
@@ -26,6 +27,8 @@ export interface SessionRow {
   base: string | null;
   worktree: string;
   parent: string;
+  /** The group path the session is filed in; "" is the root. */
+  group: string;
   lifecycle: string;
   proposal: string;
   note: string;
@@ -74,7 +77,8 @@ function readHead(file: string, bytes: number): string {
   }
 }
 
-export function rowOf(store: ProjectStore, reading: RecordReading): ListRow | undefined {
+/** `groups` is the listing's membership, read once; a single row reads it itself. */
+export function rowOf(store: ProjectStore, reading: RecordReading, groups?: Map<string, string>): ListRow | undefined {
   if (reading.kind === "absent") return undefined;
   if (reading.kind === "corrupt") {
     return { kind: "corrupt", id: reading.id, shortId: shortId(reading.id, 8), display: "corrupt", liveness: "unknown", file: reading.file, error: reading.error };
@@ -93,6 +97,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading): ListRow | un
     base: view.base ?? null,
     worktree: view.worktree_path,
     parent: view.parent,
+    group: (groups ?? groupMembership(store)).get(view.session_id) ?? "",
     lifecycle: view.status,
     proposal: view.proposal,
     note: previewOf(view.note, 200),
@@ -118,8 +123,9 @@ export function readAll(store: ProjectStore): RecordReading[] {
 
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
+  const groups = groupMembership(store);
   for (const reading of readAll(store)) {
-    const row = rowOf(store, reading);
+    const row = rowOf(store, reading, groups);
     if (row) rows.push(row);
   }
   return rows.sort((a, b) => {
