@@ -37,7 +37,10 @@ export function actingSession(store: ProjectStore, explicit: string | undefined,
 
 /** The acting session when one can be named; readers (ls) work without one. */
 export function optionalActingSession(store: ProjectStore, explicit: string | undefined, cwd = process.cwd()): string | undefined {
-  if (explicit || process.env.SPEX_SESSION_ID) return actingSession(store, explicit, cwd);
+  if (explicit) return actingSession(store, explicit, cwd);
+  // A pane whose session was closed still carries SPEX_SESSION_ID: it reads as nobody, not as an error.
+  const fromEnv = process.env.SPEX_SESSION_ID;
+  if (fromEnv) return readSession(store, fromEnv).kind === "absent" ? undefined : fromEnv;
   try {
     return matchSelector(readAll(store), ".", cwd).id;
   } catch {
@@ -50,4 +53,14 @@ export function sessionLabel(store: ProjectStore, id: string): string {
   if (!id) return "";
   const reading = readSession(store, id);
   return reading.kind === "ok" ? labelOf(reading.record) : shortId(id, 8);
+}
+
+/** sessionLabel remembered per id, so a long list reads each holder's record once. */
+export function sessionLabeler(store: ProjectStore): (id: string) => string {
+  const seen = new Map<string, string>();
+  return (id) => {
+    let label = seen.get(id);
+    if (label === undefined) seen.set(id, (label = sessionLabel(store, id)));
+    return label;
+  };
 }

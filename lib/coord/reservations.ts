@@ -3,7 +3,7 @@
 // leases of sessions whose record is gone are dropped on every read.
 import { withLock } from "../lock";
 import type { ProjectStore } from "../store";
-import { sessionLabel } from "./actor";
+import { sessionLabeler } from "./actor";
 import { coordPaths, presentSessions, readCoordFile, writeCoordFile } from "./files";
 import { type LeaseList, type LeaseMode, type StoredLease, formatExpiresIn, liveLeases, parseLeaseList, releaseLeases, reserveLeases } from "./lease-rules";
 
@@ -29,12 +29,12 @@ function readLive(store: ProjectStore, now: number): LeaseList {
   return liveLeases(parseLeaseList(readCoordFile(file), file), now, (s) => present.has(s));
 }
 
-function viewOf(store: ProjectStore, lease: StoredLease, me: string | undefined, now: number): LeaseView {
+function viewOf(label: (id: string) => string, lease: StoredLease, me: string | undefined, now: number): LeaseView {
   return {
     pattern: lease.pattern,
     mode: lease.mode,
     session_id: lease.session_id,
-    holder: sessionLabel(store, lease.session_id),
+    holder: label(lease.session_id),
     note: lease.note,
     expires_in: formatExpiresIn(lease.expiresAt - now),
     expiresAt: new Date(lease.expiresAt).toISOString(),
@@ -58,15 +58,18 @@ async function change<T extends { list: LeaseList }>(store: ProjectStore, purpos
 
 export function listReservations(store: ProjectStore, me?: string): LeaseView[] {
   const now = Date.now();
-  return readLive(store, now).leases.map((l) => viewOf(store, l, me, now));
+  const label = sessionLabeler(store);
+  return readLive(store, now).leases.map((l) => viewOf(label, l, me, now));
 }
 
 export async function reserve(store: ProjectStore, me: string, req: { patterns: string[]; mode: LeaseMode; ttlMs: number; note: string }): Promise<ReserveResult> {
   const { result, now } = await change(store, "reserve", (list, at) => reserveLeases(list, { session: me, ...req }, at));
-  return { reserved: result.reserved.map((l) => viewOf(store, l, me, now)), conflicts: result.conflicts.map((l) => viewOf(store, l, me, now)) };
+  const label = sessionLabeler(store);
+  return { reserved: result.reserved.map((l) => viewOf(label, l, me, now)), conflicts: result.conflicts.map((l) => viewOf(label, l, me, now)) };
 }
 
 export async function releaseReservations(store: ProjectStore, me: string, patterns?: string[]): Promise<LeaseView[]> {
   const { result, now } = await change(store, "reserve release", (list) => releaseLeases(list, me, patterns));
-  return result.released.map((l) => viewOf(store, l, me, now));
+  const label = sessionLabeler(store);
+  return result.released.map((l) => viewOf(label, l, me, now));
 }

@@ -3,7 +3,7 @@
 // project-level lock, so two sessions claiming at once see each other's claim.
 import { withLock } from "../lock";
 import type { ProjectStore } from "../store";
-import { sessionLabel } from "./actor";
+import { sessionLabeler } from "./actor";
 import { coordPaths, presentSessions, readCoordFile, writeCoordFile } from "./files";
 import {
   type StoredTask,
@@ -42,7 +42,7 @@ function readList(store: ProjectStore): TaskList {
   return dropVanishedClaims(parseTaskList(readCoordFile(file), file), (s) => present.has(s));
 }
 
-function viewOf(store: ProjectStore, list: TaskList, task: StoredTask, me: string | undefined): TaskView {
+function viewOf(label: (id: string) => string, list: TaskList, task: StoredTask, me: string | undefined): TaskView {
   const blocked_by = task.state === "pending" ? blockersOf(list, task) : [];
   return {
     id: task.id,
@@ -50,7 +50,7 @@ function viewOf(store: ProjectStore, list: TaskList, task: StoredTask, me: strin
     body: task.body,
     state: task.state,
     owner: task.owner,
-    owner_label: sessionLabel(store, task.owner),
+    owner_label: label(task.owner),
     depends_on: task.depends_on,
     blocked_by,
     blocked: blocked_by.length > 0,
@@ -77,34 +77,35 @@ async function change<T extends { list: TaskList; task: StoredTask }>(store: Pro
 
 export function listTasks(store: ProjectStore, me?: string): TaskView[] {
   const list = readList(store);
-  return list.tasks.map((t) => viewOf(store, list, t, me));
+  const label = sessionLabeler(store);
+  return list.tasks.map((t) => viewOf(label, list, t, me));
 }
 
 export async function newTask(store: ProjectStore, me: string | undefined, input: { title: string; body: string; dependsOn: string[] }): Promise<TaskView> {
   const r = await change(store, "task new", (list, now) => createTask(list, { ...input, createdBy: me ?? "" }, now));
-  return viewOf(store, r.list, r.task, me);
+  return viewOf(sessionLabeler(store), r.list, r.task, me);
 }
 
 export async function claim(store: ProjectStore, me: string, id?: string): Promise<TaskView & { changed: boolean }> {
-  const label = (s: string) => sessionLabel(store, s);
+  const label = sessionLabeler(store);
   const r = await change(store, "task claim", (list, now) => claimTask(list, me, id, now, label));
-  return { ...viewOf(store, r.list, r.task, me), changed: r.changed };
+  return { ...viewOf(label, r.list, r.task, me), changed: r.changed };
 }
 
 export async function finish(store: ProjectStore, me: string, id: string): Promise<TaskView & { changed: boolean }> {
-  const label = (s: string) => sessionLabel(store, s);
+  const label = sessionLabeler(store);
   const r = await change(store, "task finish", (list, now) => finishTask(list, me, id, now, label));
-  return { ...viewOf(store, r.list, r.task, me), changed: r.changed };
+  return { ...viewOf(label, r.list, r.task, me), changed: r.changed };
 }
 
 export async function release(store: ProjectStore, me: string, id: string): Promise<TaskView> {
-  const label = (s: string) => sessionLabel(store, s);
+  const label = sessionLabeler(store);
   const r = await change(store, "task release", (list, now) => releaseTask(list, me, id, now, label));
-  return viewOf(store, r.list, r.task, me);
+  return viewOf(label, r.list, r.task, me);
 }
 
 export async function remove(store: ProjectStore, me: string | undefined, id: string, force: boolean): Promise<TaskView> {
-  const label = (s: string) => sessionLabel(store, s);
+  const label = sessionLabeler(store);
   const r = await change(store, "task rm", (list, now) => deleteTask(list, me, id, force, now, label));
-  return { ...viewOf(store, r.list, r.task, me), blocked_by: [], blocked: false };
+  return { ...viewOf(label, r.list, r.task, me), blocked_by: [], blocked: false };
 }

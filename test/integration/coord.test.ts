@@ -139,5 +139,10 @@ describe("reservations", () => {
     expect((json(["task", "ls"]) as any[]).find((t) => t.id === task)).toMatchObject({ state: "pending", owner: "" });
     expect(json(["reserve", "lib/gone", "--session", A]).conflicts).toEqual([]);
     expect(json(["task", "claim", task, "--session", A]).owner).toBe(A);
+    // Its pane may still carry SPEX_SESSION_ID: reading works, acting is refused.
+    expect(sb.spex(["reserve", "ls", "--json"], { env: { SPEX_SESSION_ID: C } }).code).toBe(0);
+    const acting = sb.spex(["reserve", "src", "--json"], { env: { SPEX_SESSION_ID: C } });
+    expect(acting.code).toBe(1);
+    expect(JSON.parse(acting.stdout).error.code).toBe("session_not_found");
   });
 });
