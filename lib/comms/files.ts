@@ -2,15 +2,10 @@
 // atomic replace with fsync of the folder, and reads where absence is a value.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { errnoCode } from "../errors";
-import { fsyncDir } from "../record";
 
-export function writeJsonDurably(file: string, value: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileAtomic.sync(file, JSON.stringify(value, null, 2) + "\n", { fsync: true, mode: 0o644 });
-  fsyncDir(dirname(file));
-}
+export { writeJsonDurably } from "../record";
+import { fsyncDir } from "../record";
 
 /** The parsed file, undefined when it does not exist, `corrupt` when it cannot be parsed. */
 export function readJsonFile<T>(file: string): T | undefined | "corrupt" {

@@ -1,11 +1,10 @@
 // Where coordination state lives and how it lands on disk: one JSON file per
 // list under `<project>/coord/`, replaced atomically and fsynced with its folder
 // so a crash leaves the old list or the new one, never a torn one.
-import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
-import { fsyncDir } from "../record";
+import { writeJsonDurably } from "../record";
 import { type ProjectStore, listSessionIds } from "../store";
 
 export interface CoordPaths {
@@ -48,9 +47,7 @@ export function readCoordFile(file: string): unknown {
 }
 
 export function writeCoordFile(file: string, value: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileAtomic.sync(file, JSON.stringify(value, null, 2) + "\n", { fsync: true, mode: 0o644 });
-  fsyncDir(dirname(file));
+  writeJsonDurably(file, value);
 }
 
 /**

@@ -2,12 +2,11 @@
 // directory that nested groups inherit. Groups and membership live in one
 // project file, `coord/groups.json`, changed only under the project's groups
 // lock and landed by atomic replace. A session with no entry is in the root "".
-import { lstatSync, mkdirSync, readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { isAbsolute, join, posix, relative } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
-import { fsyncDir } from "../record";
+import { writeJsonDurably } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 
 export interface GroupEntry {
@@ -283,16 +282,12 @@ export function groupMembership(store: ProjectStore): Map<string, string> {
 }
 
 function writeGroups(store: ProjectStore, data: GroupsFile): void {
-  const file = groupsFilePath(store);
-  const dir = join(store.dir, "coord");
-  mkdirSync(dir, { recursive: true });
   const ordered: GroupsFile = {
     version: 1,
     groups: [...data.groups].sort((a, b) => compareGroupPaths(a.path, b.path)),
     members: Object.fromEntries(Object.entries(data.members).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
-  writeFileAtomic.sync(file, JSON.stringify(ordered, null, 2) + "\n", { fsync: true, mode: 0o644 });
-  fsyncDir(dir);
+  writeJsonDurably(groupsFilePath(store), ordered);
 }
 
 /** Read, change and write back under the project's groups lock. */

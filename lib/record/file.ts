@@ -1,5 +1,5 @@
 // The one writer and the three readings (DESIGN.md §1.1, §1.3).
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, constants } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, constants } from "node:fs";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { SpexError, errnoCode } from "../errors";
@@ -61,6 +61,16 @@ export function writeRecordFile(file: string, record: SessionRecord): void {
   // Never land bytes that would read back corrupt (an enum outside its set, a malformed fence).
   parseRecord(text);
   writeFileAtomic.sync(file, text, { fsync: true, mode: 0o644 });
+  fsyncDir(dirname(file));
+}
+
+/**
+ * Land any other small JSON state file (queue entries, watchers, coordination
+ * lists) the same way as a record: atomic replace, fsync, fsync of the folder.
+ */
+export function writeJsonDurably(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileAtomic.sync(file, JSON.stringify(value, null, 2) + "\n", { fsync: true, mode: 0o644 });
   fsyncDir(dirname(file));
 }
 
