@@ -1,10 +1,9 @@
 // Where coordination state lives and how it lands on disk: one JSON file per
 // list under `<project>/coord/`, replaced atomically and fsynced with its folder
 // so a crash leaves the old list or the new one, never a torn one.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SpexError, errnoCode } from "../errors";
-import { writeJsonDurably } from "../record";
+import { SpexError } from "../errors";
+import { readJsonState, writeJsonDurably } from "../record";
 import { type ProjectStore, listSessionIds } from "../store";
 
 export interface CoordPaths {
@@ -28,22 +27,14 @@ export function coordPaths(store: ProjectStore): CoordPaths {
 
 /** The parsed file, or undefined when it does not exist; an unparseable file is refused, never guessed at. */
 export function readCoordFile(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    const code = errnoCode(e);
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw e;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new SpexError("coord_corrupt", `${file} cannot be parsed: ${(e as Error).message}`, {
+  const r = readJsonState(file);
+  if (r.kind === "corrupt") {
+    throw new SpexError("coord_corrupt", `${file} cannot be parsed: ${r.error}`, {
       hint: "inspect the file; move it aside to start an empty list",
       details: { file },
     });
   }
+  return r.kind === "ok" ? r.value : undefined;
 }
 
 export function writeCoordFile(file: string, value: unknown): void {

@@ -74,6 +74,25 @@ export function writeJsonDurably(file: string, value: unknown): void {
   fsyncDir(dirname(file));
 }
 
+/** A small JSON state file read three ways, like a record: absent, corrupt (with the parse error), or its value. */
+export type JsonReading<T> = { kind: "absent" } | { kind: "corrupt"; error: string } | { kind: "ok"; value: T };
+
+export function readJsonState<T>(file: string): JsonReading<T> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
+    throw e;
+  }
+  try {
+    return { kind: "ok", value: JSON.parse(text) as T };
+  } catch (e) {
+    return { kind: "corrupt", error: (e as Error).message };
+  }
+}
+
 /** The record as every reader shows it: while the fence is up, the frozen original. */
 export function publicRecord(record: SessionRecord, pending: PendingOriginal | null): SessionRecord {
   if (!pending) return record;
