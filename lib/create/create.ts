@@ -10,7 +10,7 @@ import { findCheckout } from "../git/main-root";
 import { addWorktree, branchExists, detectMainBranch, ensureExcluded, resolveCommit, resolveRefs } from "../git";
 import { harnessAdapter } from "../harness";
 import { launchSession } from "../launch/start";
-import { resolveLauncher } from "../launch/launcher";
+import { resolveLauncher, whichSync } from "../launch/launcher";
 import { copyLocalConfig, renderWorktree } from "../launch/render";
 import { selfBin } from "../launch/self";
 import { installPostCheckout } from "../hooks/post-checkout";
@@ -113,6 +113,11 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
         httpStatus: 400,
       });
     }
+  }
+  if (!input.noLaunch && !whichSync("tmux")) {
+    throw new SpexError("tmux_missing", "tmux is not installed (or not on PATH); spex runs every session in tmux", {
+      hint: "install it (e.g. `apt-get install tmux`, `brew install tmux`), or create with --no-launch",
+    });
   }
   const mainBranch = await detectMainBranch(store.root, config.mainBranch);
   const parent = input.parent ? resolveSelector(store, input.parent, input.cwd).id : "";

@@ -42,7 +42,11 @@ export function retireReceipt(store: ProjectStore, id: string): void {
 /** Remove everything a receipt names (each step tolerates what is already gone). */
 export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<string[]> {
   const undone: string[] = [];
-  if (r.tmuxSession && killSession(r.tmuxSocket, r.tmuxSession).code === 0) undone.push(`tmux session ${r.tmuxSession}`);
+  try {
+    if (r.tmuxSession && killSession(r.tmuxSocket, r.tmuxSession).code === 0) undone.push(`tmux session ${r.tmuxSession}`);
+  } catch {
+    // No tmux here means no tmux session to remove: the rest of the rollback must still run.
+  }
   const dir = sessionPaths(store, r.id).dir;
   if (existsSync(dir)) {
     rmSync(dir, { recursive: true, force: true });

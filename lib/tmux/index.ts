@@ -1,6 +1,7 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
 import { spawn, spawnSync } from "node:child_process";
+import { SpexError } from "../errors";
 
 /** The spex tmux server's socket name (`tmux -L <name>`). */
 export function spexSocket(): string {
@@ -30,9 +31,17 @@ function tmuxEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** tmux that cannot even be started: say so plainly instead of a bare ENOENT. */
+function tmuxSpawnError(e: Error): Error {
+  if ((e as NodeJS.ErrnoException).code !== "ENOENT") return e;
+  return new SpexError("tmux_missing", "tmux is not installed (or not on PATH); spex runs every session in tmux", {
+    hint: "install it (e.g. `apt-get install tmux`, `brew install tmux`), then check with `spex doctor`",
+  });
+}
+
 export function tmuxSync(socket: string, args: string[], input?: string | Buffer): TmuxResult {
   const r = spawnSync("tmux", [...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: 64 * 1024 * 1024 });
-  if (r.error) throw r.error;
+  if (r.error) throw tmuxSpawnError(r.error);
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
@@ -43,7 +52,7 @@ export function tmuxAsync(socket: string, args: string[], input?: string | Buffe
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
+    child.on("error", (e) => reject(tmuxSpawnError(e)));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(input);
   });

@@ -163,3 +163,21 @@ describe("spex session new", () => {
     }
   });
 });
+
+describe("spex session new without tmux", () => {
+  test("refuses with tmux_missing before anything is made; --no-launch still works", () => {
+    sb = sandbox();
+    const bin = join(sb.dir, "no-tmux-bin");
+    require("node:fs").mkdirSync(bin);
+    for (const tool of ["sh", "git"]) {
+      const found = require("node:child_process").spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+      require("node:fs").symlinkSync(found, join(bin, tool));
+    }
+    const before = snapshot(sb);
+    const r = sb.spex(["session", "new", "--launcher", "shell", "--json", "needs tmux"], { env: { PATH: bin } });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe("tmux_missing");
+    expect(snapshot(sb)).toEqual(before);
+    expect(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "not launched"], { env: { PATH: bin } }).code).toBe(0);
+  });
+});
