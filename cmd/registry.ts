@@ -14,6 +14,7 @@ import { SessionAttachCommand } from "./session/attach";
 import { InternalHookCommand } from "./internal/hook";
 import { InternalPostCheckoutCommand } from "./internal/post-checkout";
 import { DoctorCommand } from "./doctor";
+import { InternalCompleteCommand } from "./internal/complete";
 import { SessionStopCommand } from "./session/stop";
 import { SessionInterruptCommand } from "./session/interrupt";
 import { SessionArchiveCommand } from "./session/archive";
@@ -60,6 +61,7 @@ export const commands: CommandClass<any>[] = [
   InternalHookCommand,
   InternalPostCheckoutCommand,
   DoctorCommand,
+  InternalCompleteCommand,
   SessionStopCommand,
   SessionInterruptCommand,
   SessionArchiveCommand,
