@@ -182,9 +182,9 @@ export interface MessageDraft {
   about?: string;
 }
 
-/** Refusals that protect an agent, checked under the queue lock before anything is written. */
-export function refuseOverLimits(store: ProjectStore, target: string, draft: MessageDraft, pending: QueuedMessage[]): void {
-  const bytes = Buffer.byteLength(draft.text, "utf8");
+/** An agent is handed at most MAX_MESSAGE_BYTES of text at once. */
+export function refuseTooLarge(text: string): void {
+  const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > MAX_MESSAGE_BYTES) {
     throw new SpexError("message_too_large", `the message is ${bytes} bytes; at most ${MAX_MESSAGE_BYTES} bytes are delivered to an agent`, {
       hint: "put the details in a file in the worktree and send its path",
@@ -192,6 +192,11 @@ export function refuseOverLimits(store: ProjectStore, target: string, draft: Mes
       httpStatus: 413,
     });
   }
+}
+
+/** Refusals that protect an agent, checked under the queue lock before anything is written. */
+export function refuseOverLimits(store: ProjectStore, target: string, draft: MessageDraft, pending: QueuedMessage[]): void {
+  refuseTooLarge(draft.text);
   const limit = queueDepthLimit();
   if (pending.length >= limit) {
     throw new SpexError("queue_full", `session ${shortId(target, 8)} already has ${pending.length} undelivered messages (limit ${limit})`, {

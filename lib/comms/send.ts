@@ -8,7 +8,7 @@ import { readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath } from "../store";
 import { advanceCursor } from "./cursor";
 import { type DrainReport, drainNow } from "./deliver";
-import { MAX_MESSAGE_BYTES, type MessageState, enqueue, findMessage } from "./queue";
+import { type MessageState, enqueue, findMessage, refuseTooLarge } from "./queue";
 import { isRevoked } from "./revoke";
 import { type Sender, appendEvent } from "./timeline";
 
@@ -48,14 +48,8 @@ function refuseShape(input: SendInput): void {
   if (input.text !== "" && input.keys.length > 0) {
     throw new SpexError("usage", "give a message or --keys, not both", { exitCode: 2, httpStatus: 400 });
   }
-  const bytes = Buffer.byteLength(input.text, "utf8");
-  if (bytes > MAX_MESSAGE_BYTES) {
-    throw new SpexError("message_too_large", `the message is ${bytes} bytes; at most ${MAX_MESSAGE_BYTES} bytes are delivered to an agent`, {
-      hint: "put the details in a file in the worktree and send its path",
-      details: { bytes, limit: MAX_MESSAGE_BYTES },
-      httpStatus: 413,
-    });
-  }
+  // Checked again under the queue lock; here it refuses before any lock is taken.
+  refuseTooLarge(input.text);
   if (input.from.kind === "session" && input.from.id === input.target) {
     throw new SpexError("send_self", "a session cannot send a message to itself", { hint: "name another session", httpStatus: 400 });
   }
