@@ -1,14 +1,18 @@
 # bash completion for spex and sessions. Source it from ~/.bashrc:
 #   . /path/to/spex/shell/spex.bash
-# Candidates come from `spex internal complete`, which reads the command
-# registry itself, so completion never lags behind the verbs.
+# (zsh sources it too, through spex.zsh.) Candidates come from
+# `spex internal complete`, which reads the command registry itself, so
+# completion never lags behind the verbs.
 _spex_complete() {
-  local words=("${COMP_WORDS[@]:1:COMP_CWORD}")
-  if [ "${COMP_WORDS[0]##*/}" = sessions ]; then
-    words=(session "${words[@]}")
+  # Not `words`: zsh reserves that name.
+  local spex_words=("${COMP_WORDS[@]:1:$COMP_CWORD}")
+  # Slices index from 0 in bash and zsh alike (a plain [0] is empty in zsh).
+  local spex_cmd="${COMP_WORDS[@]:0:1}"
+  if [ "${spex_cmd##*/}" = sessions ]; then
+    spex_words=(session "${spex_words[@]}")
   fi
   local IFS=$'\n'
   # shellcheck disable=SC2207
-  COMPREPLY=($(spex internal complete -- "${words[@]}" 2>/dev/null))
+  COMPREPLY=($(spex internal complete -- "${spex_words[@]}" 2>/dev/null))
 }
 complete -o default -F _spex_complete spex sessions

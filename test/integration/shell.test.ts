@@ -36,3 +36,14 @@ test("the tmux status segment counts working, asking and review sessions, and sa
   seedRecord(sb.home, sb.repo, { status: "awaiting", proposal: "merge" });
   expect(bash(`sh '${script}'`)).toBe("spex 1 working · 1 asking · 1 review");
 });
+
+const zsh = spawnSync("sh", ["-c", "command -v zsh"], { encoding: "utf8" }).stdout.trim();
+test.skipIf(!zsh)("zsh runs the same completion through its bash bridge (shell-init.sh)", () => {
+  sb = sandbox();
+  const r = spawnSync(zsh, ["-c", `. '${join(REPO_ROOT, "shell", "shell-init.sh")}'; COMP_WORDS=(sessions st); COMP_CWORD=1; _spex_complete; print -l $COMPREPLY`], {
+    cwd: sb.repo,
+    env: { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` },
+    encoding: "utf8",
+  });
+  expect(r.stdout.trim()).toBe("stop");
+});
