@@ -1,7 +1,7 @@
 // Reservation rules as pure values: the overlap rule, conflicts reported but
 // never refused, renewal, release, TTL parsing and expiry on an injected clock.
 import { describe, expect, test } from "bun:test";
-import { SpexError } from "../../lib/errors";
+import { refusal } from "../support/refusal";
 import {
   type LeaseList,
   DEFAULT_LEASE_TTL_MS,
@@ -17,15 +17,6 @@ import {
 const T0 = Date.parse("2026-11-30T00:00:00.000Z");
 const empty = (): LeaseList => ({ version: 1, leases: [] });
 
-function refusal(fn: () => unknown): SpexError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SpexError) return e;
-    throw e;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("the overlap rule", () => {
   const cases: [string, string, boolean][] = [

@@ -1,7 +1,7 @@
 // The task rules as pure values: dependency blocking, cycle refusal, the
 // oldest-unblocked pick, holder-only finish and release, guarded delete.
 import { describe, expect, test } from "bun:test";
-import { SpexError } from "../../lib/errors";
+import { refusal } from "../support/refusal";
 import {
   type TaskList,
   blockersOf,
@@ -18,15 +18,6 @@ import {
 
 const NOW = "2026-11-30T00:00:00.000Z";
 
-function refusal(fn: () => unknown): SpexError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SpexError) return e;
-    throw e;
-  }
-  throw new Error("expected a refusal");
-}
 
 function listOf(...specs: [string, string[]?][]): TaskList {
   let list = emptyTaskList();
