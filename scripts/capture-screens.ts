@@ -17,6 +17,7 @@ import {
   realCliBinary,
   realCliVersion,
   type RealCli,
+  until,
 } from "../test/support/real-agents";
 
 type Status = "active" | "idle" | "needs_attention";
@@ -142,14 +143,6 @@ function paneAlive(p: AgentPane): boolean {
     return !p.dead();
   } catch {
     return false;
-  }
-}
-
-async function until(probe: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

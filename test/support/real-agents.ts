@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { type CodexHandler, codexHandlersOf, codexHookTrust } from "../../lib/harness/codex-trust";
+import { waitFor } from "./sandbox";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
 const BIN = join(REPO_ROOT, "node_modules", ".bin");
@@ -305,13 +306,7 @@ export class AgentPane {
   }
 }
 
-/** Wait until a condition about the fake API (or anything) holds. */
-export async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Poll until probe answers, every 100 ms (a real CLI is slower than spex): the sandbox's waitFor. */
+export function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20000): Promise<T> {
+  return waitFor(probe, what, timeoutMs, 100);
 }
