@@ -67,10 +67,12 @@ describe("the writer", () => {
   });
 
   test("writes base after branch only when the create was pinned, so unpinned records keep their legacy bytes", () => {
-    const unpinned = serializeRecord({ ...emptyRecord(ID), branch: "spex/x" });
+    // One timestamp for every record compared, so a millisecond tick cannot split them.
+    const at = "2026-01-01T00:00:00.000Z";
+    const unpinned = serializeRecord({ ...emptyRecord(ID, at), branch: "spex/x" });
     expect(unpinned).not.toContain('"base"');
-    expect(serializeRecord({ ...emptyRecord(ID), branch: "spex/x", base: "" })).toBe(unpinned);
-    const pinned = serializeRecord({ ...emptyRecord(ID), branch: "spex/x", base: "abc123" });
+    expect(serializeRecord({ ...emptyRecord(ID, at), branch: "spex/x", base: "" })).toBe(unpinned);
+    const pinned = serializeRecord({ ...emptyRecord(ID, at), branch: "spex/x", base: "abc123" });
     expect(pinned).toContain('  "branch": "spex/x",\n  "base": "abc123",\n  "node": ""');
   });
 
