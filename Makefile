@@ -8,8 +8,10 @@ SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null
 
 all: build
 
+# A git worktree may share another checkout's node_modules through a symlink:
+# reinstalling there would wipe the other checkout's copy, so it is left alone.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	@if [ -L node_modules ]; then echo "node_modules is a shared symlink: install from the checkout that owns it"; else npm ci --no-audit --no-fund; fi
 	touch $@
 
 lib/generated/assets.ts: $(wildcard hooks/*.sh launch-templates/*.sh) scripts/gen-assets.ts
