@@ -6,14 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { LOCAL_CONFIG_FILE, loadConfig } from "../config";
+import { loadConfig } from "../config";
 import { SpexError } from "../errors";
-import { harnessAdapter, isHarnessName } from "../harness";
 import { withLock, withLocks } from "../lock";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { receiptPath, retireReceipt } from "../create/receipt";
-import { type DirtyEntry, branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits, worktreeChanges } from "./git";
+import { branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits } from "./git";
+import { sessionWork } from "./work";
 import { probe } from "./leaf";
 import { type CloseFacts, type ClosePlan, planClose } from "./plan";
 import { corruptRefusal } from "./residues";
@@ -44,13 +44,6 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
-/** Untracked files spex itself rendered into the worktree are not the session's work. */
-function isSpexRendered(entry: DirtyEntry, harness: string): boolean {
-  if (entry.status !== "??") return false;
-  const own = new Set<string>([LOCAL_CONFIG_FILE, ...(isHarnessName(harness) ? harnessAdapter(harness).hookConfigFiles : [])]);
-  return own.has(entry.path);
-}
-
 export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, retired: boolean): CloseFacts {
   const entries = listWorktrees(store.root);
   const main = entries[0];
@@ -60,7 +53,7 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
   const ref = `refs/heads/${record.branch}`;
   const holders = record.branch ? entries.filter((e) => e.branch === ref) : [];
   const exists = record.branch !== "" && (holders.length > 0 || branchExists(store.root, record.branch));
-  const changes = !retired && wt ? worktreeChanges(record.worktree_path).filter((c) => !isSpexRendered(c, record.harness)) : [];
+  const changes = !retired && wt ? sessionWork(record.worktree_path, record.harness) : [];
   return {
     worktreePath: record.worktree_path,
     branch: record.branch,

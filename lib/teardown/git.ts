@@ -92,9 +92,13 @@ export function parseStatusEntries(text: string): DirtyEntry[] {
   return out;
 }
 
-/** Uncommitted changes in a worktree: staged, unstaged and untracked (ignored files are not work). */
+/**
+ * Uncommitted changes in a worktree: staged, unstaged, untracked and ignored
+ * (`!!`). An ignored folder is named once ("build/"), not file by file.
+ */
 export function worktreeChanges(worktree: string): DirtyEntry[] {
-  return parseStatusEntries(gitOrThrow(worktree, ["status", "--porcelain=v1", "-z", "--untracked-files=all"], "checking the worktree for changes"));
+  const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching"];
+  return parseStatusEntries(gitOrThrow(worktree, args, "checking the worktree for changes"));
 }
 
 export function branchExists(root: string, branch: string): boolean {

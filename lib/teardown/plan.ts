@@ -13,7 +13,7 @@ export interface CloseFacts {
   worktreeRegistered: boolean;
   /** Someone ran `git worktree lock` on it. */
   worktreeLocked: boolean;
-  /** Uncommitted changes, spex's own rendered files already left out. */
+  /** Uncommitted changes, ignored files included, spex's own rendered files left out. */
   changes: DirtyEntry[];
   branchExists: boolean;
   /** Other checkouts that have the branch out (deleting it would fail). */
@@ -51,8 +51,8 @@ export function planClose(id: string, f: CloseFacts, force: boolean): ClosePlan 
   }
   const files = f.retired ? [] : f.changes.map((c) => `${c.status} ${c.path}`);
   if (files.length > 0 && !force) {
-    throw new SpexError("worktree_dirty", `session ${short}: the worktree ${f.worktreePath} has uncommitted changes: ${files.slice(0, 20).join(", ")}${files.length > 20 ? ` and ${files.length - 20} more` : ""}; nothing was changed`, {
-      hint: "commit or discard them in the worktree, or close with --force to throw them away",
+    throw new SpexError("worktree_dirty", `session ${short}: the worktree ${f.worktreePath} has files that are not committed (ignored ones count): ${files.slice(0, 20).join(", ")}${files.length > 20 ? ` and ${files.length - 20} more` : ""}; nothing was changed`, {
+      hint: "commit, move or delete them in the worktree, or close with --force to throw them away",
       details: { worktree: f.worktreePath, files },
     });
   }

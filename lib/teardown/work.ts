@@ -1,0 +1,37 @@
+// What in a worktree is the session's work (DESIGN.md §13: files the user did
+// not give spex are the user's). Staged, unstaged, untracked and ignored files
+// all count; only what spex itself rendered there does not: the harness's hook
+// config and the copy of spexcode.local.json (its original stays in the main
+// checkout). Everything else — a `.env.local`, a build folder, a nested
+// `.worktrees/` — refuses a close without --force.
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { LOCAL_CONFIG_FILE } from "../config";
+import { harnessAdapter, isHarnessName } from "../harness";
+import { type DirtyEntry, worktreeChanges } from "./git";
+
+function renderedFiles(harness: string): Set<string> {
+  return new Set<string>([LOCAL_CONFIG_FILE, ...(isHarnessName(harness) ? harnessAdapter(harness).hookConfigFiles : [])]);
+}
+
+/** True when the folder `rel` (relative, ending in "/") holds nothing but files in `own`; symlinks are never followed. */
+function holdsOnly(worktree: string, rel: string, own: Set<string>): boolean {
+  for (const name of readdirSync(join(worktree, rel))) {
+    const path = `${rel}${name}`;
+    const st = lstatSync(join(worktree, path));
+    if (st.isDirectory() ? !holdsOnly(worktree, `${path}/`, own) : !own.has(path)) return false;
+  }
+  return true;
+}
+
+function isRendered(worktree: string, entry: DirtyEntry, own: Set<string>): boolean {
+  if (entry.status !== "??" && entry.status !== "!!") return false;
+  // git names an ignored folder once ("build/"): it is spex's only if everything in it is.
+  return entry.path.endsWith("/") ? holdsOnly(worktree, entry.path, own) : own.has(entry.path);
+}
+
+/** The session's work in its worktree: every change git sees, ignored files included, minus spex's own renders. */
+export function sessionWork(worktree: string, harness: string): DirtyEntry[] {
+  const own = renderedFiles(harness);
+  return worktreeChanges(worktree).filter((c) => !isRendered(worktree, c, own));
+}
