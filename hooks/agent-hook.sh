@@ -15,6 +15,7 @@ status=''
 proposal_empty=0
 note_empty=0
 stopped=0
+archived=0
 fenced=1
 after_empty=0
 declared_empty=0
@@ -25,6 +26,7 @@ while IFS= read -r line || [ -n "$line" ]; do
     '  "proposal": "",') proposal_empty=1 ;;
     '  "note": "",') note_empty=1 ;;
     '  "stopped": true,') stopped=1 ;;
+    '  "archived": true,') archived=1 ;;
     '  "after_turn": "",') after_empty=1 ;;
     '  "declared": "",') declared_empty=1 ;;
     '  "launch_readiness_pending": "",') fenced=0 ;;
@@ -46,8 +48,8 @@ case $action in
   ask | notify)
     { [ "$status" = asking ] || [ "$declared_empty" = 0 ]; } && exit 0 ;;
   fail)
-    # Only an undeclared active record turns to error.
-    { [ "$status" != active ] || [ "$declared_empty" = 0 ]; } && exit 0 ;;
+    # Only an undeclared, active, running (not stopped, not archived) record turns to error.
+    { [ "$status" != active ] || [ "$declared_empty" = 0 ] || [ "$stopped" = 1 ] || [ "$archived" = 1 ]; } && exit 0 ;;
   end)
     [ "$stopped" = 1 ] && exit 0 ;;
 esac

@@ -53,12 +53,15 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
         ? declareState(store, id, { status: "asking", note: typeof payload.message === "string" ? payload.message : undefined, inferred: true })
         : undefined;
     case "fail":
-      // Only a live, undeclared active record turns to error: a declaration that landed first wins.
+      // Only a live (not retired: the writer refuses those), undeclared, active, running record
+      // turns to error: a declaration that landed first wins, and a failure reported after
+      // stop or archive is about a turn nobody waits for any more.
       return declareState(store, id, {
         status: "error",
         note: typeof payload.error === "string" ? payload.error : typeof payload.message === "string" ? payload.message : undefined,
         inferred: true,
         onlyFrom: ["active"],
+        onlyRunning: true,
       });
     case "end":
       return declareState(store, id, { status: "idle", stopped: true, inferred: true });

@@ -23,6 +23,8 @@ export interface StateDeclaration {
    */
   inferred?: boolean;
   onlyFrom?: Lifecycle[];
+  /** Inferred about a running agent: a stopped or archived record is left as it is. */
+  onlyRunning?: boolean;
 }
 
 export function parseLifecycle(value: string): Lifecycle {
@@ -47,7 +49,10 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
     store,
     id,
     (record) => {
-      const stands = d.inferred && !d.newTurn && (record.declared !== "" || (d.onlyFrom !== undefined && !d.onlyFrom.includes(record.status)));
+      const stands =
+        d.inferred &&
+        !d.newTurn &&
+        (record.declared !== "" || (d.onlyFrom !== undefined && !d.onlyFrom.includes(record.status)) || (d.onlyRunning === true && (record.stopped || record.archived)));
       if (stands) {
         // The declaration that landed first is authoritative: a hook may only record that the process ended.
         return d.stopped === undefined || d.stopped === record.stopped ? undefined : { ...record, stopped: d.stopped };

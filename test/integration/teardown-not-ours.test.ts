@@ -3,9 +3,11 @@
 // failure hook reviving a stopped record, a process of a stopped session left
 // running, doctor calling another project's sessions orphans.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, sandbox } from "../support/sandbox";
+import { REPO_ROOT, SPEX_BIN, type Sandbox, sandbox } from "../support/sandbox";
+import { seedRecord } from "../support/records";
 import { alive, branchExists, hasTmux, json, recordFile, seedLive } from "../support/teardown";
 
 let sb: Sandbox;
@@ -57,5 +59,45 @@ describe("close and ignored files", () => {
     const r = close(s.id);
     expect(r.stderr).toBe("");
     expect(json(r.stdout)).toMatchObject({ worktree: "removed", discarded: { files: [] } });
+  });
+});
+
+/** Fire one agent hook the way a harness does: the installed script, the session's environment, a payload on stdin. */
+function fireHook(id: string, action: string, event: string, payload: object, bin = SPEX_BIN) {
+  return spawnSync("/bin/sh", [join(REPO_ROOT, "hooks", "agent-hook.sh"), "claude", action, event], {
+    cwd: sb.repo,
+    env: { ...sb.env, SPEX_SESSION_ID: id, SPEX_PROJECT_ROOT: sb.repo, SPEX_RECORD: recordFile(sb, id), SPEX_BIN: bin },
+    input: JSON.stringify(payload),
+    encoding: "utf8",
+  });
+}
+
+describe("late failure hooks", () => {
+  test("a StopFailure after stop, on an archived record or on a retired one changes nothing, through the hook script and through the binary; an undeclared live active turn still fails", () => {
+    const s = seedLive(sb, { agent: "owned", fields: { status: "active" } });
+    expect(sb.spex(["session", "stop", s.id, "--json"]).code).toBe(0);
+    const archived = seedRecord(sb.home, sb.repo, { prompt: "archived mid-turn", status: "active", archived: true });
+    const retired = seedRecord(sb.home, sb.repo, { prompt: "retired mid-turn", status: "active" });
+    rmSync(retired.worktree_path, { recursive: true, force: true });
+    for (const id of [s.id, archived.session_id, retired.session_id]) {
+      const bytes = readFileSync(recordFile(sb, id));
+      expect(fireHook(id, "fail", "StopFailure", { error: "late failure" }).status).toBe(0);
+      sb.spex(["internal", "hook", "claude", "fail", "StopFailure"], { env: { SPEX_SESSION_ID: id, SPEX_PROJECT_ROOT: sb.repo }, input: '{"error":"late failure"}' });
+      expect({ id, unchanged: readFileSync(recordFile(sb, id)).equals(bytes) }).toEqual({ id, unchanged: true });
+    }
+    const live = seedRecord(sb.home, sb.repo, { prompt: "live turn", status: "active" });
+    fireHook(live.session_id, "fail", "StopFailure", { error: "rate limited" });
+    expect(json(sb.spex(["session", "show", live.session_id, "--json"]).stdout)).toMatchObject({ lifecycle: "error", note: "rate limited" });
+  });
+
+  test("the hook script's fast path agrees: a StopFailure on a stopped or archived active record spawns nothing", () => {
+    const marker = join(sb.dir, "binary-called");
+    const mustNotRun = join(sb.dir, "must-not-run");
+    writeFileSync(mustNotRun, `#!/bin/sh\necho "$@" >> '${marker}'\n`, { mode: 0o755 });
+    for (const fields of [{ stopped: true }, { archived: true }]) {
+      const rec = seedRecord(sb.home, sb.repo, { status: "active", ...fields });
+      expect(fireHook(rec.session_id, "fail", "StopFailure", {}, mustNotRun).status).toBe(0);
+      expect({ fields, called: existsSync(marker) }).toEqual({ fields, called: false });
+    }
   });
 });
