@@ -9,7 +9,7 @@ export class DoctorCommand extends SpexCommand {
     category: "Machine",
     description: "check this machine and list leftovers (reported, never deleted)",
     details: `
-      Checks git, tmux, each launcher's program, SPEX_HOME and the git hook; then lists orphans: worktrees under the worktree root with no record, tmux sessions on the spex socket with no record, retired and corrupt records, and creates that died before publishing. Exit 1 when a check fails.
+      Checks git, tmux, each launcher's program, SPEX_HOME and the git hook; then lists orphans: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, and creates that died before publishing. Exit 1 when a check fails.
     `,
     examples: [
       ["Check the machine", "spex doctor"],

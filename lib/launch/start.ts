@@ -7,7 +7,7 @@ import { harnessAdapter } from "../harness";
 import { probeLeaf } from "../proc";
 import { type SessionRecord, readSession, refuseUnusable, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
-import { capturePane, exactSession, hasSession, killSession, spexSocket, tmuxSync } from "../tmux";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxSync } from "../tmux";
 import { branchExists } from "../git";
 import { clearFence, freezeOriginal, readAgentPid, restoreOriginal } from "./fence";
 import { requireExecutable, resolveLauncher } from "./launcher";
@@ -142,6 +142,9 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   const started = tmuxSync(socket, [
     "new-session", "-d", "-s", tmuxName, "-c", current.worktree_path, "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", `${exactSession(tmuxName)}:`, "remain-on-exit", "on",
+    // Whose session this is, for `doctor` on a socket other projects share.
+    ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_PROJECT_OPTION, store.root,
+    ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_HOME_OPTION, store.home,
     ";", "respawn-pane", "-k", "-t", `${exactSession(tmuxName)}:`, `exec sh ${shellQuote(paths.launch)}`,
   ]);
   if (started.code !== 0) {

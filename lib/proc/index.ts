@@ -81,3 +81,23 @@ export function ownerAlive(owner: { pid: number; start: string; boot: string }):
   const now = processIdentity(owner.pid);
   return !!now && now.start === owner.start;
 }
+
+/**
+ * The environment a process started with (/proc/<pid>/environ), or undefined
+ * when it cannot be read (gone, or another user's). Later setenv calls inside
+ * the process do not show here: this is what it inherited.
+ */
+export function processEnviron(pid: number): Map<string, string> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/environ`, "latin1");
+  } catch {
+    return undefined;
+  }
+  const env = new Map<string, string>();
+  for (const entry of text.split("\0")) {
+    const eq = entry.indexOf("=");
+    if (eq > 0) env.set(entry.slice(0, eq), Buffer.from(entry.slice(eq + 1), "latin1").toString("utf8"));
+  }
+  return env;
+}

@@ -69,6 +69,10 @@ export function tmuxBatch(socket: string, commands: string[][]): TmuxResult {
 }
 
 /** An exact-name target: `=name` stops tmux from prefix-matching another session. */
+/** tmux user options spex sets on each session it opens: the main checkout and SPEX_HOME it belongs to. */
+export const SPEX_PROJECT_OPTION = "@spex_project";
+export const SPEX_HOME_OPTION = "@spex_home";
+
 export function exactSession(name: string): string {
   return `=${name}`;
 }

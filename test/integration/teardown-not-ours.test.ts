@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, SPEX_BIN, type Sandbox, sandbox } from "../support/sandbox";
+import { REPO_ROOT, SPEX_BIN, type Sandbox, makeRepo, sandbox } from "../support/sandbox";
+import { installFakeAgents } from "../support/agents";
 import { seedRecord } from "../support/records";
 import { alive, branchExists, hasTmux, json, recordFile, seedLive } from "../support/teardown";
 
@@ -99,5 +100,31 @@ describe("late failure hooks", () => {
       expect(fireHook(rec.session_id, "fail", "StopFailure", {}, mustNotRun).status).toBe(0);
       expect({ fields, called: existsSync(marker) }).toEqual({ fields, called: false });
     }
+  });
+});
+
+describe("doctor's orphans", () => {
+  test("on a tmux socket shared with another project (and with the user's own sessions), doctor lists only this project's tmux sessions that lost their record", () => {
+    installFakeAgents(sb);
+    const other = makeRepo(join(sb.dir, "other-project"), sb.env);
+    const create = (cwd: string, prompt: string) => {
+      const r = sb.spex(["session", "new", "--launcher", "claude", "--json", prompt], { cwd });
+      expect(r.stderr).toBe("");
+      return json(r.stdout) as { session_id: string; tmux_session: string };
+    };
+    const theirs = create(other, "their live session");
+    const ours = create(sb.repo, "our live session");
+    const lost = create(sb.repo, "our session that lost its record");
+    const legacy = create(sb.repo, "our older session that lost its record");
+    sb.tmux(["new-session", "-d", "-s", "users-own-shell", "sleep 1000"]);
+    // Sessions opened before spex tagged them: told apart by the environment their launch script exported.
+    for (const s of [legacy, theirs]) for (const o of ["@spex_project", "@spex_home"]) sb.tmux(["set-option", "-u", "-t", `=${s.tmux_session}:`, o]);
+    // The records of `lost` and `legacy` are gone; their tmux sessions are real orphans of this project.
+    for (const s of [lost, legacy]) rmSync(join(recordFile(sb, s.session_id), ".."), { recursive: true, force: true });
+
+    const orphans = json(sb.spex(["doctor", "--json"]).stdout).orphans.tmuxSessions as string[];
+    expect(orphans.sort()).toEqual([lost.tmux_session, legacy.tmux_session].sort());
+    expect(json(sb.spex(["doctor", "--json"], { cwd: other }).stdout).orphans.tmuxSessions).toEqual([]);
+    expect(hasTmux(sb, theirs.tmux_session) && hasTmux(sb, ours.tmux_session)).toBe(true);
   });
 });
