@@ -19,18 +19,22 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-async function startServe(sb: Sandbox): Promise<{ url: string; stop(): void }> {
+async function startServe(sb: Sandbox): Promise<{ url: string; token: string; stop(): void }> {
   const proc = spawn(SPEX_BIN, ["serve", "--json"], { cwd: sb.repo, env: sb.env, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   proc.stdout.on("data", (c) => (out += c));
   const line = await waitFor(() => out.includes("\n") && out.split("\n")[0], "serve to start", 15000);
-  return { url: JSON.parse(line).url, stop: () => proc.kill("SIGTERM") };
+  const { url, token } = JSON.parse(line);
+  return { url, token, stop: () => proc.kill("SIGTERM") };
 }
 
-function get(url: string, path: string): Promise<{ ms: number; bytes: number }> {
+/** Every read carries the token (issue 11); a backend that needs none ignores it. */
+const auth = (token: string) => ({ headers: { authorization: `Bearer ${token}` }, agent: false as const });
+
+function get(url: string, token: string, path: string): Promise<{ ms: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = request(new URL(path, url), { agent: false }, (res) => {
+    const req = request(new URL(path, url), auth(token), (res) => {
       let bytes = 0;
       res.on("data", (c: Buffer) => (bytes += c.length));
       res.on("end", () => (res.statusCode === 200 ? resolve({ ms: performance.now() - t0, bytes }) : reject(new Error(`HTTP ${res.statusCode}`))));
@@ -46,11 +50,11 @@ async function listFigures(count: number): Promise<string[]> {
     for (let i = 0; i < count; i++) seedRecord(sb.home, sb.repo, { prompt: `bench session ${i} ` + "with a prompt ".repeat(20), status: "idle", stopped: true });
     const be = await startServe(sb);
     try {
-      for (let i = 0; i < 3; i++) await get(be.url, "/api/sessions");
+      for (let i = 0; i < 3; i++) await get(be.url, be.token, "/api/sessions");
       const times: number[] = [];
       let bytes = 0;
       for (let i = 0; i < REQUESTS; i++) {
-        const r = await get(be.url, "/api/sessions");
+        const r = await get(be.url, be.token, "/api/sessions");
         times.push(r.ms);
         bytes = r.bytes;
       }
@@ -68,10 +72,10 @@ interface SseClient {
   close(): void;
 }
 
-function sseClient(url: string, onOpen: () => void): SseClient {
+function sseClient(url: string, token: string, onOpen: () => void): SseClient {
   const seen = new Map<string, number>();
   let buf = "";
-  const req = request(new URL("/api/events", url), { agent: false }, (res) => {
+  const req = request(new URL("/api/events", url), auth(token), (res) => {
     res.setEncoding("utf8");
     res.on("data", (chunk: string) => {
       const now = performance.now();
@@ -99,7 +103,7 @@ async function fanOut(): Promise<string[][]> {
     const store = projectStore(sb.repo, sb.home);
     const be = await startServe(sb);
     let open = 0;
-    const clients = Array.from({ length: CLIENTS }, () => sseClient(be.url, () => open++));
+    const clients = Array.from({ length: CLIENTS }, () => sseClient(be.url, be.token, () => open++));
     try {
       await waitFor(() => open === CLIENTS, "every client's hello");
       const firsts: number[] = [];

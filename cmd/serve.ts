@@ -13,9 +13,9 @@ export class ServeCommand extends SpexCommand {
     details: `
       One backend per project: it records its address, pid and a fresh token in SPEX_HOME (the token file is readable only by you), and a second \`serve\` for the same project refuses with \`backend_running\`, naming the first. A backend that died leaves a record the next \`serve\` replaces. The record is removed on Ctrl-C, SIGTERM or SIGHUP.
 
-      While a backend serves the project, \`spex session new\` sends creates to it (keyed, so a retry never makes two sessions); the other verbs work the same with or without it.
+      While a backend serves the project, \`spex session new\` sends creates to it (keyed, so a retry never makes two sessions), once it has proved it holds the token; the other verbs work the same with or without it.
 
-      It listens on 127.0.0.1 and answers only requests addressed to a loopback name with its port. Every request that changes something needs the token; the dashboard URL printed at start carries it once.
+      It listens on 127.0.0.1 and answers only requests addressed to a loopback name with its port. Every request except the identity probe (GET /api/instance) needs the token, reads and the event stream included; the dashboard URL printed at start carries it once.
     `,
     examples: [
       ["Serve on any free port and open the printed dashboard URL", "spex serve"],

@@ -1,13 +1,17 @@
 // Who creates the session (DESIGN.md §5 step 2): a served backend of this
 // project owns creation; the in-process path runs only when nothing listens.
-// `GET /api/instance` gets its own 1500 ms budget. Any HTTP response proves a
-// backend is there; only a failure whose whole cause chain is ECONNREFUSED
-// proves none is, and everything else (timeout, reset, DNS…) is indeterminate.
+// `GET /api/instance` gets its own 1500 ms budget. Only a failure whose whole
+// cause chain is ECONNREFUSED proves no backend is there; a silent or broken
+// transport (timeout, reset, DNS…) is indeterminate. An HTTP answer owns the
+// create only when it proves it holds this project's token (issue 11): the
+// probe carries a fresh challenge and the answer must carry its proof
+// (lib/backend/proof.ts). Until then neither the token nor a prompt is sent.
 import { SpexError } from "../errors";
 import { resolveMainRoot } from "../git/main-root";
 import type { ProjectStore } from "../store";
-import { readEndpoint, tokenFor } from "./endpoint";
+import { type EndpointRecord, endpointAlive, readEndpoint, tokenFor } from "./endpoint";
 import { loadHttp } from "./lazy";
+import { newChallenge, proofMatches } from "./proof";
 
 export const AUTHORITY_BUDGET_MS = 1500;
 
@@ -27,7 +31,7 @@ export interface InstanceIdentity {
 
 export type Authority =
   | { kind: "local"; reason: "no_endpoint" | "refused"; url?: string }
-  | { kind: "remote"; url: string; token: string | undefined; explicit: boolean; status: number; instance: InstanceIdentity | undefined };
+  | { kind: "remote"; url: string; token: string; explicit: boolean; instance: InstanceIdentity };
 
 type ProbeOutcome =
   | { kind: "response"; status: number; body: string }
@@ -52,7 +56,7 @@ function describeFailure(error: unknown): string {
 }
 
 /** One GET within `budgetMs`, answering what the transport proved. */
-export async function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET_MS): Promise<ProbeOutcome> {
+export async function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET_MS, challenge?: string): Promise<ProbeOutcome> {
   const { request } = await loadHttp();
   return new Promise((resolve) => {
     let settled = false;
@@ -65,7 +69,8 @@ export async function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET
     };
     let req: import("node:http").ClientRequest;
     try {
-      req = request(new URL("/api/instance", baseUrl), { method: "GET", headers: { accept: "application/json" }, agent: false });
+      const path = challenge ? `/api/instance?challenge=${challenge}` : "/api/instance";
+      req = request(new URL(path, baseUrl), { method: "GET", headers: { accept: "application/json" }, agent: false });
     } catch (e) {
       return finish({ kind: "indeterminate", cause: describeFailure(e) });
     }
@@ -91,14 +96,53 @@ export async function probeInstance(baseUrl: string, budgetMs = AUTHORITY_BUDGET
   });
 }
 
-function parseIdentity(status: number, body: string): InstanceIdentity | undefined {
-  if (status !== 200) return undefined;
+/** What a listener proved: that it holds `token`, or why not. */
+export type Proving =
+  | { kind: "proven"; instance: InstanceIdentity }
+  | { kind: "refused" }
+  | { kind: "indeterminate"; cause: string }
+  | { kind: "unproven"; status: number; why: "no_token" | "no_proof" };
+
+function portOf(url: string): number {
+  const u = new URL(url);
+  return Number(u.port) || 80;
+}
+
+/** Ask the listener at `url` to prove it holds `token`; the token itself is never sent. */
+export async function proveListener(url: string, token: string | undefined, budgetMs = AUTHORITY_BUDGET_MS): Promise<Proving> {
+  const challenge = newChallenge();
+  const outcome = await probeInstance(url, budgetMs, challenge);
+  if (outcome.kind !== "response") return outcome;
+  if (!token) return { kind: "unproven", status: outcome.status, why: "no_token" };
+  let body: (InstanceIdentity & { proof?: unknown }) | undefined;
   try {
-    const v = JSON.parse(body) as InstanceIdentity;
-    return v && typeof v === "object" && typeof v.root === "string" && v.root !== "" ? v : undefined;
+    body = outcome.status === 200 ? (JSON.parse(outcome.body) as InstanceIdentity & { proof?: unknown }) : undefined;
   } catch {
-    return undefined;
+    body = undefined;
   }
+  if (!body || typeof body !== "object" || !proofMatches(body.proof, token, challenge, portOf(url))) return { kind: "unproven", status: outcome.status, why: "no_proof" };
+  const { proof: _p, ...instance } = body;
+  return { kind: "proven", instance };
+}
+
+/** The refusal for a listener that could not prove it is ours: nothing was sent, nothing made. */
+export function unprovenError(url: string, proving: Extract<Proving, { kind: "unproven" }>, opts: { recorded?: EndpointRecord; retryOf?: string } = {}): SpexError {
+  const { recorded, retryOf } = opts;
+  const port = portOf(url);
+  const gone = recorded !== undefined && !endpointAlive(recorded);
+  const hint =
+    proving.why === "no_token"
+      ? `no token is known for ${url}: set SPEX_API_TOKEN to that backend's token (its \`spex serve --json\` prints it)`
+      : gone
+        ? `the backend recorded there (pid ${recorded!.pid}) is gone and something else answers on port ${port}: find out what listens there; \`spex serve\` starts a new backend, or creates run in-process once nothing listens`
+        : `if it is your own backend from an older spex, restart it (\`spex serve\`); otherwise find out what listens on port ${port}`;
+  const outcome = retryOf
+    ? "the create was not sent again (the first try, to the proven backend, may have made the session: `spex session ls` shows it)"
+    : "neither the prompt nor the token was sent, and nothing was created";
+  return new SpexError("backend_unproven", `the server at ${url} did not prove it is this project's backend (HTTP ${proving.status}); ${outcome}`, {
+    hint,
+    details: { url, status: proving.status, reason: gone ? "recorded_backend_gone" : proving.why, ...(retryOf ? { idempotencyKey: retryOf } : {}) },
+  });
 }
 
 function explicitUrl(target: AuthorityTarget): string | undefined {
@@ -125,20 +169,23 @@ function explicitUrl(target: AuthorityTarget): string | undefined {
 export async function decideAuthority(store: ProjectStore, target: AuthorityTarget = {}, budgetMs = AUTHORITY_BUDGET_MS): Promise<Authority> {
   const explicit = explicitUrl(target);
   // Reading the recorded endpoint is discovery: it does not spend the probe's budget.
-  const url = explicit ?? readEndpoint(store)?.url;
+  const recorded = explicit ? undefined : readEndpoint(store);
+  const url = explicit ?? recorded?.url;
   if (!url) return { kind: "local", reason: "no_endpoint" };
-  const outcome = await probeInstance(url, budgetMs);
-  if (outcome.kind === "refused") return { kind: "local", reason: "refused", url };
-  if (outcome.kind === "indeterminate") {
-    throw new SpexError("backend_availability_indeterminate", `could not tell whether the backend at ${url} is running: ${outcome.cause}; nothing was created`, {
+  const token = tokenFor(url, explicit ? undefined : store);
+  const proving = await proveListener(url, token, budgetMs);
+  if (proving.kind === "refused") return { kind: "local", reason: "refused", url };
+  if (proving.kind === "indeterminate") {
+    throw new SpexError("backend_availability_indeterminate", `could not tell whether the backend at ${url} is running: ${proving.cause}; nothing was created`, {
       hint: explicit
         ? "check the address, or retry once it answers"
         : `retry once it answers; if no backend should be running, stop whatever holds that address or run \`spex serve\` to replace the record`,
-      details: { url, cause: outcome.cause },
+      details: { url, cause: proving.cause },
     });
   }
-  const instance = parseIdentity(outcome.status, outcome.body);
-  if (!explicit && instance?.root) {
+  if (proving.kind === "unproven") throw unprovenError(url, proving, { recorded });
+  const instance = proving.instance;
+  if (!explicit && typeof instance.root === "string" && instance.root !== "") {
     // Both roots through the one resolver: a backend started from a linked worktree is the same project.
     const served = resolveMainRoot(instance.root) ?? instance.root;
     if (served !== store.root) {
@@ -148,5 +195,5 @@ export async function decideAuthority(store: ProjectStore, target: AuthorityTarg
       });
     }
   }
-  return { kind: "remote", url, token: tokenFor(url, explicit ? undefined : store), explicit: !!explicit, status: outcome.status, instance };
+  return { kind: "remote", url, token: token!, explicit: !!explicit, instance };
 }

@@ -1,14 +1,15 @@
 // The CLI's side of a keyed create: one POST /api/sessions with an
 // Idempotency-Key, retried with the same key if the connection breaks before
 // an answer (the backend answers a retry as a replay). Whatever HTTP status
-// comes back is the backend's answer and is reported as it is.
+// comes back is the backend's answer and is reported as it is. The POST goes
+// only to a listener that just proved it holds the token (lib/backend/authority).
 import { randomUUID } from "node:crypto";
 import type { CreateInput, CreateResult } from "../create";
 import { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
 import { resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
-import { type Authority, type AuthorityTarget, decideAuthority } from "./authority";
+import { type Authority, type AuthorityTarget, decideAuthority, proveListener, unprovenError } from "./authority";
 import { createSession } from "../create";
 import { loadHttp } from "./lazy";
 
@@ -64,11 +65,16 @@ export type RemoteCreate = Pick<CreateInput, "prompt" | "parent" | "launcher" | 
 export async function createRemote(authority: Extract<Authority, { kind: "remote" }>, input: RemoteCreate, key = randomUUID()): Promise<CreateResult> {
   const body: Record<string, string> = { prompt: input.prompt };
   for (const k of ["parent", "launcher", "name", "base"] as const) if (input[k] !== undefined) body[k] = input[k]!;
-  const headers: Record<string, string> = { "idempotency-key": key };
-  if (authority.token) headers.authorization = `Bearer ${authority.token}`;
+  const headers: Record<string, string> = { "idempotency-key": key, authorization: `Bearer ${authority.token}` };
   let answer: HttpAnswer | undefined;
   let lastError: unknown;
   for (let attempt = 0; attempt < 3 && !answer; attempt++) {
+    if (attempt > 0) {
+      // The backend may have died under the first try and someone else taken its port: prove it again first.
+      const proving = await proveListener(authority.url, authority.token);
+      if (proving.kind === "unproven") throw unprovenError(authority.url, proving, { retryOf: key });
+      if (proving.kind !== "proven") continue;
+    }
     try {
       answer = await post(authority.url, "/api/sessions", body, headers);
     } catch (e) {

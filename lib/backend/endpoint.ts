@@ -1,10 +1,12 @@
 // The project's endpoint record: where its one backend listens, who it is
 // (pid + start + boot, so a reused pid never passes for it), and beside it
-// the instance token, readable only by the user (0600).
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+// the instance token. Both files are the user's own, mode 0600; a reader
+// trusts neither through a symlink, nor when another user owns it or may
+// write it (another local user is in the threat model, DESIGN.md §13).
+import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { errnoCode } from "../errors";
+import { SpexError, errnoCode } from "../errors";
 import { ownerAlive } from "../proc";
 import { type ProjectStore, listProjectKeys, spexHome } from "../store";
 
@@ -33,15 +35,45 @@ export function backendPaths(store: Pick<ProjectStore, "dir" | "locksDir">): Bac
   return { dir, endpoint: join(dir, "endpoint.json"), token: join(dir, "token"), lock: join(store.locksDir, "backend.lock") };
 }
 
-function readText(file: string): string | undefined {
+function unsafe(file: string, why: string): SpexError {
+  return new SpexError("backend_file_unsafe", `${file} ${why}; spex does not trust it`, {
+    hint: `if you did not make it so, find out who did; then remove it (rm ${file}) and start \`spex serve\` again`,
+    details: { file },
+  });
+}
+
+/**
+ * A backend file's text, or undefined when it is absent. Opened without
+ * following a symlink, then checked on the open descriptor: a regular file,
+ * owned by this user, with none of the `forbidden` mode bits.
+ */
+function readOwnFile(file: string, forbidden: number): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(file, "utf8");
+    // O_NONBLOCK: a FIFO planted here must not hang the reader.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const code = errnoCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    if (code === "ELOOP") throw unsafe(file, "is a symbolic link");
     throw e;
   }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw unsafe(file, "is not a regular file");
+    const uid = process.getuid?.();
+    if (uid !== undefined && st.uid !== uid) throw unsafe(file, `belongs to uid ${st.uid}, not to you (uid ${uid})`);
+    if (st.mode & forbidden) throw unsafe(file, `is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(4, "0")})`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
+
+/** The record holds no secret (older versions wrote it 0644): others may not write it. */
+const ENDPOINT_FORBIDDEN = 0o022;
+/** The token: nobody but the user. */
+const TOKEN_FORBIDDEN = 0o077;
 
 function isEndpoint(v: unknown): v is EndpointRecord {
   const e = v as EndpointRecord;
@@ -50,7 +82,7 @@ function isEndpoint(v: unknown): v is EndpointRecord {
 
 /** The recorded endpoint, or undefined when none is recorded (an unreadable record counts as none). */
 export function readEndpoint(store: Pick<ProjectStore, "dir" | "locksDir">): EndpointRecord | undefined {
-  const text = readText(backendPaths(store).endpoint);
+  const text = readOwnFile(backendPaths(store).endpoint, ENDPOINT_FORBIDDEN);
   if (text === undefined) return undefined;
   try {
     const v = JSON.parse(text) as unknown;
@@ -61,7 +93,7 @@ export function readEndpoint(store: Pick<ProjectStore, "dir" | "locksDir">): End
 }
 
 export function readToken(store: Pick<ProjectStore, "dir" | "locksDir">): string | undefined {
-  return readText(backendPaths(store).token)?.trim() || undefined;
+  return readOwnFile(backendPaths(store).token, TOKEN_FORBIDDEN)?.trim() || undefined;
 }
 
 /** The recorded backend still runs: same pid, same start time, same boot. */
@@ -69,17 +101,33 @@ export function endpointAlive(e: EndpointRecord): boolean {
   return ownerAlive({ pid: e.pid, start: e.start, boot: e.boot });
 }
 
-function writePrivate(file: string, text: string, mode: number): void {
+function writePrivate(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "w", mode);
+  try {
+    unlinkSync(tmp); // a leftover of a crashed writer with our pid
+  } catch (e) {
+    if (errnoCode(e) !== "ENOENT") throw e;
+  }
+  // O_EXCL | O_NOFOLLOW: never write through something planted at the temp name.
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
   try {
     writeSync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  chmodSync(tmp, mode); // the umask may have narrowed or widened what open() asked for
-  renameSync(tmp, file);
+  chmodSync(tmp, 0o600); // the umask may have narrowed or widened what open() asked for
+  renameSync(tmp, file); // rename replaces a symlink at `file` itself, never its target
+}
+
+/** The backend folder: a real folder of ours, closed to others. */
+function ownFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory()) throw unsafe(dir, "is not a folder");
+  if (uid !== undefined && st.uid !== uid) throw unsafe(dir, `belongs to uid ${st.uid}, not to you (uid ${uid})`);
+  chmodSync(dir, 0o700);
 }
 
 export function newToken(): string {
@@ -88,10 +136,10 @@ export function newToken(): string {
 
 export function writeEndpoint(store: ProjectStore, endpoint: EndpointRecord, token: string): void {
   const p = backendPaths(store);
-  mkdirSync(p.dir, { recursive: true, mode: 0o700 });
+  ownFolder(p.dir);
   // Token first: a CLI that finds the endpoint must also find its token.
-  writePrivate(p.token, token + "\n", 0o600);
-  writePrivate(p.endpoint, JSON.stringify(endpoint, null, 2) + "\n", 0o644);
+  writePrivate(p.token, token + "\n");
+  writePrivate(p.endpoint, JSON.stringify(endpoint, null, 2) + "\n");
 }
 
 /** Remove the endpoint record and token, but only while they are still ours. */
@@ -122,7 +170,14 @@ export function tokenFor(url: string, preferred?: ProjectStore, home = spexHome(
     candidates.push({ dir, locksDir: join(dir, "locks") });
   }
   for (const store of candidates) {
-    const e = readEndpoint(store);
+    let e: EndpointRecord | undefined;
+    try {
+      e = readEndpoint(store);
+    } catch (err) {
+      // Another project's untrustworthy record is skipped; this project's own refuses.
+      if (store === preferred || !(err instanceof SpexError)) throw err;
+      continue;
+    }
     if (e && sameOrigin(e.url) === want) return readToken(store);
   }
   return undefined;

@@ -63,7 +63,7 @@ export function presentedToken(req: IncomingMessage): string {
 
 export function checkToken(presented: string, token: string): void {
   if (presented === "") {
-    throw httpError("token_required", "this request changes state and needs the instance token", 401, "send `Authorization: Bearer <token>`; the token is in SPEX_HOME next to the endpoint record, and in the dashboard URL `spex serve` prints");
+    throw httpError("token_required", "this request needs the instance token", 401, "send `Authorization: Bearer <token>`; the token is in SPEX_HOME next to the endpoint record, and in the dashboard URL `spex serve` prints");
   }
   const a = Buffer.from(presented);
   const b = Buffer.from(token);

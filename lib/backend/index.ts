@@ -2,6 +2,7 @@
 // create API, the event stream and dashboard, and the CLI's authority probe.
 export { type ServeOptions, type RunningBackend, startBackend } from "./server";
 export { type EndpointRecord, backendPaths, readEndpoint, readToken, endpointAlive, writeEndpoint, removeEndpoint, tokenFor } from "./endpoint";
-export { type Authority, type AuthorityTarget, type InstanceIdentity, AUTHORITY_BUDGET_MS, decideAuthority, probeInstance, onlyConnectionRefused } from "./authority";
+export { type Authority, type AuthorityTarget, type InstanceIdentity, type Proving, AUTHORITY_BUDGET_MS, decideAuthority, probeInstance, proveListener, onlyConnectionRefused } from "./authority";
+export { instanceProof } from "./proof";
 export { type RemoteCreate, type AuthorityCreateInput, createRemote, createWithAuthority } from "./client";
 export { IDEMPOTENCY_KEY, checkIdempotencyKey } from "./keyed";

@@ -1,6 +1,9 @@
 // The JSON API (docs/backend.md). Every handler is one call into lib/: the
-// backend owns no invariant of its own, the record lock does.
-import type { IncomingMessage } from "node:http";
+// backend owns no invariant of its own, the record lock does. Every route
+// needs the instance token except the ones marked `open` (issue 11): what the
+// others answer (screens, prompts, notes, messages, events) is not in any file
+// another local user can read, so a loopback port must not hand it out either.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createSession } from "../create";
 import { SpexError } from "../errors";
 import { detailOf, listRows, renameSession, resolveSelector } from "../sessions";
@@ -8,8 +11,10 @@ import type { ProjectStore } from "../store";
 import { archiveSession, closeSession, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
 import { capturePane } from "../tmux";
 import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage } from "../comms";
+import type { EventHub } from "./events";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
 import { KeyedCreates, checkIdempotencyKey } from "./keyed";
+import { CHALLENGE, instanceProof } from "./proof";
 
 export interface Reply {
   status: number;
@@ -28,7 +33,10 @@ export interface RouteContext {
   store: ProjectStore;
   instance: Instance;
   keyed: KeyedCreates;
+  hub: EventHub;
+  token: string;
   req: IncomingMessage;
+  res: ServerResponse;
   url: URL;
   params: string[];
 }
@@ -36,9 +44,10 @@ export interface RouteContext {
 export interface Route {
   method: "GET" | "POST";
   pattern: RegExp;
-  /** Mutating routes need the instance token. */
-  mutating: boolean;
-  handle(ctx: RouteContext): Promise<Reply> | Reply;
+  /** Served without the token: it shows nothing a session holds. */
+  open?: true;
+  /** The reply, or undefined when the handler answered itself (the event stream). */
+  handle(ctx: RouteContext): Promise<Reply> | Reply | undefined;
 }
 
 const ok = (body: unknown): Reply => ({ status: 200, body });
@@ -166,17 +175,29 @@ function detail(ctx: RouteContext): Reply {
   return ok({ ...d, screen });
 }
 
+/**
+ * Who serves, for the CLI's authority probe. `?challenge=HEX` adds `proof`, the
+ * token holder's answer to it (lib/backend/proof.ts); the token never leaves.
+ */
+function instance(ctx: RouteContext): Reply {
+  const challenge = ctx.url.searchParams.get("challenge");
+  if (challenge === null) return ok(ctx.instance);
+  if (!CHALLENGE.test(challenge)) throw httpError("query_invalid", '"challenge" must be 32 to 128 lowercase hex digits', 400);
+  return ok({ ...ctx.instance, proof: instanceProof(ctx.token, challenge, ctx.req.socket.localPort ?? 0) });
+}
+
 const ID = "([^/]+)";
 export const ROUTES: Route[] = [
-  { method: "GET", pattern: /^\/api\/instance$/, mutating: false, handle: (c) => ok(c.instance) },
-  { method: "GET", pattern: /^\/api\/sessions$/, mutating: false, handle: (c) => ok({ sessions: listRows(c.store) }) },
-  { method: "POST", pattern: /^\/api\/sessions$/, mutating: true, handle: create },
-  { method: "POST", pattern: /^\/api\/sessions\/reparent$/, mutating: true, handle: reparent },
-  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}$`), mutating: false, handle: detail },
-  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/timeline$`), mutating: false, handle: timeline },
-  { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/send$`), mutating: true, handle: send },
+  { method: "GET", pattern: /^\/api\/instance$/, open: true, handle: instance },
+  { method: "GET", pattern: /^\/api\/events$/, handle: (c) => void c.hub.attach(c.req, c.res) },
+  { method: "GET", pattern: /^\/api\/sessions$/, handle: (c) => ok({ sessions: listRows(c.store) }) },
+  { method: "POST", pattern: /^\/api\/sessions$/, handle: create },
+  { method: "POST", pattern: /^\/api\/sessions\/reparent$/, handle: reparent },
+  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}$`), handle: detail },
+  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/timeline$`), handle: timeline },
+  { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/send$`), handle: send },
   ...["stop", "archive", "resume", "close", "rename"].map(
-    (verb): Route => ({ method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/${verb}$`), mutating: true, handle: (c) => lifecycle(c, verb) }),
+    (verb): Route => ({ method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/${verb}$`), handle: (c) => lifecycle(c, verb) }),
   ),
 ];
 

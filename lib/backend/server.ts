@@ -69,10 +69,10 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
       checkHost(req, allowed);
       const url = new URL(req.url ?? "/", "http://backend.invalid");
       const method = req.method ?? "GET";
+      // The page's files hold no data (everything arrives through the API with the token).
       if (method === "GET" || method === "HEAD") {
         const asset = DASHBOARD_ASSETS[url.pathname];
         if (asset) return sendAsset(res, asset.type, asset.body, asset.headers);
-        if (url.pathname === "/api/events") return hub.attach(req, res);
       }
       const match = matchRoute(method, url.pathname);
       if (!match) throw httpError("not_found", `no route ${method} ${url.pathname.slice(0, 200)}`, 404, "see docs/backend.md for the routes");
@@ -80,9 +80,9 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
         res.setHeader("allow", match.allowed.join(", "));
         throw httpError("method_not_allowed", `${method} is not served on ${url.pathname.slice(0, 200)}`, 405);
       }
-      if (match.route.mutating) checkToken(presentedToken(req), token);
-      const reply = await match.route.handle({ store, instance, keyed, req, url, params: match.params });
-      sendJson(res, reply.status, reply.body);
+      if (!match.route.open) checkToken(presentedToken(req), token);
+      const reply = await match.route.handle({ store, instance, keyed, hub, token, req, res, url, params: match.params });
+      if (reply) sendJson(res, reply.status, reply.body);
     } catch (error) {
       sendError(res, error);
     }

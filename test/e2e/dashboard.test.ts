@@ -1,7 +1,8 @@
 // The dashboard in a real browser: Debian's chromium driven by playwright-core
 // against `spex serve`. The page lists the sessions, a state change made by
 // the CLI shows without a reload, and the send action delivers a message into
-// the session's pane. A screenshot is kept in test-artifacts/.
+// the session's pane; without its token it shows nothing but that it needs
+// it. A screenshot is kept in test-artifacts/.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -60,6 +61,52 @@ test("the dashboard lists the sessions as a tree and drops the token from the ad
   expect(await page.locator(`tr.row[data-id="${ids.parent}"] .label`).textContent()).toBe("lead the work");
   expect(await page.locator(`tr.row[data-id="${ids.parent}"] .c-branch`).textContent()).toMatch(/^spex\/dashboard-/);
   expect(await badge(ids.parent!).textContent()).toBe("working");
+});
+
+test("without its token the page says it needs the token and shows no session", async () => {
+  const bare = await page.context().newPage(); // a new tab: no token in its sessionStorage
+  try {
+    const failed: string[] = [];
+    bare.on("response", (r) => void (r.status() === 401 && failed.push(new URL(r.url()).pathname)));
+    await bare.goto(be.url + "/");
+    await bare.waitForSelector("#conn:text('needs token')");
+    expect(await bare.locator("#notice").textContent()).toContain("This dashboard needs its token");
+    expect(await bare.locator("#notice").isVisible()).toBe(true);
+    expect(await bare.locator("main").isVisible()).toBe(false);
+    expect(await bare.locator("tr.row").count()).toBe(0);
+    expect(await bare.content()).not.toContain("lead the");
+    // A stale token (a restarted backend) is told apart, and the stream is refused with it.
+    await bare.goto(be.url + "/?token=" + "0".repeat(64));
+    await bare.waitForSelector("#conn:text('needs token')");
+    expect(await bare.locator("#notice").textContent()).toContain("not the running backend's");
+    await waitFor(() => failed.includes("/api/events"), "the refused event stream");
+    expect(await bare.locator("tr.row").count()).toBe(0);
+  } finally {
+    await bare.close();
+  }
+});
+
+test("a dropped event stream reconnects with the token and Last-Event-ID, and stays live", async () => {
+  const tab = await page.context().newPage();
+  try {
+    const asked: Record<string, string>[] = [];
+    // The first stream ends right after its hello (as a dropped connection does); later ones reach the backend.
+    await tab.route("**/api/events", async (route) => {
+      asked.push(route.request().headers());
+      if (asked.length > 1) return route.continue();
+      const hello = JSON.stringify({ instanceId: be.instanceId, root: sb.repo, resync: false });
+      await route.fulfill({ status: 200, contentType: "text/event-stream", body: `id: 0\nevent: hello\ndata: ${hello}\n\n` });
+    });
+    await tab.goto(be.dashboard);
+    await waitFor(() => asked.length >= 2, "the reconnect");
+    expect(asked.map((h) => [h.authorization, h["last-event-id"]])).toEqual([[`Bearer ${be.token}`, undefined], [`Bearer ${be.token}`, "0"]]);
+    await tab.waitForSelector("#conn.up");
+    const r = await spexAsync(sb, ["session", "rename", ids.child!, "renamed after the reconnect"]);
+    expect(r.code).toBe(0);
+    await tab.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .label`)?.textContent === "renamed after the reconnect", ids.child, { timeout: 5000 });
+  } finally {
+    await tab.close();
+  }
 });
 
 test("a state change made by the CLI appears within 1 s without a reload", async () => {

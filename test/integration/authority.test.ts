@@ -1,7 +1,8 @@
 // The CLI's authority decision on `spex session new` (DESIGN.md §5 step 2):
 // nothing listening → in-process; a silent listener → indeterminate, nothing
-// made; another project's backend → refused; any HTTP answer → that backend
-// owns the create, and its answer is reported as it is.
+// made; a listener that cannot prove it holds the token → unproven, nothing
+// sent; another project's backend → refused; a proven backend owns the
+// create, and its answer is reported as it is.
 import { afterEach, describe, expect, test } from "bun:test";
 import { type Server, createServer as createTcpServer, type Socket } from "node:net";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
@@ -9,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, makeRepo, sandbox } from "../support/sandbox";
 import { projectStore } from "../../lib/store";
-import { readEndpoint, readToken, writeEndpoint } from "../../lib/backend";
+import { instanceProof, readEndpoint, readToken, writeEndpoint } from "../../lib/backend";
 import { type Served, http, serve, spexAsync, worktrees } from "./backend-support";
 
 const cleanups: (() => unknown)[] = [];
@@ -128,7 +129,8 @@ describe("another project's backend", () => {
     const sb = box();
     const other = makeRepo(join(sb.dir, "other"), sb.env);
     const be = await served(sb, other);
-    recordEndpoint(sb, sb.repo, be.url);
+    // As if that backend's record and token had been copied here: it proves the token, then names its own root.
+    recordEndpoint(sb, sb.repo, be.url, be.token);
     const before = worktrees(sb);
     const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "not here"]);
     expect(r.code).toBe(1);
@@ -136,7 +138,7 @@ describe("another project's backend", () => {
     expect(r.stderr).toContain(other);
     expect(worktrees(sb)).toBe(before);
     expect(rows(sb)).toEqual([]);
-    expect((await http(be.url, "/api/sessions")).json.sessions).toEqual([]);
+    expect((await http(be.url, "/api/sessions", { token: be.token })).json.sessions).toEqual([]);
   });
 
   test("an explicit --port skips the project comparison and creates there, keyed", async () => {
@@ -154,42 +156,94 @@ describe("another project's backend", () => {
   });
 });
 
-describe("any HTTP answer proves the owner", () => {
-  async function fakeBackend(answer: (method: string, url: string) => { status: number; body: string }) {
-    const seen: { method: string; url: string; key: string | undefined; auth: string | undefined }[] = [];
-    const server = createHttpServer((req, res) => {
-      seen.push({ method: req.method!, url: req.url!, key: req.headers["idempotency-key"] as string | undefined, auth: req.headers.authorization });
-      req.resume();
-      const a = answer(req.method!, req.url!);
+/** A fake listener that logs what it gets; `answer` sees the request and the challenge's proof under `token`. */
+async function fakeBackend(answer: (method: string, url: string, proofFor: (token: string) => string | undefined) => { status: number; body: string } | "hang-up") {
+  const seen: { method: string; url: string; key: string | undefined; auth: string | undefined; body: string }[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      seen.push({ method: req.method!, url: req.url!, key: req.headers["idempotency-key"] as string | undefined, auth: req.headers.authorization, body });
+      const challenge = new URL(req.url!, "http://x").searchParams.get("challenge");
+      const port = (server.address() as { port: number }).port;
+      const a = answer(req.method!, req.url!, (token) => (challenge ? instanceProof(token, challenge, port) : undefined));
+      if (a === "hang-up") return void req.socket.destroy();
       res.writeHead(a.status, { "content-type": "application/json" });
       res.end(a.body);
     });
-    const url = await listen(server);
-    cleanups.push(() => new Promise((r) => server.close(r)));
-    return { url, seen };
-  }
+  });
+  const url = await listen(server);
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return { url, seen };
+}
 
-  test("a backend answering 500 on /api/instance still owns the create: no local fallback", async () => {
-    const sb = box();
-    const fake = await fakeBackend(() => ({ status: 500, body: "internal trouble" }));
-    recordEndpoint(sb, sb.repo, fake.url, "the-recorded-token");
-    const before = worktrees(sb);
-    const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "owned elsewhere"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("[backend_error]");
-    expect(r.stderr).toContain("500");
-    expect(fake.seen.map((s) => `${s.method} ${s.url}`)).toEqual(["GET /api/instance", "POST /api/sessions"]);
-    expect(fake.seen[1]!.key).toMatch(/^[\x21-\x7e]{1,128}$/);
-    expect(fake.seen[1]!.auth).toBe("Bearer the-recorded-token");
-    expect(worktrees(sb)).toBe(before);
-    expect(rows(sb)).toEqual([]);
+const identity = (root: string, proof?: string) => JSON.stringify({ instanceId: "fake", root, pid: 1, startedAt: "", version: "0", ...(proof ? { proof } : {}) });
+
+describe("a listener must prove it holds the token before anything is sent", () => {
+  test("one answering 500, or a made-up identity without proof, gets no POST: backend_unproven, nothing made", async () => {
+    for (const instance of [{ status: 500, body: "internal trouble" }, { status: 200, body: "" }]) {
+      const sb = box();
+      const fake = await fakeBackend((method) => (method === "GET" ? { status: instance.status, body: instance.body || identity(sb.repo, "0".repeat(64)) } : { status: 201, body: "{}" }));
+      recordEndpoint(sb, sb.repo, fake.url, "the-recorded-token");
+      const before = worktrees(sb);
+      const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "--json", "owned elsewhere"]);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: "backend_unproven", url: fake.url, status: instance.status });
+      expect(fake.seen.map((s) => `${s.method} ${s.url.split("?")[0]} ${s.auth ?? "-"}`)).toEqual(["GET /api/instance -"]);
+      expect(JSON.stringify(fake.seen)).not.toContain("the-recorded-token");
+      expect(worktrees(sb)).toBe(before);
+      expect(rows(sb)).toEqual([]);
+    }
   });
 
-  test("an error the backend answers keeps its own code and is never relabelled", async () => {
+  test("a relay that asks the real backend for the proof fails: the proof names the port it was made on", async () => {
     const sb = box();
-    const fake = await fakeBackend((method) =>
+    const be = await served(sb);
+    // The relay forwards the challenge to the real backend and hands back its answer.
+    const seen: string[] = [];
+    const relay = createHttpServer(async (req, res) => {
+      seen.push(`${req.method} ${req.url!.split("?")[0]} ${req.headers.authorization ?? "-"}`);
+      req.resume();
+      const answer = await http(be.url, req.url!);
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(answer.text);
+    });
+    const url = await listen(relay);
+    cleanups.push(() => new Promise((r) => relay.close(r)));
+    const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "--port", new URL(url).port, "--json", "relayed"], { env: { SPEX_API_TOKEN: be.token } });
+    expect(JSON.parse(r.stdout).error.code).toBe("backend_unproven");
+    expect(seen).toEqual(["GET /api/instance -"]);
+    expect((await http(be.url, "/api/sessions", { token: be.token })).json.sessions).toEqual([]);
+  });
+
+  test("an explicit target whose token is unknown here is not sent the prompt", async () => {
+    const sb = box();
+    const fake = await fakeBackend((method) => (method === "GET" ? { status: 200, body: identity(sb.repo) } : { status: 201, body: "{}" }));
+    const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "--api", fake.url, "--json", "to whom?"]);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "backend_unproven", reason: "no_token" });
+    expect(fake.seen.map((s) => s.method)).toEqual(["GET"]);
+  });
+
+  test("a retry after a broken create proves the listener again, and an impostor there gets nothing", async () => {
+    const sb = box();
+    let posts = 0;
+    const fake = await fakeBackend((method, _url, proofFor) => {
+      if (method === "POST") return posts++ === 0 ? "hang-up" : { status: 201, body: "{}" };
+      // Before the first POST the real backend proves; after the hang-up someone else answers.
+      return { status: 200, body: identity(sb.repo, posts === 0 ? proofFor("the-token") : "0".repeat(64)) };
+    });
+    recordEndpoint(sb, sb.repo, fake.url, "the-token");
+    const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "--json", "broken once"]);
+    expect(JSON.parse(r.stdout).error.code).toBe("backend_unproven");
+    expect(r.stderr).toContain("may have made the session");
+    expect(fake.seen.map((s) => `${s.method} ${s.url.split("?")[0]}`)).toEqual(["GET /api/instance", "POST /api/sessions", "GET /api/instance"]);
+  });
+
+  test("an error a proven backend answers keeps its own code and is never relabelled", async () => {
+    const sb = box();
+    const fake = await fakeBackend((method, _url, proofFor) =>
       method === "GET"
-        ? { status: 200, body: JSON.stringify({ instanceId: "fake", root: sb.repo, pid: 1, startedAt: "", version: "0" }) }
+        ? { status: 200, body: identity(sb.repo, proofFor("t0ken")) }
         : { status: 503, body: JSON.stringify({ error: { code: "backend_busy", message: "too busy right now", hint: "retry later" } }) },
     );
     recordEndpoint(sb, sb.repo, fake.url);
@@ -197,6 +251,33 @@ describe("any HTTP answer proves the owner", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("too busy right now; retry later [backend_busy]");
     expect(JSON.parse(r.stdout).error.code).toBe("backend_busy");
+    expect(fake.seen.map((s) => `${s.method} ${s.auth ?? "-"}`)).toEqual(["GET -", "POST Bearer t0ken"]);
+    expect(fake.seen[1]!.key).toMatch(/^[\x21-\x7e]{1,128}$/);
+    expect(rows(sb)).toEqual([]);
+  });
+});
+
+describe("the endpoint and token files", () => {
+  test("a token file others can read, an endpoint that is a symlink, or one another user owns is refused before anything is sent", async () => {
+    const { chmodSync, chownSync, renameSync, symlinkSync } = await import("node:fs");
+    const { backendPaths } = await import("../../lib/backend");
+    const sb = box();
+    const fake = await fakeBackend(() => ({ status: 500, body: "" }));
+    recordEndpoint(sb, sb.repo, fake.url);
+    const p = backendPaths(projectStore(sb.repo, sb.home));
+    const tries: [string, () => void, () => void][] = [
+      ["is open to other users (mode 0644)", () => chmodSync(p.token, 0o644), () => chmodSync(p.token, 0o600)],
+      ["is a symbolic link", () => (renameSync(p.endpoint, `${p.endpoint}.real`), symlinkSync(`${p.endpoint}.real`, p.endpoint)), () => renameSync(`${p.endpoint}.real`, p.endpoint)],
+    ];
+    if (process.getuid?.() === 0) tries.push(["belongs to uid 65534", () => chownSync(p.endpoint, 65534, 65534), () => chownSync(p.endpoint, 0, 0)]);
+    for (const [why, spoil, mend] of tries) {
+      spoil();
+      const r = await spexAsync(sb, ["session", "new", "--launcher", "shell", "--json", "careful"]);
+      expect([why, JSON.parse(r.stdout).error.code]).toEqual([why, "backend_file_unsafe"]);
+      expect(r.stderr).toContain(why);
+      mend();
+    }
+    expect(fake.seen).toEqual([]);
     expect(rows(sb)).toEqual([]);
   });
 });
@@ -210,7 +291,7 @@ describe("through this project's backend", () => {
     expect(r.stdout).toMatch(/^created [0-9a-f]{8} "via the backend" \((running|starting)\)\n {2}branch {3}spex\/via-the-backend-[0-9a-f]{4}\n {2}worktree .+\n {2}attach {3}spex session attach [0-9a-f]{8}\n$/);
     const id = rows(sb)[0].id;
     expect(keyOf(sb, id)).not.toBe("");
-    expect((await http(be.url, "/api/sessions")).json.sessions.map((s: any) => s.id)).toEqual([id]);
+    expect((await http(be.url, "/api/sessions", { token: be.token })).json.sessions.map((s: any) => s.id)).toEqual([id]);
   });
 
   test("from inside a session's linked worktree, new resolves to the same project's backend", async () => {

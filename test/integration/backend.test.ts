@@ -23,6 +23,8 @@ afterAll(async () => {
 
 const create = (body: unknown, key: string | undefined, token: string | undefined = be.token) =>
   http(be.url, "/api/sessions", { body, key, token });
+/** Reads need the token too (issue 11; backend-auth.test.ts checks every route without it). */
+const read = (path: string) => http(be.url, path, { token: be.token });
 
 describe("keyed creation", () => {
   test("the same key and payload answers 201 then 200 with the same session, made once", async () => {
@@ -148,7 +150,7 @@ describe("security", () => {
     const id = (await create({ prompt: "keep running", launcher: "shell" }, "k-keep-running")).json.session_id;
     const stop = await http(be.url, `/api/sessions/${id}/stop`, { body: {} });
     expect(stop.status).toBe(401);
-    const row = (await http(be.url, `/api/sessions/${id}`)).json.row;
+    const row = (await read(`/api/sessions/${id}`)).json.row;
     expect(row.stopped).toBe(false);
   });
 
@@ -167,7 +169,7 @@ describe("security", () => {
   });
 
   test("no response carries CORS headers, and a preflight is not granted", async () => {
-    const r = await http(be.url, "/api/sessions", { headers: { origin: "http://evil.example" } });
+    const r = await http(be.url, "/api/sessions", { token: be.token, headers: { origin: "http://evil.example" } });
     expect(r.status).toBe(200);
     expect(Object.keys(r.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
     const pre = await http(be.url, "/api/sessions", { method: "OPTIONS", headers: { origin: "http://evil.example", "access-control-request-method": "POST" } });
@@ -175,12 +177,14 @@ describe("security", () => {
     expect(Object.keys(pre.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
   });
 
-  test("the token file is private to the user and the endpoint record names this backend", async () => {
+  test("the token and endpoint files are private to the user and the endpoint record names this backend", async () => {
     const { statSync, readFileSync } = await import("node:fs");
     const { projectStore } = await import("../../lib/store");
     const { backendPaths } = await import("../../lib/backend");
     const p = backendPaths(projectStore(sb.repo, sb.home));
     expect(statSync(p.token).mode & 0o777).toBe(0o600);
+    expect(statSync(p.endpoint).mode & 0o777).toBe(0o600);
+    expect(statSync(p.dir).mode & 0o777).toBe(0o700);
     expect(readFileSync(p.token, "utf8").trim()).toBe(be.token);
     const endpoint = JSON.parse(readFileSync(p.endpoint, "utf8"));
     expect([endpoint.url, endpoint.pid, endpoint.root]).toEqual([be.url, be.pid, sb.repo]);
@@ -194,13 +198,13 @@ describe("reads", () => {
     expect(typeof inst.json.version).toBe("string");
     const long = "a long ask " + "word ".repeat(400) + "THE END";
     const made = await create({ prompt: long, launcher: "shell" }, "k-long");
-    const list = await http(be.url, "/api/sessions");
+    const list = await read("/api/sessions");
     const row = list.json.sessions.find((s: any) => s.id === made.json.session_id);
     expect(row.preview.length).toBeLessThan(200);
     expect(JSON.stringify(list.json)).not.toContain("THE END");
-    const detail = await http(be.url, `/api/sessions/${made.json.session_id.slice(0, 8)}`);
+    const detail = await read(`/api/sessions/${made.json.session_id.slice(0, 8)}`);
     expect(detail.json.prompt).toBe(long);
-    expect((await http(be.url, "/api/sessions/no-such-session")).status).toBe(404);
+    expect((await read("/api/sessions/no-such-session")).status).toBe(404);
   });
 });
 
@@ -210,24 +214,24 @@ describe("actions", () => {
     const send = await http(be.url, `/api/sessions/${id}/send`, { body: { text: "hello from the api", deliver: false }, token: be.token });
     expect(send.status).toBe(200);
     expect(send.json.state).toBe("queued");
-    const tl = await http(be.url, `/api/sessions/${id}/timeline`);
+    const tl = await read(`/api/sessions/${id}/timeline`);
     expect(tl.json.events.some((e: any) => e.kind === "message_in" && e.text === "hello from the api" && e.from.kind === "user")).toBe(true);
     const unknown = await http(be.url, `/api/sessions/${id}/send`, { body: { text: "x", priority: 1 }, token: be.token });
     expect(unknown.status).toBe(400);
 
     expect((await http(be.url, `/api/sessions/${id}/rename`, { body: { name: "renamed-by-api" }, token: be.token })).json.changed).toBe(true);
-    expect((await http(be.url, "/api/sessions/renamed-by-api")).json.row.label).toBe("renamed-by-api");
+    expect((await read("/api/sessions/renamed-by-api")).json.row.label).toBe("renamed-by-api");
 
     const stop = await http(be.url, `/api/sessions/${id}/stop`, { body: {}, token: be.token });
     expect(stop.status).toBe(200);
     expect(stop.json.change).toBeUndefined();
-    expect((await http(be.url, `/api/sessions/${id}`)).json.row.stopped).toBe(true);
+    expect((await read(`/api/sessions/${id}`)).json.row.stopped).toBe(true);
 
     expect((await http(be.url, `/api/sessions/${id}/archive`, { body: {}, token: be.token })).json.archived).toBe(true);
     const close = await http(be.url, `/api/sessions/${id}/close`, { body: { force: true }, token: be.token });
     expect(close.status).toBe(200);
     expect(close.json.closed).toBe(true);
-    expect((await http(be.url, `/api/sessions/${id}`)).status).toBe(404);
+    expect((await read(`/api/sessions/${id}`)).status).toBe(404);
   });
 
   test("reparent moves a child under a parent and detaches it again", async () => {
@@ -235,11 +239,11 @@ describe("actions", () => {
     const child = (await create({ prompt: "the child", launcher: "shell" }, "k-child")).json.session_id;
     const moved = await http(be.url, "/api/sessions/reparent", { body: { children: [child], to: parent }, token: be.token });
     expect(moved.status).toBe(200);
-    expect((await http(be.url, `/api/sessions/${child}`)).json.row.parent).toBe(parent);
+    expect((await read(`/api/sessions/${child}`)).json.row.parent).toBe(parent);
     const cycle = await http(be.url, "/api/sessions/reparent", { body: { children: [parent], to: child }, token: be.token });
     expect([cycle.status, cycle.json.error.code]).toEqual([400, "reparent_cycle"]);
     await http(be.url, "/api/sessions/reparent", { body: { children: [child], to: null }, token: be.token });
-    expect((await http(be.url, `/api/sessions/${child}`)).json.row.parent).toBe("");
+    expect((await read(`/api/sessions/${child}`)).json.row.parent).toBe("");
   });
 });
 
@@ -248,7 +252,7 @@ describe("events", () => {
     const id = (await create({ prompt: "watched over sse", launcher: "shell" }, "k-sse")).json.session_id;
     const seen: string[] = [];
     const ac = new AbortController();
-    const res = await fetch(`${be.url}/api/events`, { signal: ac.signal });
+    const res = await fetch(`${be.url}/api/events`, { signal: ac.signal, headers: { authorization: `Bearer ${be.token}` } });
     const reader = res.body!.getReader();
     const pump = (async () => {
       const dec = new TextDecoder();

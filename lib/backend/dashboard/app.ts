@@ -30,17 +30,22 @@ export const APP_JS = String.raw`(function () {
   var filterText = "";
   var showArchived = false;
 
+  // Every API call, reads and the event stream included, carries the token in a header.
+  function authHeaders(extra) {
+    var headers = extra || {};
+    if (token) headers["authorization"] = "Bearer " + token;
+    return headers;
+  }
+
   function api(method, path, body) {
-    var headers = { "accept": "application/json" };
-    if (method !== "GET") {
-      headers["content-type"] = "application/json";
-      if (token) headers["authorization"] = "Bearer " + token;
-    }
+    var headers = authHeaders({ "accept": "application/json" });
+    if (method !== "GET") headers["content-type"] = "application/json";
     return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) })
       .then(function (res) {
         return res.json().catch(function () { return {}; }).then(function (json) {
           if (!res.ok) {
             var err = (json && json.error) || {};
+            if (res.status === 401) needsToken(err.code);
             var e = new Error((err.message || ("HTTP " + res.status)) + (err.code ? " [" + err.code + "]" : ""));
             e.code = err.code;
             throw e;
@@ -249,6 +254,19 @@ export const APP_JS = String.raw`(function () {
     n.hidden = !text;
   }
 
+  // Without the right token the backend shows nothing: say so instead of an empty table.
+  var locked = false;
+  function needsToken(code) {
+    locked = true;
+    document.body.classList.add("locked");
+    var conn = $("conn");
+    conn.textContent = "needs token";
+    conn.className = "conn down";
+    notice(code === "token_invalid"
+      ? "This page's token is not the running backend's (was it restarted?). Open the dashboard URL that spex serve printed."
+      : "This dashboard needs its token. Open the dashboard URL that spex serve printed: it carries the token once.");
+  }
+
   // ---- detail panel ----
   var timelineSeq = 0;
 
@@ -432,29 +450,84 @@ export const APP_JS = String.raw`(function () {
   }, 15000);
 
   // ---- live updates ----
-  function connect() {
-    var es = new EventSource("/api/events");
-    var conn = $("conn");
-    es.onopen = function () { conn.textContent = "live"; conn.className = "conn up"; };
-    es.onerror = function () { conn.textContent = "reconnecting"; conn.className = "conn down"; };
-    es.addEventListener("hello", function (m) {
-      var h = JSON.parse(m.data);
+  // The stream needs the token like every read, and EventSource cannot send a
+  // header: read text/event-stream through fetch, and resume with Last-Event-ID.
+  var lastEventId = "";
+  var handlers = {
+    hello: function (h) {
       $("root").textContent = h.root;
       document.title = "spex · " + h.root.split("/").pop();
       loadList();
-    });
-    es.addEventListener("session", function (m) { upsert(JSON.parse(m.data)); });
-    es.addEventListener("session_removed", function (m) { remove(JSON.parse(m.data).id); });
-    es.addEventListener("timeline", function (m) {
-      var t = JSON.parse(m.data);
+    },
+    session: upsert,
+    session_removed: function (d) { remove(d.id); },
+    timeline: function (t) {
       if (t.id === selected) {
         appendEvent(t.event);
         refreshScreen(false);
       }
+    }
+  };
+
+  function dispatch(ev) {
+    if (ev.id) lastEventId = ev.id;
+    var h = handlers[ev.type];
+    if (h && ev.data.length) h(JSON.parse(ev.data.join("\n")));
+  }
+
+  // One line of the stream (the server's framing: "field: value", a blank line ends an event).
+  function readLine(ev, line) {
+    if (line === "") {
+      dispatch(ev);
+      ev.type = ""; ev.id = ""; ev.data = [];
+      return;
+    }
+    if (line.charAt(0) === ":") return;
+    var colon = line.indexOf(":");
+    var field = colon < 0 ? line : line.slice(0, colon);
+    var value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "event") ev.type = value;
+    else if (field === "data") ev.data.push(value);
+    else if (field === "id") ev.id = value;
+  }
+
+  function connect() {
+    var conn = $("conn");
+    var headers = authHeaders({ "accept": "text/event-stream" });
+    if (lastEventId) headers["last-event-id"] = lastEventId;
+    fetch("/api/events", { headers: headers, cache: "no-store" }).then(function (res) {
+      if (res.status === 401) {
+        return res.json().catch(function () { return {}; }).then(function (j) { needsToken((j.error || {}).code); });
+      }
+      if (!res.ok || !res.body) throw new Error("HTTP " + res.status);
+      conn.textContent = "live";
+      conn.className = "conn up";
+      var reader = res.body.getReader();
+      var decoder = new TextDecoder();
+      var buf = "";
+      var ev = { type: "", id: "", data: [] };
+      var pump = function () {
+        return reader.read().then(function (r) {
+          if (r.done) throw new Error("the stream ended");
+          buf += decoder.decode(r.value, { stream: true });
+          var nl;
+          while ((nl = buf.indexOf("\n")) >= 0) {
+            readLine(ev, buf.slice(0, nl).replace(/\r$/, ""));
+            buf = buf.slice(nl + 1);
+          }
+          return pump();
+        });
+      };
+      return pump();
+    }).catch(function () {
+      if (locked) return;
+      conn.textContent = "reconnecting";
+      conn.className = "conn down";
+      setTimeout(connect, 1000);
     });
   }
 
-  if (!token) notice("Read-only: this page was opened without its token. Open the dashboard URL that spex serve printed to act on sessions.");
-  connect();
+  if (token) connect();
+  else needsToken("token_required");
 })();
 `;

@@ -16,6 +16,8 @@ header h1 { font-size: 15px; margin: 0; }
 .conn.up { background: color-mix(in srgb, var(--ok) 20%, transparent); color: var(--ok); }
 .conn.down { background: color-mix(in srgb, var(--warn) 20%, transparent); color: var(--warn); }
 #notice { padding: 6px 12px; background: color-mix(in srgb, var(--warn) 15%, transparent); }
+body.locked main, body.locked #filter { display: none; }
+body.locked #notice { padding: 24px 12px; font-size: 15px; }
 main { display: flex; align-items: flex-start; }
 #list { flex: 1; min-width: 0; }
 table { width: 100%; border-collapse: collapse; }
