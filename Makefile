@@ -17,18 +17,23 @@ node_modules/.installed: package.json package-lock.json
 lib/generated/assets.ts: $(wildcard hooks/*.sh launch-templates/*.sh) scripts/gen-assets.ts
 	$(BIN)/bun scripts/gen-assets.ts
 
-bin/spex: node_modules/.installed lib/generated/assets.ts $(SOURCES)
+# The commit and date `spex --version` prints: rewritten when a source changes,
+# so both binaries of one build carry the same stamp and a no-op make stays one.
+lib/generated/build.ts: $(filter-out lib/generated/build.ts,$(SOURCES)) lib/generated/assets.ts scripts/gen-assets.ts
+	$(BIN)/bun scripts/gen-assets.ts build-info
+
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts $(SOURCES)
 	@mkdir -p bin
 	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig cmd/main.ts --outfile bin/spex
 
-dist/spex.cjs: node_modules/.installed lib/generated/assets.ts $(SOURCES)
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	cp dist/ncc/index.js dist/spex.cjs
 
 build: bin/spex dist/spex.cjs
 
-typecheck: node_modules/.installed
+typecheck: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts
 	$(BIN)/tsc -p .
 
 install: build
@@ -40,7 +45,7 @@ install: build
 test: build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
 
-test-unit: node_modules/.installed
+test-unit: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts
 	$(BIN)/bun test test/unit
 
 test-integration: build

@@ -14,6 +14,7 @@ import { SessionAttachCommand } from "./session/attach";
 import { InternalHookCommand } from "./internal/hook";
 import { InternalPostCheckoutCommand } from "./internal/post-checkout";
 import { DoctorCommand } from "./doctor";
+import { VersionCommand } from "./version";
 import { InternalCompleteCommand } from "./internal/complete";
 import { SessionStopCommand } from "./session/stop";
 import { SessionInterruptCommand } from "./session/interrupt";
@@ -61,6 +62,7 @@ export const commands: CommandClass<any>[] = [
   InternalHookCommand,
   InternalPostCheckoutCommand,
   DoctorCommand,
+  VersionCommand,
   InternalCompleteCommand,
   SessionStopCommand,
   SessionInterruptCommand,

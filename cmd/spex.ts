@@ -1,9 +1,15 @@
 // Entry point: argv0 dispatch (`sessions X` is `spex session X`,
-// `post-checkout` is the git hook), then clipanion with our error format.
-import { Builtins, Cli, type BaseContext, type CommandClass } from "clipanion";
+// `post-checkout` is the git hook), then clipanion with our error format,
+// `spex help …`, and a verb list for a bare namespace (`spex session`).
+import { Builtins, type BaseContext, type CommandClass } from "clipanion";
 import { basename } from "node:path";
 import { commands } from "./registry";
 import { reportError, writeJson } from "../lib/cli/output";
+import { SpexCli } from "../lib/cli/help";
+import { shapeOf } from "../lib/cli/shape";
+import { isNamespace, renderNamespace } from "../lib/cli/namespaces";
+import { diagnoseArgs, leadingWords } from "../lib/cli/diagnose";
+import type { SpexContext } from "../lib/cli/context";
 import { SpexError } from "../lib/errors";
 import { SpexCommand } from "./base";
 import { VERSION } from "../lib/version";
@@ -22,36 +28,28 @@ export function dispatchArgv(argv0: string, args: string[]): string[] {
  * The commands whose path the argv starts with. clipanion compiles a parser
  * over every registered command on each run (~10 ms for all of ours), so the
  * hot paths (hooks, state writes) register only what can match; an argv that
- * matches nothing gets them all, for the "did you mean" list and the help.
+ * matches nothing gets them all, for the help.
  */
 export function candidateCommands(args: string[]): CommandClass<any>[] {
-  if (args[0] === "--version" || args[0] === "-v") return [];
-  const words: string[] = [];
-  for (const a of args) {
-    if (a.startsWith("-")) break;
-    words.push(a);
-  }
-  const matching = commands.filter((c) => (c.paths ?? []).some((p) => p.length > 0 && p.every((w, i) => words[i] === w)));
+  // A path word never starts with `-` except `--version`, so comparing with argv itself is enough.
+  const matching = commands.filter((c) => (c.paths ?? []).some((p) => p.length > 0 && p.every((w, i) => args[i] === w)));
   return matching.length > 0 ? matching : commands;
 }
 
-export function buildCli(args?: string[]): Cli<BaseContext> {
-  const cli = new Cli({ binaryLabel: "spex", binaryName: "spex", binaryVersion: VERSION, enableColors: false, enableCapture: false });
+export function buildCli(args?: string[]): SpexCli<SpexContext> {
+  const cli = new SpexCli<SpexContext>({ binaryLabel: "spex", binaryName: "spex", binaryVersion: VERSION, enableColors: false, enableCapture: false });
   cli.register(Builtins.HelpCommand);
-  cli.register(Builtins.VersionCommand);
   for (const c of args ? candidateCommands(args) : commands) cli.register(c);
   return cli;
 }
 
+const isHelpFlag = (a: string) => a === "--help" || a === "-h";
+
 /** clipanion's parse error as one line with a hint (it would print usage errors on stdout). */
 function usageError(error: Error, args: string[]): SpexError {
-  const words: string[] = [];
-  for (const a of args) {
-    if (a.startsWith("-")) break;
-    words.push(a);
-  }
-  if (/^Command not found/.test(error.message)) {
-    return new SpexError("usage", `unknown command "spex ${words.join(" ")}"`, { hint: "`spex --help` lists every verb", exitCode: 2 });
+  if (error.name === "UnknownSyntaxError") {
+    const diagnosed = diagnoseArgs(commands.map(shapeOf), args);
+    if (diagnosed) return diagnosed;
   }
   const message = error.message
     .split("\n")
@@ -60,17 +58,33 @@ function usageError(error: Error, args: string[]): SpexError {
     .join(" ")
     .replace(/^(Usage|Unknown Syntax) Error: /i, "")
     .replace(/\.$/, "");
-  const verb = words.slice(0, 2).join(" ");
+  const verb = leadingWords(args).slice(0, 2).join(" ");
   return new SpexError("usage", message, { hint: `see \`spex ${verb} --help\``, exitCode: 2 });
 }
 
-export async function runCli(args: string[], context: BaseContext): Promise<number> {
+/** `spex help`, `spex help session`, `spex help session new`: the same pages as `--help`. */
+function helpArgs(words: string[]): string[] {
+  return words.length === 0 ? ["--help"] : [...words, "--help"];
+}
+
+export async function runCli(args: string[], base: BaseContext): Promise<number> {
+  if (args[0] === "help" && !args.slice(1).some((a) => a.startsWith("-"))) args = helpArgs(args.slice(1));
+  const context: SpexContext = { ...base, commands };
   const cli = buildCli(args);
   const json = args.includes("--json");
   let command;
   try {
     command = cli.process(args, context);
   } catch (error) {
+    // A bare namespace (`spex session`, `sessions --help`) lists its verbs.
+    const words = args.filter((a) => !isHelpFlag(a));
+    if (words.length === leadingWords(args).length) {
+      const shapes = commands.map(shapeOf);
+      if (isNamespace(shapes, words)) {
+        context.stdout.write(renderNamespace(shapes, words));
+        return 0;
+      }
+    }
     return reportError(usageError(error as Error, args), context, json);
   }
   const exit = await cli.run(command, context);

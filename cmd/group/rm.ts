@@ -18,7 +18,7 @@ export class GroupRmCommand extends SpexCommand {
     ],
   });
 
-  groupPath = Option.String({ name: "PATH" });
+  groupPath = Option.String({ name: "GROUP" });
 
   async execute(): Promise<number> {
     const removal = await deleteGroup(currentProject(), this.groupPath);

@@ -1,36 +1,38 @@
 import { Command, Option } from "clipanion";
-import { completeWords, type CompletableCommand } from "../../lib/cli/complete";
+import { completeWords } from "../../lib/cli/complete";
+import { shapeOf } from "../../lib/cli/shape";
+import type { SpexContext } from "../../lib/cli/context";
 import { currentProject } from "../../lib/store";
 import { listRows } from "../../lib/sessions";
+import { loadConfig } from "../../lib/config";
+import { listGroups } from "../../lib/coord";
+
+/** Outside a project (or on any read error) a source offers nothing rather than failing the shell's completion. */
+function quietly(read: () => string[]): () => string[] {
+  return () => {
+    try {
+      return read();
+    } catch {
+      return [];
+    }
+  };
+}
 
 /** Hook-facing: `spex internal complete -- <words…>` prints completion candidates, one per line. */
-export class InternalCompleteCommand extends Command {
+export class InternalCompleteCommand extends Command<SpexContext> {
   static paths = [["internal", "complete"]];
 
   words = Option.Rest();
 
   async execute(): Promise<number> {
-    // Imported here: the registry imports this file.
-    const { commands } = await import("../registry");
-    const { buildCli } = await import("../spex");
-    const defs = buildCli().definitions();
-    const completable: CompletableCommand[] = commands
-      .filter((c) => c.usage !== undefined)
-      .map((c) => {
-        const def = defs.find((d) => (c.paths ?? []).some((p) => d.path === `spex ${p.join(" ")}`));
-        const options = (def?.options ?? []).flatMap((o) => o.definition.split(/[ ,]+/).filter((w) => w.startsWith("--")));
-        // Positionals named SEL (or ID) take a session selector.
-        return { paths: c.paths ?? [], options, takesSelector: /\bSEL\b|<ID>|\bselector\b/.test(def?.usage ?? "") };
-      });
-    const selectors = () => {
-      try {
-        return listRows(currentProject()).flatMap((r) => (r.kind === "ok" ? [r.shortId, ...(r.name ? [r.name] : [])] : [r.shortId]));
-      } catch {
-        return [];
-      }
-    };
+    const shapes = this.context.commands.map(shapeOf);
     const words = this.words[0] === "--" ? this.words.slice(1) : this.words;
-    for (const w of completeWords(words.length ? words : [""], completable, selectors)) this.context.stdout.write(`${w}\n`);
+    const candidates = completeWords(words.length ? words : [""], shapes, {
+      session: quietly(() => listRows(currentProject()).flatMap((r) => (r.kind === "ok" ? [r.shortId, ...(r.name ? [r.name] : [])] : [r.shortId]))),
+      launcher: quietly(() => Object.keys(loadConfig(currentProject().root).launchers)),
+      group: quietly(() => listGroups(currentProject()).map((g) => g.path)),
+    });
+    for (const w of candidates) this.context.stdout.write(`${w}\n`);
     return 0;
   }
 }

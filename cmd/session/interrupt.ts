@@ -11,7 +11,7 @@ export class SessionInterruptCommand extends SpexCommand {
     category: "Lifecycle",
     description: "interrupt the agent's current turn; the session keeps running",
     details: `
-      Sends the harness's interrupt keys to the session's pane (Escape for Claude Code, C-c for a shell command). Nothing is signalled and the record does not change.
+      Sends the harness's interrupt keys to the session's pane (Escape for Claude Code, C-c for a shell command); no process is signalled. No agent CLI reports a turn ended by its interrupt key, so a session that was working (lifecycle \`active\`) or \`asking\` is declared \`idle\` right after, which lets queued messages reach it; any other lifecycle is left as it was.
     `,
     examples: [
       ["Interrupt a session", "spex session interrupt 3f2a"],

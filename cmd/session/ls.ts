@@ -1,6 +1,8 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { formatTable, writeJson } from "../../lib/cli/output";
+import { writeJson } from "../../lib/cli/output";
+import { renderSessionTable } from "../../lib/cli/session-table";
+import { terminalOf } from "../../lib/cli/terminal";
 import { currentProject } from "../../lib/store";
 import { type ListRow, matchSelector, readAll } from "../../lib/sessions";
 import { DISPLAY_STATUSES } from "../../lib/record";
@@ -14,9 +16,22 @@ export class SessionLsCommand extends SpexCommand {
     category: "Sessions",
     description: "list the sessions of this repository",
     details: `
-      One row per session: its short id, display status, label, branch and a one-line preview of its prompt. Archived sessions are hidden unless \`--all\` is given. A record that cannot be parsed keeps its row, shown as \`corrupt\` with the file and the parse error.
+      One row per session: its short id, display status, label, branch and a one-line preview of its prompt. A child is listed under its parent, indented; a GROUP column appears when any session is filed in a group. Archived sessions are hidden unless \`--all\` is given, and marked \`(archived)\` when shown. A record that cannot be parsed keeps its row, shown as \`corrupt\` with the parse error and its file on the line below.
 
-      \`--status\` filters on the display status (starting, working, idle, asking, parked, error, queued, review, done, close-pending, offline, corrupt, retired) or the recorded lifecycle.
+      On a terminal the table is fitted to its width (the prompt preview is cut first, never the id) and the status is coloured; \`--no-color\` or a non-empty \`NO_COLOR\` turns colour off, and piped output or \`--json\` never has any.
+
+      \`--status\` filters on the display status or the recorded lifecycle. Display statuses, and how the lifecycle an agent declares shows up here and in \`spex session live\` (whose pane statuses are fixed by the live contract):
+
+      - \`working\`: lifecycle \`active\`; live \`active\`
+      - \`idle\`: lifecycle \`idle\` or \`awaiting\`; live \`idle\`
+      - \`asking\`, \`error\`: the same lifecycles; live \`needs_attention\`
+      - \`parked\`, \`queued\`: the same lifecycles; live \`idle\`
+      - \`review\`, \`done\`, \`close-pending\`: a proposal of \`merge\`, \`nothing\`, \`close\` (whatever the lifecycle)
+      - \`starting\`: a launch waiting for its agent to be ready
+      - \`offline\`: no live agent process (stopped, or it exited); live shows its pane \`idle\` at a shell, \`dead\`, or not at all
+      - \`retired\`: the worktree is gone; \`corrupt\`: the record cannot be read
+
+      live also says \`needs_attention\` for any pane with a dialog on screen, whatever the lifecycle. \`send\` and the timeline speak in lifecycles (\`the agent is active\` = \`working\`); the tmux status segment and the dashboard use the display statuses.
     `,
     examples: [
       ["List the sessions of this repository", "spex session ls"],
@@ -28,6 +43,7 @@ export class SessionLsCommand extends SpexCommand {
   selectors = Option.Rest({ name: "selector" });
   status = Option.String("--status", { description: "Comma-separated display statuses or lifecycles to keep" });
   all = Option.Boolean("--all", false, { description: "Include archived sessions" });
+  color = Option.Boolean("--color", true, { description: "Colour statuses on a terminal (--no-color, or NO_COLOR set, turns it off)" });
 
   async execute(): Promise<number> {
     const store = currentProject();
@@ -62,16 +78,8 @@ export class SessionLsCommand extends SpexCommand {
       this.context.stdout.write("no sessions\n");
       return 0;
     }
-    this.context.stdout.write(
-      formatTable(
-        ["ID", "STATUS", "LABEL", "BRANCH", "PROMPT"],
-        rows.map((r) =>
-          r.kind === "corrupt"
-            ? [r.shortId, "corrupt", r.file, "", r.error]
-            : [r.shortId, r.display, r.label, r.branch, r.preview],
-        ),
-      ),
-    );
+    const terminal = terminalOf(this.context.stdout, this.context.env);
+    this.context.stdout.write(renderSessionTable(rows, { width: terminal.width, color: terminal.color && this.color }));
     return 0;
   }
 }

@@ -42,8 +42,9 @@ export class SessionNewCommand extends SpexCommand {
 
   async execute(): Promise<number> {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
-    if (prompt === undefined || prompt === "") {
-      throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
+    // A prompt of blanks alone says nothing to the agent: refused like an empty one.
+    if (prompt === undefined || prompt.trim() === "") {
+      throw new SpexError("usage", prompt ? "the prompt is only whitespace" : "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     }
     const store = currentProject();
     // An unknown group refuses before anything is made.

@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { printable, writeJson } from "../../lib/cli/output";
+import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { detailOf, resolveSelector } from "../../lib/sessions";
 
@@ -38,6 +38,8 @@ export class SessionShowCommand extends SpexCommand {
       ["session", row.id],
       ["label", row.label],
       ["status", `${row.display} (lifecycle ${row.lifecycle}, ${row.liveness})`],
+      ["stopped", row.stopped ? `yes: the agent was stopped; \`spex session resume ${row.shortId}\` relaunches it` : ""],
+      ["archived", row.archived ? "yes: hidden from `spex session ls` unless --all" : ""],
       ["branch", row.branch],
       ["worktree", row.worktree],
       ["base", row.base ?? "(default branch)"],
@@ -51,7 +53,8 @@ export class SessionShowCommand extends SpexCommand {
     ];
     for (const [k, v] of lines) if (v) out.write(`${k.padEnd(9)}${printable(v)}\n`);
     out.write(`\nprompt:\n${printable(detail.prompt)}\n`);
-    if (detail.lastScreen) out.write(`\nlast screen:\n${printable(detail.lastScreen)}\n`);
+    const screen = detail.lastScreen ? trimScreen(detail.lastScreen) : "";
+    if (screen) out.write(`\nlast screen:\n${printable(screen)}\n`);
     return 0;
   }
 }

@@ -12,7 +12,13 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
-function width(s: string): number {
+/** A captured screen without the blanks a terminal pads it with: trailing spaces of each line, and blank lines at the end. */
+export function trimScreen(screen: string): string {
+  return screen.replace(/[ \t]+$/gm, "").replace(/\n+$/, "");
+}
+
+/** Terminal cells a string takes. */
+export function cellWidth(s: string): number {
   let w = 0;
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
@@ -22,20 +28,72 @@ function width(s: string): number {
   return w;
 }
 
+/** At most `cells` terminal cells of `s`, ending in `…` when cut. */
+export function truncateCells(s: string, cells: number): string {
+  if (cellWidth(s) <= cells) return s;
+  if (cells <= 0) return "";
+  let out = "";
+  let used = 0;
+  for (const ch of s) {
+    const w = cellWidth(ch);
+    if (used + w > cells - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+export interface TableOptions {
+  /** Fit every line into this many cells by cutting the `shrink` columns, in the order given, down to their minimum. */
+  width?: number;
+  shrink?: { column: number; min: number }[];
+  /** Decorate a laid-out cell (colour); padding is computed on the plain text. Row -1 is the header. */
+  paint?: (row: number, column: number, text: string) => string;
+  /** A line under a row, indented to the second column and never cut (a corrupt row's file). */
+  notes?: (string | undefined)[];
+}
+
+/** Column widths that fit `width`, shrinking the listed columns in turn. */
+function fitWidths(widths: number[], opts: TableOptions): number[] {
+  const out = [...widths];
+  if (opts.width === undefined) return out;
+  // Two cells between shown columns; a column cut to 0 is dropped with its gap.
+  const total = () => out.reduce((a, b) => a + b, 0) + 2 * (out.filter((w) => w > 0).length - 1);
+  for (const { column, min } of opts.shrink ?? []) {
+    const over = total() - opts.width;
+    if (over <= 0) break;
+    out[column] = Math.max(min, out[column]! - over);
+    if (min === 0 && out[column]! < 3) out[column] = 0; // a sliver of a column says nothing: drop it
+  }
+  return out;
+}
+
 /** A plain text table: a header row, then one line per row, columns padded. */
-export function formatTable(headers: string[], rows: string[][]): string {
+export function formatTable(headers: string[], rows: string[][], opts: TableOptions = {}): string {
   const cells = [headers, ...rows.map((r) => r.map((c) => printable(c).replace(/\n/g, " ")))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => width(r[i] ?? ""))));
-  return (
-    cells
-      .map((r) =>
-        r
-          .map((c, i) => (i === r.length - 1 ? c : c + " ".repeat(widths[i]! - width(c))))
-          .join("  ")
-          .trimEnd(),
-      )
-      .join("\n") + "\n"
+  const widths = fitWidths(
+    headers.map((_, i) => Math.max(...cells.map((r) => cellWidth(r[i] ?? "")))),
+    opts,
   );
+  const shown = headers.map((_, i) => widths[i]! > 0);
+  const lines: string[] = [];
+  cells.forEach((r, ri) => {
+    const last = r.length - 1;
+    const line = r
+      .map((c, i) => {
+        if (!shown[i]) return undefined;
+        const text = truncateCells(c, widths[i]!);
+        const painted = opts.paint ? opts.paint(ri - 1, i, text) : text;
+        return i === last ? painted : painted + " ".repeat(widths[i]! - cellWidth(text));
+      })
+      .filter((c) => c !== undefined)
+      .join("  ")
+      .trimEnd();
+    lines.push(line);
+    const note = ri > 0 ? opts.notes?.[ri - 1] : undefined;
+    if (note !== undefined) lines.push(`${" ".repeat(widths[0]! + 2)}${printable(note).replace(/\n/g, " ")}`);
+  });
+  return lines.join("\n") + "\n";
 }
 
 /** Turn anything thrown into the project's error type. */
@@ -53,14 +111,19 @@ export function asSpexError(error: unknown): SpexError {
   });
 }
 
+/** Text as one line: each line break (and the blanks around it) becomes one space, never a `\\n`. */
+export function oneLine(text: string): string {
+  return text.replace(/[ \t]*(?:\r\n|\r|\n|\u2028|\u2029)+[ \t]*/g, " ").trim();
+}
+
 /** One line on stderr; with --json also the error object on stdout. Returns the exit code. */
 export function reportError(error: unknown, io: { stdout: Writable; stderr: Writable }, json: boolean): number {
   const err = asSpexError(error);
-  const hint = err.hint ? `; ${err.hint}` : "";
-  // One line whatever the message carries (a name or a parse error may hold newlines).
-  const line = printable(`${err.message}${hint}`).replace(/\n/g, "\\n");
-  io.stderr.write(`spex: ${line} [${err.code}]\n`);
-  if (json) writeJson(io.stdout, err.toJSON());
+  const message = oneLine(err.message);
+  const hint = oneLine(err.hint);
+  // One line whatever the message carries (a name, a tool's stderr or a parse error may hold newlines).
+  io.stderr.write(`spex: ${printable(hint ? `${message}; ${hint}` : message)} [${err.code}]\n`);
+  if (json) writeJson(io.stdout, { error: { ...err.toJSON().error, message, hint } });
   if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) io.stderr.write(error.stack + "\n");
   return err.exitCode;
 }

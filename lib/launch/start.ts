@@ -191,8 +191,9 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
       killSession(socket, name);
       await restoreOriginal(store, id);
       // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.
-      const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).join("\n");
-      throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen:\n${excerpt}`, {
+      // An error is one line (DESIGN.md §4): the screen's lines are joined with " | "; details keep it whole.
+      const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).map((l) => l.trim()).join(" | ");
+      throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen: ${excerpt}`, {
         hint: "fix what the screen shows, then `spex session resume` (or close the session)",
         details: { lastScreen: screen },
       });

@@ -1,6 +1,8 @@
-// Names that are the session's own (DESIGN.md §1.8): mentions and UUID-shaped
-// tokens are stripped before a title or slug is derived, so a prompt about
-// another session never names this one after it.
+// Names that are the session's own (DESIGN.md §1.8): actor mentions and
+// UUID-shaped tokens are stripped before a title or slug is derived, so a
+// prompt about another session never names this one after it. A `[[topic]]`
+// keeps its words in the title ("add rate limiting to the api") but not in a
+// slug, which takes the node from the first mention instead.
 
 const TOPIC_MENTION = /\[\[([^\[\]\n]+?)\]\]/gu;
 const ACTOR_MENTION = /(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_][\p{L}\p{N}_.\-/]*/gu;
@@ -29,14 +31,18 @@ export function stripIdentityTokens(prompt: string): string {
 
 const TITLE_MAX = 72;
 
-/** The first non-empty line of the cleaned prompt, whitespace collapsed, bounded. */
-export function titleOf(prompt: string): string {
-  const cleaned = stripIdentityTokens(prompt);
+/** The first non-empty line of already cleaned text, whitespace collapsed, bounded. */
+function firstLine(cleaned: string): string {
   for (const line of cleaned.split(/\r?\n/)) {
     const t = line.replace(/[\s\u0000-\u001f\u007f]+/gu, " ").trim();
     if (t) return [...t].length > TITLE_MAX ? [...t].slice(0, TITLE_MAX - 1).join("") + "…" : t;
   }
   return "";
+}
+
+/** The title: the first line of the prompt with each `[[topic]]` reduced to its words, actors and UUIDs removed. */
+export function titleOf(prompt: string): string {
+  return firstLine(stripIdentityTokens(prompt.replace(TOPIC_MENTION, "$1")));
 }
 
 const SLUG_MAX = 40;
@@ -59,7 +65,7 @@ export function slugify(text: string): string {
 /** The slug base: the node when the prompt names one, else the title; fallback `session`. */
 export function slugOf(prompt: string): string {
   const node = nodeOf(prompt);
-  return (node && slugify(node)) || slugify(titleOf(prompt)) || "session";
+  return (node && slugify(node)) || slugify(firstLine(stripIdentityTokens(prompt))) || "session";
 }
 
 export function shortId(id: string, length = 4): string {

@@ -88,7 +88,7 @@ describe("spex session new", () => {
     const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "fix @other-session the [[auth]] bug 3f2a9c1e-1111-4222-8333-444455556666"]);
     const c = JSON.parse(r.stdout);
     expect(c.node).toBe("auth");
-    expect(c.title).toBe("fix the bug");
+    expect(c.title).toBe("fix the auth bug");
     expect(c.branch).toBe(`spex/auth-${c.session_id.slice(0, 4)}`);
     expect(c.worktree_path.endsWith(`/.worktrees/auth-${c.session_id.slice(0, 4)}`)).toBe(true);
 

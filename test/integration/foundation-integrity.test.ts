@@ -103,14 +103,15 @@ describe("corrupt records", () => {
     expect(rows.some((row) => row.kind === "ok")).toBe(true);
   });
 
-  test("ls shows each as corrupt with its file and error in the human table", () => {
+  test("ls shows each as corrupt with its error in the human table, and its file on the line below", () => {
     const r = sb.spex(["session", "ls"]);
     expect(r.code).toBe(0);
-    const line = (id: string) => r.stdout.split("\n").find((l) => l.startsWith(id.slice(0, 8)))!;
-    expect(line(truncated)).toContain("corrupt");
-    expect(line(truncated)).toContain(recordPath(truncated));
-    expect(line(bogus)).toContain(recordPath(bogus));
-    expect(line(bogus)).toContain('status "bogus" is not a lifecycle');
+    const lines = r.stdout.split("\n");
+    const at = (id: string) => lines.findIndex((l) => l.startsWith(id.slice(0, 8)));
+    expect(lines[at(truncated)]).toContain("corrupt");
+    expect(lines[at(truncated) + 1]!.trim()).toBe(`file: ${recordPath(truncated)}`);
+    expect(lines[at(bogus) + 1]!.trim()).toBe(`file: ${recordPath(bogus)}`);
+    expect(lines[at(bogus)]).toContain('status "bogus" is not a lifecycle');
   });
 
   test("--status corrupt keeps exactly the corrupt rows", () => {

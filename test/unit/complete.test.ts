@@ -1,32 +1,69 @@
+// Completion over the real command registry: verbs, options, and for a value
+// or a positional what it names (sessions, launchers, groups).
 import { expect, test } from "bun:test";
+import { commands } from "../../cmd/registry";
 import { completeWords } from "../../lib/cli/complete";
+import { shapeOf } from "../../lib/cli/shape";
 
-const commands = [
-  { paths: [["session", "show"]], options: ["--json"], takesSelector: true },
-  { paths: [["session", "stop"]], options: ["--json"], takesSelector: true },
-  { paths: [["session", "new"], ["session", "create"]], options: ["--json", "--launcher"], takesSelector: false },
-  { paths: [["session", "watch"]], options: ["--watcher"], takesSelector: true },
-  { paths: [["session", "watch", "cancel"]], options: ["--watcher", "--json"], takesSelector: true },
-  { paths: [["doctor"]], options: ["--json"], takesSelector: false },
-];
-const sels = () => ["3f2a9c1e", "auth-fixer"];
+const shapes = commands.map(shapeOf);
+const sources = {
+  session: () => ["3f2a9c1e", "auth-fixer"],
+  launcher: () => ["claude", "codex", "gemini", "shell", "mine"],
+  group: () => ["fleet", "fleet/api"],
+};
+const complete = (...words: string[]) => completeWords(words, shapes, sources);
 
-test("the first word completes to the top-level verbs", () => {
-  expect(completeWords([""], commands, sels)).toEqual(["doctor", "session"]);
+test("the first word completes to the namespaces and top-level verbs, never the hidden ones", () => {
+  const first = complete("");
+  expect(first).toEqual(expect.arrayContaining(["session", "task", "group", "reserve", "doctor", "serve", "version"]));
+  expect(first).not.toContain("internal");
 });
 
-test("a partial verb completes among that group's verbs, aliases included", () => {
-  expect(completeWords(["session", "s"], commands, sels)).toEqual(["show", "stop"]);
-  expect(completeWords(["session", "c"], commands, sels)).toEqual(["create"]);
+test("a partial verb completes among that namespace's verbs, aliases included", () => {
+  expect(complete("session", "sh")).toEqual(["show"]);
+  expect(complete("session", "cr")).toEqual(["create"]);
 });
 
-test("after a verb that takes a selector: its options and the sessions", () => {
-  expect(completeWords(["session", "show", ""], commands, sels)).toEqual(["--json", "3f2a9c1e", "auth-fixer"]);
-  expect(completeWords(["session", "show", "au"], commands, sels)).toEqual(["auth-fixer"]);
-  expect(completeWords(["session", "new", "--l"], commands, sels)).toEqual(["--launcher"]);
+test("after a verb that takes a selector: its options and the sessions; a filled selector is not offered again", () => {
+  expect(complete("session", "show", "")).toEqual(expect.arrayContaining(["--json", "3f2a9c1e", "auth-fixer"]));
+  expect(complete("session", "show", "au")).toEqual(["auth-fixer"]);
+  expect(complete("session", "show", "3f2a9c1e", "")).toEqual(["--json"]);
+  expect(complete("session", "new", "--l")).toEqual(["--launcher"]);
+});
+
+test("--launcher <Tab> offers launchers, not option names", () => {
+  expect(complete("session", "new", "--launcher", "")).toEqual(["claude", "codex", "gemini", "mine", "shell"]);
+  expect(complete("session", "new", "--launcher", "c")).toEqual(["claude", "codex"]);
+  expect(complete("session", "new", "--launcher=c")).toEqual(["--launcher=claude", "--launcher=codex"]);
+  // bash splits `--launcher=c` at the `=`.
+  expect(complete("session", "new", "--launcher", "=", "c")).toEqual(["claude", "codex"]);
+});
+
+test("--group <Tab> offers groups; an option with a free value offers nothing (the shell falls back to files)", () => {
+  expect(complete("session", "new", "--group", "")).toEqual(["fleet", "fleet/api"]);
+  expect(complete("session", "new", "--prompt-file", "")).toEqual([]);
+  expect(complete("session", "new", "--name", "")).toEqual([]);
+});
+
+test("options that name a session offer sessions", () => {
+  expect(complete("session", "done", "--session", "")).toEqual(["3f2a9c1e", "auth-fixer"]);
+  expect(complete("session", "new", "--parent", "a")).toEqual(["auth-fixer"]);
+  expect(complete("session", "reparent", "3f2a9c1e", "--to", "")).toEqual(["3f2a9c1e", "auth-fixer"]);
+});
+
+test("group file <Tab> offers groups where the group goes, then sessions", () => {
+  expect(complete("group", "file", "")).toEqual(expect.arrayContaining(["fleet", "fleet/api"]));
+  expect(complete("group", "file", "")).not.toContain("3f2a9c1e");
+  expect(complete("group", "file", "fleet", "")).toEqual(expect.arrayContaining(["3f2a9c1e", "auth-fixer"]));
+  expect(complete("group", "file", "fleet", "")).not.toContain("fleet/api");
+  expect(complete("group", "rm", "fl")).toEqual(["fleet", "fleet/api"]);
+});
+
+test("a task id is not a session: task claim offers no sessions", () => {
+  expect(complete("task", "claim", "")).not.toContain("3f2a9c1e");
 });
 
 test("the longest matching path wins, and its own next words are offered", () => {
-  expect(completeWords(["session", "watch", "ca"], commands, sels)).toEqual(["cancel"]);
-  expect(completeWords(["session", "watch", "cancel", "--"], commands, sels)).toEqual(["--json", "--watcher"]);
+  expect(complete("session", "watch", "ca")).toEqual(["cancel"]);
+  expect(complete("session", "watch", "cancel", "--")).toEqual(["--json", "--watcher"]);
 });

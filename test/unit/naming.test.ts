@@ -25,23 +25,30 @@ describe("mentions and node", () => {
 });
 
 describe("title and slug", () => {
-  test("title and slug strip actor mentions, topic mentions and UUID-shaped tokens first", () => {
+  test("title and slug strip actor mentions and UUID-shaped tokens first; the slug strips topic mentions too", () => {
     const prompt = `@cleaner remove session ${UUID} left by [[old-node]]`;
     expect(stripIdentityTokens(prompt)).not.toContain(UUID);
-    expect(titleOf(prompt)).toBe("remove session left by");
+    expect(titleOf(prompt)).toBe("remove session left by old-node");
     expect(titleOf(prompt)).not.toContain("cleaner");
-    expect(slugify(titleOf(prompt))).toBe("remove-session-left-by");
+    expect(slugify(stripIdentityTokens(prompt))).toBe("remove-session-left-by");
+    expect(slugOf(prompt)).toBe("old-node");
   });
 
-  test("a prompt that mentions another session is never named after it (property)", () => {
-    fc.assert(
-      fc.property(fc.uuid(), fc.string({ maxLength: 40 }), (uuid, words) => {
-        const prompt = `clean up ${uuid} ${words}`;
-        expect(titleOf(prompt)).not.toContain(uuid);
-        expect(slugOf(prompt)).not.toContain(uuid.slice(0, 8));
-      }),
-      { numRuns: 200 },
-    );
+  test("the title keeps the words of [[mentions]]; only the node comes from the first one", () => {
+    const prompt = "add rate limiting to the [[api]]";
+    expect(titleOf(prompt)).toBe("add rate limiting to the api");
+    expect(nodeOf(prompt)).toBe("api");
+    expect(slugOf(prompt)).toBe("api");
+    expect(titleOf("move [[Billing API]] onto [[queue]], then ping @ops")).toBe("move Billing API onto queue, then ping");
+    expect(nodeOf("move [[Billing API]] onto [[queue]]")).toBe("Billing API");
+    // A mention of a session id is still never this session's name.
+    expect(titleOf(`clean up [[${UUID}]]`)).toBe("clean up");
+    expect(titleOf("@alice [[ ]]")).toBe("");
+  });
+
+  test("slugs keep their rules: a mention that yields no node adds nothing to the slug", () => {
+    expect(slugOf("[[???]] fix it")).toBe("fix-it");
+    expect(slugOf("fix [[ ]] the bug")).toBe("fix-the-bug");
   });
 
   test("the slug keeps unicode letters and digits, so a CJK prompt stays readable", () => {
