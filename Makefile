@@ -3,6 +3,11 @@
 PREFIX ?= $(HOME)/.local
 BIN := node_modules/.bin
 SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null) package.json
+# What `spex --version` reports besides the version: the commit (+dirty with
+# uncommitted changes to tracked files) and the build time, the same for both
+# binaries of one make run.
+BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -n1),+dirty)
+BUILD_STAMP := {"commit":"$(BUILD_COMMIT)","date":"$(shell date -u +%Y-%m-%dT%H:%M:%SZ)"}
 
 .PHONY: all build install test test-unit test-integration test-e2e bench typecheck clean demo
 
@@ -17,23 +22,18 @@ node_modules/.installed: package.json package-lock.json
 lib/generated/assets.ts: $(wildcard hooks/*.sh launch-templates/*.sh) scripts/gen-assets.ts
 	$(BIN)/bun scripts/gen-assets.ts
 
-# The commit and date `spex --version` prints: rewritten when a source changes,
-# so both binaries of one build carry the same stamp and a no-op make stays one.
-lib/generated/build.ts: $(filter-out lib/generated/build.ts,$(SOURCES)) lib/generated/assets.ts scripts/gen-assets.ts
-	$(BIN)/bun scripts/gen-assets.ts build-info
-
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts $(SOURCES)
+bin/spex: node_modules/.installed lib/generated/assets.ts $(SOURCES)
 	@mkdir -p bin
-	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig cmd/main.ts --outfile bin/spex
+	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --define '__SPEX_BUILD__=$(BUILD_STAMP)' cmd/main.ts --outfile bin/spex
 
-dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts $(SOURCES)
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
-	cp dist/ncc/index.js dist/spex.cjs
+	$(BIN)/bun scripts/gen-assets.ts stamp dist/ncc/index.js dist/spex.cjs '$(BUILD_STAMP)'
 
 build: bin/spex dist/spex.cjs
 
-typecheck: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts
+typecheck: node_modules/.installed
 	$(BIN)/tsc -p .
 
 install: build
@@ -45,7 +45,7 @@ install: build
 test: build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
 
-test-unit: node_modules/.installed lib/generated/assets.ts lib/generated/build.ts
+test-unit: node_modules/.installed
 	$(BIN)/bun test test/unit
 
 test-integration: build

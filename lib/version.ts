@@ -1,7 +1,11 @@
 // The version a user reports: the package version, and the commit and date
-// the binary was built from (lib/generated/build.ts, written by `make`).
+// the binary was built from. `make` bakes those in (bun's --define for
+// bin/spex, scripts/gen-assets.ts stamp for dist/spex.cjs); run from source
+// they read "unknown".
 import pkg from "../package.json";
-import { BUILD } from "./generated/build";
+
+declare const __SPEX_BUILD__: { commit: string; date: string } | undefined;
+const BUILD = typeof __SPEX_BUILD__ === "undefined" ? { commit: "unknown", date: "unknown" } : __SPEX_BUILD__;
 
 export const VERSION: string = pkg.version;
 export const BUILD_COMMIT: string = BUILD.commit;
