@@ -90,3 +90,9 @@ test("an error whose text holds line breaks is still one line, without a literal
   expect(json.message).not.toMatch(/\n|\\n/);
   expect(json.hint).toBe("fix it then resume");
 });
+
+test("interrupt --help says what interrupt does to the record: a working or asking session is declared idle", () => {
+  const page = buildCli().usage(commands.find((c) => c.paths?.[0]?.join(" ") === "session interrupt")!, { detailed: true });
+  expect(page).not.toContain("the record does not change");
+  expect(page).toMatch(/working .*or .asking. is declared .idle./s);
+});
