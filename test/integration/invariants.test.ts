@@ -398,7 +398,7 @@ describe("8. names are the session's own", () => {
   test("--name and rename set only the display name: node, title, branch, worktree and prompt keep their own", () => {
     const prompt = "fix the [[login-page]] for @someone";
     const c = json(sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--name", "Night Shift", "--json", prompt]).stdout);
-    expect(c).toMatchObject({ name: "Night Shift", node: "login-page", title: "fix the for" });
+    expect(c).toMatchObject({ name: "Night Shift", node: "login-page", title: "fix the login-page for" });
     const identity = (r: any) => ({ node: r.node, title: r.title, branch: r.branch, worktree_path: r.worktree_path, session_id: r.session_id });
     expect(sb.spex(["session", "rename", c.session_id, "[[other]] @x 3f2a9c1e-1111-4222-8333-444455556666"]).code).toBe(0);
     const after = json(sb.spex(["session", "show", c.session_id, "--json"]).stdout);
