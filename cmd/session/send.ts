@@ -12,13 +12,13 @@ export class SessionSendCommand extends SpexCommand {
     category: "Messages",
     description: "send a message to a session, typed when it is at rest",
     details: `
-      The message is appended to the target's timeline and queued. It is typed into the agent's pane only when the agent is at rest (idle by its hooks, no dialog on screen, composer visible), as one bracketed paste followed by Enter, so multi-line text stays one message. A busy target keeps it queued until its next turn ends. Prints the message id (see \`spex session message-status\`) and its place in the queue.
+      The message is appended to the target's timeline and queued. It is typed into the agent's pane only when the agent is at rest (idle by its hooks, no dialog on screen, composer visible), as one bracketed paste followed by Enter, so multi-line text stays one message. Control characters in it (ESC, other C0 but TAB and LF, C1) are typed as visible stand-ins, so no text can end its own paste. A busy target keeps it queued until its next turn ends; a dead one (agent killed, pane dead) gets nothing typed and the message is \`held\`. Prints the message id (see \`spex session message-status\`) and its place in the queue.
 
-      \`--keys\` sends raw tmux keys instead (for a native choice dialog); they are not held back by a dialog.
+      \`--keys\` sends tmux keys instead (for a native choice dialog): key names (Enter, Escape, Down, C-c, …) and plain words only, anything else is a usage error; they are not held back by a dialog.
 
       From inside a session (SPEX_SESSION_ID set) the message is attributed to that session and carries a one-line header telling the recipient how to reply. \`--from\` names another sender: a session, or a free-form name for a caller with no session here.
 
-      Refusals: \`message_too_large\` (over 8 KiB), \`queue_full\` (too many undelivered messages), \`message_repeated\` (the same text from the same sender still queued or just delivered), \`sender_revoked\` (the sender was closed). Exit 3 when the text was pasted but could not be confirmed (\`held\`): it may sit in the composer.
+      Refusals: \`message_too_large\` (over 8 KiB), \`queue_full\` (too many undelivered messages), \`message_repeated\` (the same text from the same sender still queued or just delivered), \`sender_revoked\` (the sender was closed). Exit 3 when the handover ended \`held\`: the text was pasted but could not be confirmed (it may sit in the composer), or the target is dead (nothing was typed); the reason says which.
     `,
     examples: [
       ["Send a follow-up to a session", 'spex session send auth-fixer "also cover the logout path"'],
@@ -30,7 +30,7 @@ export class SessionSendCommand extends SpexCommand {
   selector = Option.String({ name: "SEL" });
   message = Option.String({ name: "MESSAGE", required: false });
   messageFile = Option.String("--message-file", { description: "Read the message from a file, or - for stdin" });
-  keys = Option.String("--keys", { description: "Raw tmux keys to send instead of text (e.g. \"Down Enter\")" });
+  keys = Option.String("--keys", { description: "tmux key names or plain words to send instead of text (e.g. \"Down Enter\")" });
   from = Option.String("--from", { description: "The sender: a session selector, or a name for a caller with no session here" });
   noWait = Option.Boolean("--queue-only", false, { description: "Queue it and return without trying the handover now" });
 

@@ -1,21 +1,22 @@
 // The handover (DESIGN.md §1.11, §7): under the queue lock pick the next
-// message and write a claim durably; release; paste (bracketed) and press
-// Enter once the paste echoes; settle under the lock again. A claim whose
-// owner died is never retried: it becomes `held`, so nothing is typed twice.
+// message, check the target is alive and at rest, and write a claim durably;
+// release; paste (bracketed, paste-safe text, skipped inside tmux if the pane
+// died) and press Enter once the paste echoes; settle under the lock again. A
+// claim whose owner died is never retried: it becomes `held`, so nothing is
+// typed twice. A dead target's messages are `held` too, never pasted.
 import { harnessAdapter, isHarnessName } from "../harness";
 import { existsSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { promptSeam, shortId } from "../naming";
 import { ownerAlive, selfIdentity } from "../proc";
-import { type RecordReading, type SessionRecord, publicRecord, readSession } from "../record";
+import { type SessionRecord, publicRecord, readSession } from "../record";
 import type { ProjectStore } from "../store";
-import { capturePane, pasteText, sendKeys, sessionPanes, spexSocket } from "../tmux";
+import { capturePane, pasteText, sendKeys, sessionPane, spexSocket } from "../tmux";
+import { typedText } from "./envelope";
 import { readJsonFile } from "./files";
 import { inboxMarker, messageFileName, queuePaths } from "./paths";
 import {
   type MessageState,
-  type QueueState,
   type QueuedMessage,
   listPending,
   readQueueState,
@@ -25,10 +26,11 @@ import {
   withQueueLock,
   writeQueueState,
 } from "./queue";
+import { deathOf, readRest, recordAtRest } from "./rest";
 import { isRevoked } from "./revoke";
 import { pasteEchoed, screenAtRest } from "./screen";
 import { scheduleDrain } from "./spawn";
-import { lastSeq, lastStateEvent } from "./timeline";
+import { lastSeq } from "./timeline";
 
 export interface HandoverOutcome {
   messageId: string;
@@ -54,6 +56,7 @@ export interface DrainOptions {
 interface Pane {
   socket: string;
   target: string;
+  dead: boolean;
   /** Quiet time the harness needs between input and Enter. */
   quietMs: number;
 }
@@ -67,46 +70,8 @@ function paneOf(view: SessionRecord): Pane | undefined {
   if (!view.tmux_session) return undefined;
   const socket = view.tmux_socket || spexSocket();
   // Pane commands do not take an exact `=name` session target: address the pane by its id.
-  const pane = sessionPanes(socket, view.tmux_session)[0];
-  return pane ? { socket, target: pane, quietMs: isHarnessName(view.harness) ? harnessAdapter(view.harness).submitQuietMs : 0 } : undefined;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/gu, " ").trim();
-}
-
-/** The exact text typed for a message: the sender's words behind a one-line envelope naming who sent them. */
-export function typedText(m: QueuedMessage): string {
-  switch (m.from.kind) {
-    case "user":
-      return promptSeam(m.text);
-    case "watch":
-      return promptSeam(m.text);
-    case "name":
-      return `[message from ${oneLine(m.from.name)}; it cannot receive replies]\n${m.text}`;
-    case "session": {
-      const short = shortId(m.from.id, 8);
-      return `[message from session ${oneLine(m.from.label)} (${short}); reply with: spex session send ${short} "..."]\n${m.text}`;
-    }
-  }
-}
-
-/**
- * The record half of "at rest": idle or awaiting by its hooks, running, and
- * past the turn of the previous message (a state event after its claim), so a
- * message is never typed between Enter and the agent's own turn report.
- */
-export function recordAtRest(reading: RecordReading, queue: QueueState, lastStateSeq: number): { ok: boolean; reason: string } {
-  if (reading.kind !== "ok") return { ok: false, reason: `the record is ${reading.kind}` };
-  if (reading.pending) return { ok: false, reason: "the session is still starting" };
-  const view = publicRecord(reading.record, reading.pending);
-  if (view.stopped) return { ok: false, reason: "the agent is stopped; the message waits for a resume" };
-  if (view.archived) return { ok: false, reason: "the session is archived" };
-  if (view.status !== "idle" && view.status !== "awaiting") return { ok: false, reason: `the agent is ${view.status}` };
-  if (queue.lastHandover && lastStateSeq <= queue.lastHandover.claimSeq) {
-    return { ok: false, reason: `waiting for the agent to report the turn of ${queue.lastHandover.messageId}` };
-  }
-  return { ok: true, reason: "" };
+  const pane = sessionPane(socket, view.tmux_session);
+  return pane ? { socket, target: pane.id, dead: pane.dead, quietMs: isHarnessName(view.harness) ? harnessAdapter(view.harness).submitQuietMs : 0 } : undefined;
 }
 
 type Step =
@@ -129,7 +94,9 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
       settled.push(outcome(held));
     }
     pending = pending.filter((p) => p.state === "queued");
-    const reading = readSession(store, target);
+    // One consistent reading decides "at rest" (timeline, then record): see readRest.
+    const rest = readRest(store, target);
+    const reading = rest.reading;
     const keep: QueuedMessage[] = [];
     for (const m of pending) {
       if (reading.kind === "absent") settled.push(outcome(settle(store, m, "dropped", "the target session is gone (closed)")));
@@ -138,21 +105,31 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
       } else keep.push(m);
     }
     pending = keep;
-    syncInboxMarker(store, target, pending.length);
-    const stop = (reason: string, retry = false): Step => ({ kind: "stop", reason, retry, settled, remaining: pending.length });
+    const stop = (reason: string, retry = false): Step => {
+      syncInboxMarker(store, target, pending.length);
+      return { kind: "stop", reason, retry, settled, remaining: pending.length };
+    };
     if (pending.length === 0) return stop("");
     if (reading.kind !== "ok") return stop(`the record is ${reading.kind}`);
     const view = publicRecord(reading.record, reading.pending);
-    const head = pending.find((m) => m.keys.length > 0) ?? pending[0]!;
     const pane = paneOf(view);
     if (!pane) return stop("the session has no tmux pane (not running)");
+    // Never paste into a dead pane (tmux 3.3a crashes): checked here, under the queue lock, and again inside tmux at the paste.
+    const death = deathOf(reading, () => ({ id: pane.target, dead: pane.dead }));
+    if (death) {
+      for (const m of pending) settled.push(outcome(settle(store, m, "held", `not handed over: ${death}; nothing was typed`)));
+      pending = [];
+      return stop("");
+    }
+    const head = pending.find((m) => m.keys.length > 0) ?? pending[0]!;
     const before = capturePane(pane.socket, pane.target) ?? "";
     if (head.keys.length === 0) {
-      const rest = recordAtRest(reading, readQueueState(store, target), lastStateEvent(store, target)?.seq ?? 0);
-      if (!rest.ok) return stop(rest.reason);
+      const atRest = recordAtRest(rest, readQueueState(store, target));
+      if (!atRest.ok) return stop(atRest.reason);
       const screen = screenAtRest(view.harness, before);
       if (!screen.atRest) return stop(`the screen is not at rest: ${screen.reason}`, true);
     }
+    syncInboxMarker(store, target, pending.length);
     const self = selfIdentity();
     const claimed: QueuedMessage = {
       ...head,
@@ -182,6 +159,7 @@ async function handOver(m: QueuedMessage, pane: Pane, before: string): Promise<H
   }
   const text = typedText(m);
   const pasted = pasteText(pane.socket, pane.target, text, `spex-${m.id}`);
+  if (pasted.paneDead) return { state: "held", reason: `not handed over: the pane ${pane.target} died just before the paste; nothing was typed` };
   if (pasted.code !== 0) return { state: "queued", reason: `tmux could not paste (${pasted.stderr.trim()}); nothing was typed` };
   crashPoint("paste");
   const deadline = Date.now() + echoTimeoutMs();

@@ -14,7 +14,9 @@ export {
 export { revokeSender, isRevoked } from "./revoke";
 export { inboxMarker } from "./paths";
 export { screenAtRest, pasteEchoed, echoProbe } from "./screen";
-export { type DrainReport, type HandoverOutcome, type DrainOptions, drainDeliveries, drainNow, kickWaitingQueues, typedText, recordAtRest } from "./deliver";
+export { type DrainReport, type HandoverOutcome, type DrainOptions, drainDeliveries, drainNow, kickWaitingQueues } from "./deliver";
+export { typedText } from "./envelope";
+export { recordAtRest, readRest } from "./rest";
 export { scheduleDrain } from "./spawn";
 export { type SendInput, type SendResult, type SenderInput, sendMessage } from "./send";
 export {
@@ -31,7 +33,18 @@ export {
 export { watchSession, cancelWatch, dropNotices } from "./follow";
 export { reparentSession, type ReparentResult } from "./reparent";
 export { installComms, stateEventOf, worthNotice, noticeText } from "./notify";
-export { type WaitOptions, type WaitResult, type WaitOutcome, type TargetState, waitForTargets, targetState, exitCodeOf } from "./wait";
+export {
+  type WaitOptions,
+  type WaitResult,
+  type WaitOutcome,
+  AGENT_WAIT_DEFAULT_MS,
+  AGENT_WAIT_MAX_MS,
+  agentWaitTimeoutMs,
+  parseUntil,
+  waitForTargets,
+  exitCodeOf,
+} from "./wait";
+export { type TargetState, PaneLookup, targetState } from "./target-state";
 export { readCursor, writeCursor, advanceCursor } from "./cursor";
 export { type StreamOptions, type StreamEnd, streamEvents } from "./stream";
 export { resolveSender } from "./sender";

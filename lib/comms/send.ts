@@ -5,6 +5,7 @@ import { SpexError } from "../errors";
 import { withLocks } from "../lock";
 import { labelOf, shortId } from "../naming";
 import { readSession, refuseUnusable } from "../record";
+import { refuseUnsafeKeys } from "../tmux";
 import { type ProjectStore, recordLockPath } from "../store";
 import { advanceCursor } from "./cursor";
 import { type DrainReport, drainNow } from "./deliver";
@@ -50,6 +51,8 @@ function refuseShape(input: SendInput): void {
   }
   // Checked again under the queue lock; here it refuses before any lock is taken.
   refuseTooLarge(input.text);
+  // Keys reach tmux's argument parser: names and plain words only, refused before anything is queued.
+  refuseUnsafeKeys(input.keys);
   if (input.from.kind === "session" && input.from.id === input.target) {
     throw new SpexError("send_self", "a session cannot send a message to itself", { hint: "name another session", httpStatus: 400 });
   }

@@ -1,46 +1,46 @@
 // `spex session wait` (DESIGN.md §7): park until a target's timeline moves
-// past the caller's cursor (or, with --idle, until it is at rest). Woken by
-// file notifications on the session folders, with a slow poll as a fallback
-// for filesystems that do not deliver them.
+// past the caller's cursor, or (--idle) until it is at rest, or (--until)
+// until it shows one of some display statuses; end early when it dies. Woken
+// by file notifications on the session folders, with a slow poll as a
+// fallback; a death writes nothing, so running targets are also probed on a
+// short liveness tick.
 import { existsSync, watch, type FSWatcher } from "node:fs";
-import { labelOf, shortId } from "../naming";
-import { publicRecord, readSession } from "../record";
+import { SpexError } from "../errors";
+import { shortId } from "../naming";
+import { DISPLAY_STATUSES, type DisplayStatus } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { readCursor, writeCursor } from "./cursor";
-import { recordAtRest } from "./deliver";
 import { touchDurably } from "./files";
-import { listPending, readQueueState } from "./queue";
-import { type TimelineEvent, eventsAfter, lastSeq, lastStateEvent } from "./timeline";
+import { PaneLookup, type TargetState, targetState } from "./target-state";
+import { type TimelineEvent, eventsAfter, lastSeq } from "./timeline";
 
-export type WaitOutcome = "reached" | "timed_out" | "gone" | "stopped";
+export type { TargetState } from "./target-state";
+export type WaitOutcome = "reached" | "timed_out" | "gone" | "stopped" | "died";
+
+/** The agent-facing wait (seed 002): 50 s unless asked, never more than 5 min. The CLI waits as long as its --timeout. */
+export const AGENT_WAIT_DEFAULT_MS = 50_000;
+export const AGENT_WAIT_MAX_MS = 5 * 60_000;
+
+export function agentWaitTimeoutMs(requestedMs?: number): number {
+  if (requestedMs === undefined || !Number.isFinite(requestedMs) || requestedMs < 0) return AGENT_WAIT_DEFAULT_MS;
+  return Math.min(requestedMs, AGENT_WAIT_MAX_MS);
+}
 
 export interface WaitOptions {
   targets: string[];
   /** Wait for rest rather than for the next event. */
   idle?: boolean;
-  /** With idle: every target must be at rest (default: any). */
+  /** Wait until a target shows one of these display statuses. */
+  until?: DisplayStatus[];
+  /** With idle/until: every target must get there (default: any). */
   all?: boolean;
   /** undefined waits without end. */
   timeoutMs?: number;
   /** Resume from (and save) a cursor under this caller identity. */
   cursorKey?: string;
-  /** The caller's own session id / sender name: its own messages do not wake it. */
+  /** The caller's own session id / sender name: its own messages do not wake it, and it may not wait on itself. */
   self?: { id?: string; name?: string };
   pollMs?: number;
-}
-
-export interface TargetState {
-  id: string;
-  shortId: string;
-  label: string;
-  status: string;
-  proposal: string;
-  note: string;
-  stopped: boolean;
-  archived: boolean;
-  atRest: boolean;
-  pendingMessages: number;
-  gone: boolean;
 }
 
 export interface WaitResult {
@@ -51,38 +51,42 @@ export interface WaitResult {
   sessions: TargetState[];
 }
 
+/** 0 reached or stopped, 1 timed out, 2 gone or died (the JSON outcome tells them apart). */
 export function exitCodeOf(outcome: WaitOutcome): number {
-  return outcome === "timed_out" ? 1 : outcome === "gone" ? 2 : 0;
+  return outcome === "timed_out" ? 1 : outcome === "gone" || outcome === "died" ? 2 : 0;
 }
 
-function pollMs(opts: WaitOptions): number {
-  if (opts.pollMs) return opts.pollMs;
-  const v = Number(process.env.SPEX_WAIT_POLL_MS);
-  return Number.isFinite(v) && v > 0 ? v : 1000;
+function envMs(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-/** Where a target stands now, including whether `--idle` would call it at rest. */
-export function targetState(store: ProjectStore, id: string): TargetState {
-  const reading = readSession(store, id);
-  const base = { id, shortId: shortId(id, 8) };
-  if (reading.kind !== "ok") {
-    return { ...base, label: base.shortId, status: reading.kind, proposal: "", note: "", stopped: false, archived: false, atRest: false, pendingMessages: 0, gone: reading.kind === "absent" };
+/** Parse `--until a,b`: display statuses only; anything else is a usage error. */
+export function parseUntil(text: string): DisplayStatus[] {
+  const names = text.split(",").map((s) => s.trim()).filter(Boolean);
+  const known = new Set<string>(DISPLAY_STATUSES);
+  const unknown = names.filter((n) => !known.has(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new SpexError("usage", names.length === 0 ? "--until needs at least one status" : `unknown status ${unknown.join(", ")} for --until`, {
+      hint: `use display statuses as \`spex session ls\` shows them: ${DISPLAY_STATUSES.join(", ")}`,
+      exitCode: 2,
+      httpStatus: 400,
+    });
   }
-  const view = publicRecord(reading.record, reading.pending);
-  const pending = listPending(store, id).length;
-  const rest = recordAtRest(reading, readQueueState(store, id), lastStateEvent(store, id)?.seq ?? 0);
-  return {
-    ...base,
-    label: labelOf(view),
-    status: view.status,
-    proposal: view.proposal,
-    note: view.note,
-    stopped: view.stopped,
-    archived: view.archived,
-    atRest: rest.ok && pending === 0,
-    pendingMessages: pending,
-    gone: false,
-  };
+  return [...new Set(names)] as DisplayStatus[];
+}
+
+function refuseShape(opts: WaitOptions): void {
+  if (opts.idle && opts.until) {
+    throw new SpexError("usage", "give --idle or --until, not both", { hint: "--until idle waits for the idle display status; --idle also waits for the queue to empty", exitCode: 2, httpStatus: 400 });
+  }
+  const self = opts.self?.id;
+  if (self && opts.targets.includes(self)) {
+    throw new SpexError("wait_self", `session ${shortId(self, 8)} cannot wait on itself`, {
+      hint: "name the sessions to wait on, leaving out your own (SPEX_SESSION_ID)",
+      httpStatus: 400,
+    });
+  }
 }
 
 function ownMessage(e: TimelineEvent, self: WaitOptions["self"]): boolean {
@@ -94,6 +98,7 @@ function ownMessage(e: TimelineEvent, self: WaitOptions["self"]): boolean {
 type Check = { outcome: WaitOutcome; events: Array<TimelineEvent & { session: string }> } | undefined;
 
 export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Promise<WaitResult> {
+  refuseShape(opts);
   const started = Date.now();
   const cursors = new Map<string, number>();
   for (const t of opts.targets) {
@@ -102,31 +107,46 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
     cursors.set(t, saved !== undefined && saved <= end ? saved : end);
   }
   const moved = new Set<string>();
+  const livenessMs = envMs("SPEX_WAIT_LIVENESS_MS", 500);
+  const panes = new PaneLookup(livenessMs);
+  // Targets dead when the wait began: with several targets (any of them) the others may still answer.
+  let deadAtStart: Set<string> | undefined;
+  let running = false;
 
   const check = (): Check => {
     if (!existsSync(store.dir)) return { outcome: "gone", events: [] };
-    const states = opts.targets.map((t) => targetState(store, t));
+    const states = opts.targets.map((t) => targetState(store, t, panes));
     if (states.some((s) => s.gone)) return { outcome: "gone", events: [] };
-    if (opts.idle) {
-      const settled = states.map((s) => s.atRest || s.stopped || s.archived);
-      const ok = opts.all ? settled.every(Boolean) : settled.some(Boolean);
-      if (!ok) return undefined;
-      for (const t of opts.targets) {
-        cursors.set(t, lastSeq(store, t));
-        moved.add(t);
-      }
-      const restful = states.filter((s) => s.atRest);
-      return { outcome: restful.length > 0 && (!opts.all || restful.length === states.length) ? "reached" : "stopped", events: [] };
-    }
+    running = states.some((s) => s.running && !s.died);
+    deadAtStart ??= new Set(states.filter((s) => s.died).map((s) => s.id));
     const found: Array<TimelineEvent & { session: string }> = [];
-    for (const t of opts.targets) {
-      const evs = eventsAfter(store, t, cursors.get(t)!);
-      if (evs.length === 0) continue;
-      cursors.set(t, evs[evs.length - 1]!.seq);
-      moved.add(t);
-      for (const e of evs) if (!ownMessage(e, opts.self)) found.push({ ...e, session: t });
+    if (!opts.idle && !opts.until) {
+      for (const t of opts.targets) {
+        const evs = eventsAfter(store, t, cursors.get(t)!);
+        if (evs.length === 0) continue;
+        cursors.set(t, evs[evs.length - 1]!.seq);
+        moved.add(t);
+        for (const e of evs) if (!ownMessage(e, opts.self)) found.push({ ...e, session: t });
+      }
+      // News first: what happened before a death is handed over; the next wait reports the death.
+      if (found.length > 0) return { outcome: "reached", events: found };
     }
-    return found.length > 0 ? { outcome: "reached", events: found } : undefined;
+    const wanted = (s: TargetState) => (opts.until ? opts.until.includes(s.display) : s.atRest);
+    const some = (xs: boolean[]) => (opts.all ? xs.every(Boolean) : xs.some(Boolean));
+    if (opts.until && some(states.map(wanted))) return { outcome: "reached", events: [] };
+    const dead = states.filter((s) => s.died);
+    const diedNow = dead.some((s) => !deadAtStart!.has(s.id));
+    if (diedNow || (dead.length > 0 && (opts.all || dead.length === states.length))) return { outcome: "died", events: [] };
+    if (!opts.idle && !opts.until) return undefined;
+    const alive = states.filter((s) => !s.died);
+    const ended = alive.map((s) => wanted(s) || s.stopped || s.archived);
+    if (!(opts.all ? ended.every(Boolean) : ended.some(Boolean))) return undefined;
+    for (const t of opts.targets) {
+      cursors.set(t, lastSeq(store, t));
+      moved.add(t);
+    }
+    const got = alive.filter(wanted);
+    return { outcome: got.length > 0 && (!opts.all || got.length === alive.length) ? "reached" : "stopped", events: [] };
   };
 
   const watchers: FSWatcher[] = [];
@@ -151,13 +171,16 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
   let result: Check;
   try {
     const deadline = opts.timeoutMs === undefined ? Infinity : started + opts.timeoutMs;
+    const pollMs = opts.pollMs ?? envMs("SPEX_WAIT_POLL_MS", 1000);
     for (;;) {
       dirty = false;
       result = check();
       if (result || Date.now() >= deadline) break;
       if (dirty) continue;
+      // A running target can die without writing anything: look again on the liveness tick.
+      const nap = running ? Math.min(pollMs, livenessMs) : pollMs;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(1, Math.min(pollMs(opts), deadline - Date.now())));
+        const timer = setTimeout(resolve, Math.max(1, Math.min(nap, deadline - Date.now())));
         wake = () => {
           clearTimeout(timer);
           resolve();
@@ -177,6 +200,6 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
     reached: outcome === "reached",
     waitedMs: Date.now() - started,
     events: result?.events ?? [],
-    sessions: outcome === "gone" && !existsSync(store.dir) ? [] : opts.targets.map((t) => targetState(store, t)),
+    sessions: outcome === "gone" && !existsSync(store.dir) ? [] : opts.targets.map((t) => targetState(store, t, panes)),
   };
 }

@@ -2,6 +2,9 @@
 // config and batching are decided once.
 import { spawn, spawnSync } from "node:child_process";
 import { SpexError } from "../errors";
+import { isPasteSafe, refuseUnsafeKeys } from "./input";
+
+export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 
 /** The spex tmux server's socket name (`tmux -L <name>`). */
 export function spexSocket(): string {
@@ -183,17 +186,75 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
   return { prelude: head, ok, screens: result };
 }
 
-export function sendKeys(socket: string, target: string, keys: string[], literal = false): TmuxResult {
-  return tmuxSync(socket, ["send-keys", "-t", target, ...(literal ? ["-l"] : []), ...keys]);
+/** Keys into a pane: key names and plain words only (lib/tmux/input.ts); `--` ends tmux's options before them. */
+export function sendKeys(socket: string, target: string, keys: string[]): TmuxResult {
+  refuseUnsafeKeys(keys);
+  return tmuxSync(socket, ["send-keys", "-t", target, "--", ...keys]);
 }
 
+export interface PasteResult extends TmuxResult {
+  /** The pane was dead: nothing was pasted. */
+  paneDead: boolean;
+}
+
+const DEAD_MARK = "@@spex-pane-dead@@";
+
 /**
- * Paste text into a pane as one bracketed paste: load-buffer from stdin, then
- * paste-buffer -p (bracketed) -d (delete the buffer), so multi-line text stays
- * one message.
+ * Paste text into a pane as one bracketed paste (multi-line text stays one
+ * message), in one tmux process: load-buffer from stdin, then, only if the
+ * pane is alive, paste-buffer -p -d. tmux 3.3a crashes (taking every session
+ * with it) when it pastes into a dead pane, so the check runs inside the
+ * server, in the same command list as the paste. The text must already be
+ * paste-safe (pasteSafeText); anything else is refused here.
  */
-export function pasteText(socket: string, target: string, text: string, bufferName: string): TmuxResult {
-  const load = tmuxSync(socket, ["load-buffer", "-b", bufferName, "-"], text);
-  if (load.code !== 0) return load;
-  return tmuxSync(socket, ["paste-buffer", "-p", "-d", "-b", bufferName, "-t", target]);
+export function pasteText(socket: string, target: string, text: string, bufferName: string): PasteResult {
+  if (!isPasteSafe(text)) throw new SpexError("paste_unsafe", "refused to paste text with control characters into a pane", { hint: "pass it through pasteSafeText first" });
+  // Both are spliced into tmux command strings below: pane ids and plain names only.
+  if (!/^%\d+$/.test(target) || !/^[\w.-]+$/.test(bufferName)) throw new SpexError("usage", `cannot paste into ${target} through buffer ${bufferName}`);
+  const r = tmuxSync(
+    socket,
+    [
+      "load-buffer", "-b", bufferName, "-",
+      ";", "if-shell", "-F", "-t", target, "#{pane_dead}",
+      `display-message -p ${DEAD_MARK} ; delete-buffer -b ${bufferName}`,
+      `paste-buffer -p -d -b ${bufferName} -t ${target}`,
+    ],
+    text,
+  );
+  if (r.code !== 0) tmuxSync(socket, ["delete-buffer", "-b", bufferName]);
+  return { ...r, paneDead: r.code === 0 && r.stdout.includes(DEAD_MARK) };
+}
+
+export interface PaneState {
+  id: string;
+  dead: boolean;
+}
+
+/** The first pane of a session and whether it is dead; undefined when the session (or server) is gone. */
+export function sessionPane(socket: string, name: string): PaneState | undefined {
+  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_id} #{pane_dead}"]);
+  if (r.code !== 0) return undefined;
+  const [id, dead] = (r.stdout.split("\n")[0] ?? "").split(" ");
+  return id ? { id, dead: dead === "1" } : undefined;
+}
+
+/** tmux's answer when nothing listens on the socket (or the server is going away). */
+export function noServer(r: TmuxResult): boolean {
+  return r.code !== 0 && /no server running|error connecting|server exited/.test(r.stderr);
+}
+
+/** Every session of a server with its first pane (empty when no server runs); undefined when tmux failed otherwise. */
+export function serverPanes(socket: string): Map<string, PaneState> | undefined {
+  const r = tmuxSync(socket, ["list-panes", "-a", "-F", "#{session_name}\t#{pane_id} #{pane_dead}"]);
+  if (noServer(r)) return new Map();
+  if (r.code !== 0) return undefined;
+  const out = new Map<string, PaneState>();
+  for (const line of r.stdout.split("\n")) {
+    const tab = line.lastIndexOf("\t");
+    if (tab < 0) continue;
+    const name = line.slice(0, tab);
+    const [id, dead] = line.slice(tab + 1).split(" ");
+    if (id && !out.has(name)) out.set(name, { id, dead: dead === "1" });
+  }
+  return out;
 }

@@ -2,6 +2,7 @@
 // the notification path can wake it), cursor-backed, exit 0/1/2.
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
@@ -134,5 +135,75 @@ describe("wait", () => {
     const seqs = eventsAfter(projectStore(sb.repo, sb.home), s.session_id, 0).map((e) => e.seq);
     expect(seqs.length).toBeGreaterThan(1);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+  });
+});
+
+describe("wait: death, --until, self", () => {
+  const kill9 = (pid: number) => spawnSync("kill", ["-9", String(pid)]);
+
+  test("an agent killed by -9 mid-turn ends the wait with died (exit 2) long before the timeout", async () => {
+    const agent = await startFakeAgent(sb, {}, {}, { remainOnExit: true, recordPid: true });
+    setState(agent.id, "active");
+    const w = startWait([agent.id.slice(0, 8), "--idle", "--timeout", "20", "--json"]);
+    await w.armed();
+    kill9(agent.pid());
+    const r = await w.done;
+    expect(r.code).toBe(2);
+    const out = json(r.stdout);
+    expect(out).toMatchObject({ outcome: "died", reached: false });
+    expect(out.waitedMs).toBeLessThan(10000);
+    expect(out.sessions[0]).toMatchObject({ died: true, liveness: "offline", diedReason: expect.stringMatching(/not running/) });
+  });
+
+  test("an agent that died while idle is reported died, not reached, with its liveness", async () => {
+    const agent = await startFakeAgent(sb, {}, {}, { remainOnExit: true, recordPid: true });
+    kill9(agent.pid());
+    await waitFor(() => spawnSync("kill", ["-0", String(agent.pid())]).status !== 0, "the agent to die");
+    const r = sb.spex(["session", "wait", agent.id.slice(0, 8), "--idle", "--timeout", "5", "--json"]);
+    expect(r.code).toBe(2);
+    expect(json(r.stdout)).toMatchObject({ outcome: "died", sessions: [expect.objectContaining({ died: true, liveness: "offline" })] });
+    // The store is still there: "gone" stays its own outcome.
+    expect(json(r.stdout).outcome).not.toBe("gone");
+  });
+
+  test("a tmux session that disappears during an event wait ends it with died", async () => {
+    const agent = await startFakeAgent(sb, { tmux_session: "vanishing" });
+    const w = startWait([agent.id.slice(0, 8), "--timeout", "20", "--json"]);
+    await w.armed();
+    sb.tmux(["kill-session", "-t", "=vanishing"]);
+    const r = await w.done;
+    expect(r.code).toBe(2);
+    expect(json(r.stdout)).toMatchObject({ outcome: "died", sessions: [expect.objectContaining({ died: true, diedReason: expect.stringMatching(/tmux session/) })] });
+  });
+
+  test("--until returns when the session shows one of the given display statuses", async () => {
+    const agent = await startFakeAgent(sb, {}, {}, { recordPid: true });
+    setState(agent.id, "active");
+    const w = startWait([agent.id.slice(0, 8), "--until", "asking,review", "--timeout", "20", "--json"]);
+    await w.armed();
+    setState(agent.id, "parked");
+    setState(agent.id, "asking");
+    const r = await w.done;
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ outcome: "reached", sessions: [expect.objectContaining({ display: "asking" })] });
+    // Already there: at once.
+    const again = sb.spex(["session", "wait", agent.id.slice(0, 8), "--until", "asking", "--timeout", "5", "--json"]);
+    expect(again.code).toBe(0);
+  });
+
+  test("--until refuses unknown statuses and --idle beside it, before waiting", async () => {
+    const s = seedRecord(sb.home, sb.repo, { status: "active" });
+    for (const args of [["--until", "finished"], ["--until", "idle,workin"], ["--until", "idle", "--idle"], ["--until", ""]]) {
+      const r = sb.spex(["session", "wait", s.session_id.slice(0, 8), ...args, "--timeout", "30", "--json"]);
+      expect({ args, code: r.code, error: json(r.stdout).error?.code }).toEqual({ args, code: 2, error: "usage" });
+    }
+  });
+
+  test("a session cannot wait on itself (wait_self)", async () => {
+    const me = seedRecord(sb.home, sb.repo, { status: "active", prompt: "me" });
+    const other = seedRecord(sb.home, sb.repo, { status: "active", prompt: "other" });
+    const r = sb.spex(["session", "wait", me.session_id.slice(0, 8), other.session_id.slice(0, 8), "--timeout", "30", "--json"], { env: { SPEX_SESSION_ID: me.session_id } });
+    expect(r.code).toBe(1);
+    expect(json(r.stdout).error.code).toBe("wait_self");
   });
 });

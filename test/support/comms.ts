@@ -2,7 +2,9 @@
 // composer, reporting its turns through the binary like real hooks would.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionRecord } from "../../lib/record";
+import { type SessionRecord, writeRecordFile } from "../../lib/record";
+import { processIdentity } from "../../lib/proc";
+import { projectStore, sessionPaths } from "../../lib/store";
 import { REPO_ROOT, SPEX_BIN, type Sandbox, waitFor } from "./sandbox";
 import { seedRecord } from "./records";
 
@@ -16,9 +18,20 @@ export interface FakeAgent {
   /** Messages the agent received so far (each one submitted text). */
   received(): string[];
   screen(): string;
+  /** The composer's process (the pane's process). */
+  pid(): number;
+  /** Input that reached the composer while one of its turns ran (FAKE_TURN_MS). */
+  typedDuringTurns(): string[];
 }
 
-export async function startFakeAgent(sb: Sandbox, fields: Partial<SessionRecord> & { prompt?: string } = {}, env: Record<string, string> = {}): Promise<FakeAgent> {
+export interface FakeAgentOptions {
+  /** Keep the pane after the composer dies, as launched sessions do. */
+  remainOnExit?: boolean;
+  /** Record the composer as the session's agent (agent_pid/agent_start), as a launch does. */
+  recordPid?: boolean;
+}
+
+export async function startFakeAgent(sb: Sandbox, fields: Partial<SessionRecord> & { prompt?: string } = {}, env: Record<string, string> = {}, opts: FakeAgentOptions = {}): Promise<FakeAgent> {
   const tmuxName = fields.tmux_session ?? `fake-${Math.random().toString(36).slice(2, 8)}`;
   const record = seedRecord(sb.home, sb.repo, { status: "idle", tmux_socket: sb.tmuxSocket, tmux_session: tmuxName, ...fields });
   const log = join(sb.dir, `${record.session_id}.received`);
@@ -34,6 +47,7 @@ export async function startFakeAgent(sb: Sandbox, fields: Partial<SessionRecord>
   const args = ["new-session", "-d", "-s", tmuxName, "-x", "160", "-y", "40", "-c", record.worktree_path];
   for (const [k, v] of Object.entries(vars)) args.push("-e", `${k}=${v}`);
   args.push(`exec ${BUN} ${FAKE_COMPOSER}`);
+  if (opts.remainOnExit) args.push(";", "set-option", "-w", "-t", `=${tmuxName}:`, "remain-on-exit", "on");
   const r = sb.tmux(args);
   if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
   const agent: FakeAgent = {
@@ -42,8 +56,16 @@ export async function startFakeAgent(sb: Sandbox, fields: Partial<SessionRecord>
     log,
     received: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text) : []),
     screen: () => sb.tmux(["capture-pane", "-p", "-t", `=${tmuxName}:`]).stdout,
+    pid: () => Number(sb.tmux(["display-message", "-p", "-t", `=${tmuxName}:`, "#{pane_pid}"]).stdout.trim()),
+    typedDuringTurns: () => (existsSync(`${log}.busy`) ? readFileSync(`${log}.busy`, "utf8").split("\n").filter(Boolean) : []),
   };
   await waitFor(() => /^>/m.test(agent.screen()), "the fake composer's prompt");
+  if (opts.recordPid) {
+    const leaf = processIdentity(agent.pid());
+    if (!leaf) throw new Error("the fake composer is not running");
+    agent.record = { ...record, agent_pid: String(leaf.pid), agent_start: leaf.start };
+    writeRecordFile(sessionPaths(projectStore(sb.repo, sb.home), record.session_id).record, agent.record);
+  }
   return agent;
 }
 

@@ -4,19 +4,25 @@
 // reports a real agent's hooks would make (`active` on submit, `idle` at the
 // end of the turn). Run with bun inside a tmux pane:
 //   SPEX_SESSION_ID=… SPEX_BIN=… FAKE_LOG=… bun test/support/fake-composer.ts
-// FAKE_NO_STATE=1 skips the state reports.
+// FAKE_NO_STATE=1 skips the state reports. FAKE_TURN_MS=N makes each turn
+// last N ms, with the hooks run asynchronously; any input that arrives while a
+// turn runs is appended to $FAKE_LOG.busy (nothing may be typed into a turn).
+// Paste markers are honoured in their 7-bit (ESC [) and 8-bit (C1 CSI) forms,
+// as a strict terminal input parser would.
 import { appendFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 const id = process.env.SPEX_SESSION_ID ?? "";
 const bin = process.env.SPEX_BIN ?? "spex";
 const log = process.env.FAKE_LOG ?? "/dev/null";
 const reportState = !process.env.FAKE_NO_STATE;
+const turnMs = Number(process.env.FAKE_TURN_MS) || 0;
 
 let buffer = "";
 let inPaste = false;
 let pending = "";
 let received = 0;
+let busy = false;
 
 const out = (s: string) => process.stdout.write(s);
 const prompt = () => out("> ");
@@ -27,12 +33,39 @@ function report(state: string, ...extra: string[]): void {
   if (r.status !== 0) appendFileSync(log + ".errors", `${state}: ${r.stderr}\n`);
 }
 
+function reportAsync(state: string, ...extra: string[]): Promise<void> {
+  if (!reportState) return Promise.resolve();
+  return new Promise((resolve) => {
+    const child = spawn(bin, ["internal", "session-state", state, "--session", id, ...extra], { stdio: "ignore" });
+    child.on("close", (code) => {
+      if (code !== 0) appendFileSync(log + ".errors", `${state}: exit ${code}\n`);
+      resolve();
+    });
+  });
+}
+
+/** A turn of FAKE_TURN_MS: busy from the submit until the turn ends, then the Stop hook reports idle. */
+async function turn(): Promise<void> {
+  busy = true;
+  await reportAsync("active", "--new-turn");
+  await new Promise((r) => setTimeout(r, turnMs));
+  busy = false;
+  out(`(turn ${received} done)\r\n`);
+  prompt();
+  await reportAsync("idle");
+}
+
 function submit(): void {
   const text = buffer;
   buffer = "";
   out("\r\n");
-  report("active", "--new-turn");
   received++;
+  if (turnMs > 0) {
+    appendFileSync(log, JSON.stringify({ n: received, text }) + "\n");
+    void turn();
+    return;
+  }
+  report("active", "--new-turn");
   appendFileSync(log, JSON.stringify({ n: received, text }) + "\n");
   out(`(received message ${received}, ${text.length} chars)\r\n`);
   report("idle");
@@ -59,8 +92,12 @@ function take(ch: string): void {
   }
 }
 
+// The 8-bit CSI form of a paste marker reads as its 7-bit form.
+const C1_MARKER = /\u009b(20[01]~)/gu;
+
 function feed(data: string): void {
-  pending += data;
+  if (busy) appendFileSync(log + ".busy", JSON.stringify({ during: received, data }) + "\n");
+  pending += data.replace(C1_MARKER, "\u001b[$1");
   for (;;) {
     const esc = pending.indexOf("\u001b[20");
     if (esc === -1) {

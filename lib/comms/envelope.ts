@@ -1,0 +1,29 @@
+// The exact text typed for a message (DESIGN.md §1.7, §13): the sender's words
+// behind a one-line envelope naming who sent them, made paste-safe here, the
+// one place every message kind passes (CLI, HTTP route, watch notices), so a
+// body cannot end its own bracketed paste or submit itself.
+import { promptSeam, shortId } from "../naming";
+import { pasteSafeText } from "../tmux";
+import type { QueuedMessage } from "./queue";
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/gu, " ").trim();
+}
+
+function envelope(m: QueuedMessage): string {
+  switch (m.from.kind) {
+    case "user":
+    case "watch":
+      return promptSeam(m.text);
+    case "name":
+      return `[message from ${oneLine(m.from.name)}; it cannot receive replies]\n${m.text}`;
+    case "session": {
+      const short = shortId(m.from.id, 8);
+      return `[message from session ${oneLine(m.from.label)} (${short}); reply with: spex session send ${short} "..."]\n${m.text}`;
+    }
+  }
+}
+
+export function typedText(m: QueuedMessage): string {
+  return pasteSafeText(envelope(m));
+}
