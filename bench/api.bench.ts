@@ -1,8 +1,11 @@
 // Backend figures (issue 7), against `spex serve` from the built binary:
-// - GET /api/sessions at 100 and 1,000 sessions (sequential requests, warm);
+// - GET /api/sessions at 100 and 1,000 sessions (sequential requests, warm),
+//   with the server's CPU time per request (from /proc, so a loaded machine
+//   that stretches wall time leaves it nearly unchanged);
 // - event fan-out: a record written by another process (this one) until each
 //   of 10 SSE clients has the change (the folder-watch path, as for CLI and hooks).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { declareState } from "../lib/sessions";
 import { projectStore } from "../lib/store";
@@ -19,13 +22,25 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-async function startServe(sb: Sandbox): Promise<{ url: string; token: string; stop(): void }> {
+/** User + system CPU time a process has used so far, in ms (Linux; NaN elsewhere). */
+let ticksPerSecond: number | undefined;
+function cpuMs(pid: number): number {
+  ticksPerSecond ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return NaN;
+  }
+}
+
+async function startServe(sb: Sandbox): Promise<{ url: string; token: string; pid: number; stop(): void }> {
   const proc = spawn(SPEX_BIN, ["serve", "--json"], { cwd: sb.repo, env: sb.env, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   proc.stdout.on("data", (c) => (out += c));
   const line = await waitFor(() => out.includes("\n") && out.split("\n")[0], "serve to start", 15000);
   const { url, token } = JSON.parse(line);
-  return { url, token, stop: () => proc.kill("SIGTERM") };
+  return { url, token, pid: proc.pid!, stop: () => proc.kill("SIGTERM") };
 }
 
 /** Every read carries the token (issue 11); a backend that needs none ignores it. */
@@ -53,12 +68,14 @@ async function listFigures(count: number): Promise<string[]> {
       for (let i = 0; i < 3; i++) await get(be.url, be.token, "/api/sessions");
       const times: number[] = [];
       let bytes = 0;
+      const cpu0 = cpuMs(be.pid);
       for (let i = 0; i < REQUESTS; i++) {
         const r = await get(be.url, be.token, "/api/sessions");
         times.push(r.ms);
         bytes = r.bytes;
       }
-      return [String(count), ms(median(times)), ms(pct(times, 90)), `${(bytes / 1024).toFixed(0)} KiB`];
+      const cpu = (cpuMs(be.pid) - cpu0) / REQUESTS;
+      return [String(count), ms(median(times)), ms(pct(times, 90)), ms(cpu), `${(bytes / 1024).toFixed(0)} KiB`];
     } finally {
       be.stop();
     }
@@ -133,7 +150,7 @@ async function fanOut(): Promise<string[][]> {
 export default async function run(): Promise<void> {
   const rows = [await listFigures(100), await listFigures(1000)];
   process.stdout.write(`GET /api/sessions (${REQUESTS} sequential requests, warm)\n`);
-  process.stdout.write(table(["sessions", "median", "p90", "body"], rows));
+  process.stdout.write(table(["sessions", "median", "p90", "server CPU/req", "body"], rows));
   process.stdout.write(`\nevent fan-out: a record written by another process → the change at ${CLIENTS} SSE clients (100 sessions)\n`);
   process.stdout.write(table(["", "rounds", "median", "p90", "max"], await fanOut()));
 }
