@@ -3,11 +3,11 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { formatTable, printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
-import { bulkDefaults, parseStatuses } from "../../lib/live";
-import { BULK_ACTIONS, type BulkEnvelope, isBulkAction, runBulk } from "../../lib/live/bulk";
+import { liveConfig, liveServers, parseStatuses } from "../../lib/live";
+import { BULK_ACTIONS, type BulkEnvelope, isBulkAction, isMutating, runBulk } from "../../lib/live/bulk";
 
-const isLimit = t.isOneOf([t.isLiteral("none"), t.cascade(t.isNumber(), [t.isAtLeast(0)])]);
-const limit = (flag: number | "none" | undefined, fallback: number | null): number | null => (flag === undefined ? fallback : flag === "none" ? null : flag);
+const isLimit = t.cascade(t.isNumber(), [t.isAtLeast(0)]);
+const isLimitOrNone = t.isOneOf([t.isLiteral("none"), isLimit]);
 
 function bulkReport(env: BulkEnvelope): string {
   const s = env.summary;
@@ -36,9 +36,9 @@ export class SessionBulkCommand extends SpexCommand {
     category: "Sessions",
     description: "check or act on many live panes at once (status, capture, doctor, ensure, start, stop, restart)",
     details: `
-      Selects panes like \`spex session live\` and answers one \`sessions.bulk.v1\` envelope. \`status\`, \`capture\` and \`doctor\` are read-only and stay usable while the guard is exceeded (its reasons are reported). \`ensure\`, \`start\`, \`stop\` and \`restart\` act only on spex sessions, through the same code as \`spex session stop\` and \`spex session resume\`: they need \`--yes\` unless \`--dry-run\`, refuse active or needs_attention panes unless that status was selected with \`--status\`, and refuse everything while the guard (\`--max-active-agents\`, \`--max-load1\`, \`--max-load-per-core\`; \`none\` turns a limit off) is exceeded. Confirmed work runs queued, at most \`--concurrency\` at a time, each after a random delay of up to \`--jitter\` ms; \`--no-queue\` runs them one after another.
+      Selects panes like \`spex session live\` and answers one \`sessions.bulk.v1\` envelope. \`status\`, \`capture\` and \`doctor\` are read-only and stay usable while the guard is exceeded (its reasons are reported). \`ensure\`, \`start\`, \`stop\` and \`restart\` act only on spex sessions, through the same code as \`spex session stop\` and \`spex session resume\`: they need \`--yes\` unless \`--dry-run\`, refuse active or needs_attention panes unless that status was selected with \`--status\`, and refuse everything while the guard (\`--max-active-agents\`, default 12; \`--max-load-per-core\`, default 1.5; \`--max-load1\`, off by default, \`none\` turns it off) is exceeded. Confirmed work runs queued, at most \`--concurrency\` at a time, each after a random delay of up to \`--jitter\` ms; \`--no-queue\` runs them one after another.
 
-      Exits 1 when any entry was refused or failed.
+      Exits 1 when any entry was refused or failed, and whenever a mutating action was asked for without \`--yes\` or \`--dry-run\`.
     `,
     examples: [
       ["Status of the open spex sessions, as JSON", "spex session bulk status --open-only --json"],
@@ -49,21 +49,23 @@ export class SessionBulkCommand extends SpexCommand {
 
   action = Option.String({ name: "action", validator: t.isEnum(BULK_ACTIONS) });
   openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
-  project = Option.String("--project", { description: "Only panes of this project (slug or path)" });
-  machine = Option.String("--machine", { description: "Only panes of this machine (host name)" });
+  project = Option.String("-p,--project", { description: "Only panes whose project path or slug contains this text (or of this path's project)" });
+  machine = Option.String("-m,--machine", { description: "Only panes of this machine (short host name, case ignored)" });
   status = Option.String("--status", { description: "Comma-separated statuses to select: active, idle, needs_attention, dead" });
   dryRun = Option.Boolean("--dry-run", false, { description: "Plan only; change nothing" });
   yes = Option.Boolean("--yes", false, { description: "Confirm a mutating action" });
   queue = Option.Boolean("--queue", true, { description: "Run confirmed work through the bounded queue (--no-queue: one at a time)" });
   concurrency = Option.String("--concurrency", { description: "Operations in flight at once (default 2)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]) });
   jitter = Option.String("--jitter", { description: "Up to this many ms of random delay before each operation (default 0)", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(0)]) });
-  maxActiveAgents = Option.String("--max-active-agents", { description: "Refuse mutations above this many active agents (none: no limit)", validator: isLimit });
-  maxLoad1 = Option.String("--max-load1", { description: "Refuse mutations above this 1-minute load average (none: no limit)", validator: isLimit });
-  maxLoadPerCore = Option.String("--max-load-per-core", { description: "Refuse mutations above this load per core (default 1.5; none: no limit)", validator: isLimit });
+  maxActiveAgents = Option.String("--max-active-agents", { description: "Refuse mutations above this many active agents (default 12)", validator: isLimit });
+  maxLoad1 = Option.String("--max-load1", { description: "Refuse mutations above this 1-minute load average (default none: no limit)", validator: isLimitOrNone });
+  maxLoadPerCore = Option.String("--max-load-per-core", { description: "Refuse mutations above this load per core (default 1.5)", validator: isLimit });
 
   async execute(): Promise<number> {
     if (!isBulkAction(this.action)) throw new SpexError("usage", `unknown bulk action ${this.action}`, { hint: `use one of ${BULK_ACTIONS.join(", ")}`, exitCode: 2 });
-    const defaults = bulkDefaults();
+    const config = liveConfig();
+    if (config.warning) this.context.stderr.write(`spex: warning: ${config.warning}\n`);
+    const defaults = config.bulk;
     const envelope = await runBulk({
       action: this.action,
       dryRun: this.dryRun,
@@ -76,15 +78,16 @@ export class SessionBulkCommand extends SpexCommand {
       project: this.project ?? null,
       machine: this.machine ?? null,
       limits: {
-        maxActiveAgents: limit(this.maxActiveAgents, defaults.maxActiveAgents),
-        maxLoad1: limit(this.maxLoad1, defaults.maxLoad1),
-        maxLoadPerCore: limit(this.maxLoadPerCore, defaults.maxLoadPerCore),
+        maxActiveAgents: this.maxActiveAgents ?? defaults.maxActiveAgents,
+        maxLoad1: this.maxLoad1 === undefined ? defaults.maxLoad1 : this.maxLoad1 === "none" ? null : this.maxLoad1,
+        maxLoadPerCore: this.maxLoadPerCore ?? defaults.maxLoadPerCore,
       },
-    });
+    }, { observe: { servers: liveServers(process.env, config) } });
     if (this.json) writeJson(this.context.stdout, envelope);
     else this.context.stdout.write(bulkReport(envelope));
-    const refusedForConfirmation = envelope.entries.some((e) => e.decision === "refused" && e.reason.includes("--yes"));
-    if (refusedForConfirmation && !this.json) this.context.stderr.write(`spex: bulk ${envelope.action} changes sessions: confirm with --yes, or plan with --dry-run\n`);
-    return envelope.summary.refused > 0 || envelope.summary.failed > 0 ? 1 : 0;
+    // Asked to change sessions without a confirmation: refused, even when nothing was selected.
+    const unconfirmed = isMutating(envelope.action) && !this.dryRun && !this.yes;
+    if (unconfirmed && !this.json) this.context.stderr.write(`spex: bulk ${envelope.action} changes sessions: confirm with --yes, or plan with --dry-run\n`);
+    return unconfirmed || envelope.summary.refused > 0 || envelope.summary.failed > 0 ? 1 : 0;
   }
 }

@@ -3,13 +3,13 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { formatTable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
-import { type LiveFilters, type LiveRow, observeLive, parseStatuses, watchLive } from "../../lib/live";
+import { type LiveFilters, type LiveRow, liveConfig, liveServers, observeLive, parseStatuses, watchLive } from "../../lib/live";
 
 export function liveTable(rows: LiveRow[]): string {
   if (rows.length === 0) return "no panes\n";
   return formatTable(
     ["TARGET", "SERVER", "STATUS", "PROJECT", "COMMAND", "SPEX", "LAST LINE"],
-    rows.map((r) => [r.target, r.socket || "default", r.status, r.projectSlug, r.command, r.sessionId ? r.sessionId.slice(0, 8) : "", r.lastVisibleLine]),
+    rows.map((r) => [r.target, r.socket || "default", r.status, r.projectSlug, r.command, r.sessionId ? r.sessionId.slice(0, 8) : "", r.lastVisibleLine ?? ""]),
   );
 }
 
@@ -19,9 +19,9 @@ export class SessionLiveCommand extends SpexCommand {
     category: "Sessions",
     description: "list every live tmux pane with its status (active, idle, needs_attention, dead)",
     details: `
-      Scans the spex tmux server and your default tmux server (plus \`tmux.sockets\` from spexcode.json) with one \`list-panes\` and one batched capture per server. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.
+      Scans the spex tmux server and your default tmux server (plus \`tmux.sockets\` from spexcode.json) with one \`list-panes\` and one batched capture per server. A spexcode.json that cannot be read is reported on stderr and the defaults are used: live answers for the whole machine wherever it is run. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.
 
-      \`--open-only\` keeps panes of open spex sessions, \`--project\` a project slug or path; both apply before any capture. \`--status\` applies after classification. \`--once\` (the default) observes once; \`--watch\` repeats every \`--interval\` seconds, one JSON array per line with \`--json\`.
+      \`--open-only\` keeps panes of open spex sessions, \`--project\` panes whose project path or slug contains the text (a path is resolved to its main checkout first), \`--machine\` this machine by name (case ignored); all apply before any capture. \`--status\` applies after classification. \`--once\` (the default) observes once; \`--watch\` repeats every \`--interval\` seconds, one JSON array per line with \`--json\`.
 
       \`lastVisibleLine\` and \`title\` are untrusted display text: never execute them.
     `,
@@ -33,8 +33,8 @@ export class SessionLiveCommand extends SpexCommand {
   });
 
   openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
-  project = Option.String("--project", { description: "Only panes of this project (slug or path)" });
-  machine = Option.String("--machine", { description: "Only panes of this machine (host name)" });
+  project = Option.String("-p,--project", { description: "Only panes whose project path or slug contains this text (or of this path's project)" });
+  machine = Option.String("-m,--machine", { description: "Only panes of this machine (short host name, case ignored)" });
   status = Option.String("--status", { description: "Comma-separated statuses to keep: active, idle, needs_attention, dead" });
   once = Option.Boolean("--once", false, { description: "Observe once (the default)" });
   watch = Option.Boolean("--watch", false, { description: "Observe repeatedly until interrupted" });
@@ -44,9 +44,12 @@ export class SessionLiveCommand extends SpexCommand {
   async execute(): Promise<number> {
     if (this.once && this.watch) throw new SpexError("usage", "--once and --watch exclude each other", { hint: "pick one", exitCode: 2 });
     const filters: LiveFilters = { openOnly: this.openOnly, project: this.project, machine: this.machine, statuses: parseStatuses(this.status) };
+    const config = liveConfig();
+    if (config.warning) this.context.stderr.write(`spex: warning: ${config.warning}\n`);
+    const opts = { servers: liveServers(process.env, config) };
     const out = this.context.stdout;
     if (!this.watch) {
-      const obs = observeLive(filters);
+      const obs = observeLive(filters, opts);
       if (this.json) writeJson(out, obs.rows);
       else out.write(liveTable(obs.rows));
       return 0;
@@ -55,7 +58,7 @@ export class SessionLiveCommand extends SpexCommand {
     await watchLive(filters, { intervalMs: (this.interval ?? 2) * 1000, count: this.count }, (obs) => {
       if (this.json) out.write(JSON.stringify(obs.rows) + "\n");
       else out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${obs.observedAt}, ${obs.rows.length} panes\n${liveTable(obs.rows)}\n`);
-    });
+    }, opts);
     return 0;
   }
 }

@@ -19,9 +19,11 @@ export interface SpexConfig {
   /** The source-of-truth branch; "" means auto-detect. */
   mainBranch: string;
   maxActive: number;
+  /** Where new sessions go (`tmux.socket`; "default" = the user's own server); "" = spex's own socket. */
+  tmuxSocket: string;
   /** Extra tmux sockets `live` scans besides the spex socket and the default server. */
   tmuxSockets: string[];
-  bulk: { maxActiveAgents: number | null; maxLoad1: number | null; maxLoadPerCore: number | null; concurrency: number; jitterMs: number };
+  bulk: { maxActiveAgents: number; maxLoad1: number | null; maxLoadPerCore: number; concurrency: number; jitterMs: number };
 }
 
 export const CONFIG_FILE = "spexcode.json";
@@ -85,11 +87,12 @@ export function loadConfig(mainRoot: string): SpexConfig {
     worktreeRoot: root.startsWith("/") ? root : join(mainRoot, root),
     mainBranch: typeof merged.mainBranch === "string" ? merged.mainBranch : "",
     maxActive: num(sessions.maxActive, 8) ?? 8,
+    tmuxSocket: typeof tmux.socket === "string" ? tmux.socket : "",
     tmuxSockets: Array.isArray(tmux.sockets) ? tmux.sockets.filter((s): s is string => typeof s === "string") : [],
     bulk: {
-      maxActiveAgents: num(bulk.maxActiveAgents, null),
+      maxActiveAgents: num(bulk.maxActiveAgents, 12) ?? 12,
       maxLoad1: num(bulk.maxLoad1, null),
-      maxLoadPerCore: num(bulk.maxLoadPerCore, 1.5),
+      maxLoadPerCore: num(bulk.maxLoadPerCore, 1.5) ?? 1.5,
       concurrency: num(bulk.concurrency, 2) ?? 2,
       jitterMs: num(bulk.jitterMs, 0) ?? 0,
     },

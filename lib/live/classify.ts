@@ -31,9 +31,10 @@ export function newestLines(screen: string): string[] {
   return lines;
 }
 
-/** The newest non-blank line, as display text. */
-export function lastVisibleLine(screen: string): string {
-  return newestLines(screen)[0] ?? "";
+/** The newest non-blank line as display text: trimmed, each run of white space one space; null when blank. */
+export function lastVisibleLine(screen: string): string | null {
+  const line = newestLines(screen)[0];
+  return line === undefined ? null : line.trim().replace(/\s+/g, " ");
 }
 
 function commandFits(rule: PaneRule, command: string): boolean {

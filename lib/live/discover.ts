@@ -16,7 +16,6 @@ const FIELDS = [
   "#{pane_dead}",
   "#{pane_active}",
   "#{pane_pid}",
-  "#{window_active}",
   "#{pane_title}",
 ];
 export const LIST_FORMAT = FIELDS.join(SEP);
@@ -27,7 +26,7 @@ export function parsePaneLines(socket: string, text: string): PaneInfo[] {
     if (!line) continue;
     const parts = line.split(SEP);
     if (parts.length < FIELDS.length) continue;
-    const [session, windowIndex, paneIndex, paneId, command, cwd, dead, active, pid, windowActive] = parts as string[];
+    const [session, windowIndex, paneIndex, paneId, command, cwd, dead, active, pid] = parts as string[];
     panes.push({
       socket,
       session: session!,
@@ -39,7 +38,6 @@ export function parsePaneLines(socket: string, text: string): PaneInfo[] {
       paneDead: dead === "1",
       paneActive: active === "1",
       panePid: Number(pid) || 0,
-      windowActive: windowActive === "1",
       title: parts.slice(FIELDS.length - 1).join(SEP),
     });
   }
@@ -59,16 +57,9 @@ export function listServerPanes(socket: string): PaneInfo[] {
  * governed sessions are known from their records before any listing.
  */
 export function listServerPanesCapturing(socket: string, sessions: string[]): { panes: PaneInfo[]; screens: Map<string, string> } {
-  const targets = sessions.map((name) => `=${name}:`);
-  const r = listAndCapture(socket, ["list-panes", "-a", "-F", LIST_FORMAT], targets);
+  // `=name:` is the active pane of the session's current window; tmux names
+  // the pane it captured, so the screens come back keyed by pane id.
+  const r = listAndCapture(socket, ["list-panes", "-a", "-F", LIST_FORMAT], sessions.map((name) => `=${name}:`));
   if (!r.ok) return { panes: [], screens: new Map() };
-  const panes = parsePaneLines(socket, r.prelude ?? "");
-  const screens = new Map<string, string>();
-  for (const [target, text] of r.screens) {
-    const name = target.slice(1, -1);
-    // `=name:` captures the active pane of the session's current window.
-    const pane = panes.find((p) => p.session === name && p.windowActive && p.paneActive);
-    if (pane) screens.set(pane.paneId, text);
-  }
-  return { panes, screens };
+  return { panes: parsePaneLines(socket, r.prelude ?? ""), screens: r.screens };
 }

@@ -4,6 +4,7 @@
 import { type Lifecycle, type SessionRecord, publicRecord } from "../record";
 import { type ProjectStore, listProjectKeys, spexHome, storeForKey } from "../store";
 import { readAll } from "../sessions";
+import { serverOf } from "../tmux";
 import type { LiveStatus } from "./types";
 
 export interface GovernedSession {
@@ -21,7 +22,7 @@ export interface GovernedIndex {
 
 
 function indexKey(socket: string, tmuxSession: string): string {
-  return `${socket}\u0000${tmuxSession}`;
+  return `${serverOf(socket)}\u0000${tmuxSession}`;
 }
 
 /** Every readable record of every project; corrupt ones own no pane here. */

@@ -1,22 +1,21 @@
 // One observation of every tmux pane spex can see: list (one call per server),
 // prefilter on cheap metadata, capture the survivors (one call per server),
 // classify, then filter on status.
-import { hostname } from "node:os";
-import { basename, resolve } from "node:path";
-import { captureMany } from "../tmux";
-import { resolveMainRoot } from "../git/main-root";
+import { captureMany, serverOf } from "../tmux";
 import { spexHome } from "../store";
 import { classifyPane, lastVisibleLine } from "./classify";
 import { listServerPanes, listServerPanesCapturing } from "./discover";
 import { type GovernedIndex, type GovernedSession, governedIndex, isOpen } from "./governed";
+import { machineName } from "./machine";
 import { ProcessTree, detectRuleSet } from "./procs";
+import { ProjectRoots, projectMatcher, projectSlugOf, sameMachine } from "./project";
 import { ruleSetFor } from "./rules";
 import { liveServers } from "./servers";
 import type { LiveRow, LiveStatus, PaneInfo } from "./types";
 
 export interface LiveFilters {
   openOnly?: boolean;
-  /** A project slug, or a path (resolved to its main checkout). */
+  /** A substring of the project path or slug, or a path (resolved to its main checkout). */
   project?: string;
   machine?: string;
   statuses?: LiveStatus[];
@@ -44,25 +43,8 @@ export interface ObserveOptions {
 interface Candidate {
   pane: PaneInfo;
   governed: GovernedSession | undefined;
-  projectPath: string;
-}
-
-function projectOf(cwd: string, cache: Map<string, string>): string {
-  let root = cache.get(cwd);
-  if (root === undefined) {
-    root = (cwd && resolveMainRoot(cwd)) || cwd;
-    cache.set(cwd, root);
-  }
-  return root;
-}
-
-export function projectMatcher(project: string): (projectPath: string) => boolean {
-  if (project.includes("/") || project.startsWith(".") || project.startsWith("~")) {
-    const path = resolve(project.replace(/^~(?=\/|$)/, process.env.HOME ?? "~"));
-    const root = resolveMainRoot(path) ?? path;
-    return (p) => p === root || p === path;
-  }
-  return (p) => basename(p) === project;
+  projectPath: string | null;
+  projectSlug: string;
 }
 
 export function screenKey(socket: string, paneId: string): string {
@@ -70,23 +52,23 @@ export function screenKey(socket: string, paneId: string): string {
 }
 
 export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}): LiveObservation {
-  const machine = opts.machine ?? hostname();
+  const machine = opts.machine ?? machineName();
   const servers = opts.servers ?? liveServers();
   const observedAt = new Date().toISOString();
   const governed = governedIndex(opts.home ?? spexHome());
-  const cwdRoots = new Map<string, string>();
+  const roots = new ProjectRoots();
   const wantProject = filters.project ? projectMatcher(filters.project) : undefined;
-  const otherMachine = filters.machine !== undefined && filters.machine !== machine;
+  const otherMachine = filters.machine !== undefined && !sameMachine(filters.machine, machine);
 
   const candidates: Candidate[] = [];
   const screens = new Map<string, string>();
   // Governed sessions the filters keep are known before listing: their screens
   // come in the same tmux call as the list, so a server costs one process.
   const keptGoverned = governed.sessions.filter(
-    (g) => g.record.tmux_session && isOpen(g) && (!wantProject || wantProject(g.record.project_root)),
+    (g) => g.record.tmux_session && isOpen(g) && (!wantProject || wantProject(g.record.project_root, projectSlugOf(g.record.project_root, g.record.tmux_session))),
   );
   for (const socket of otherMachine ? [] : servers) {
-    const names = [...new Set(keptGoverned.filter((g) => (g.record.tmux_socket || "") === socket).map((g) => g.record.tmux_session))];
+    const names = [...new Set(keptGoverned.filter((g) => serverOf(g.record.tmux_socket) === socket).map((g) => g.record.tmux_session))];
     let panes: PaneInfo[];
     if (names.length > 0) {
       const listed = listServerPanesCapturing(socket, names);
@@ -96,9 +78,10 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
     for (const pane of panes) {
       const gov = governed.byPane(socket, pane.session);
       if (filters.openOnly && !(gov && isOpen(gov))) continue;
-      const projectPath = gov?.record.project_root || projectOf(pane.cwd, cwdRoots);
-      if (wantProject && !wantProject(projectPath)) continue;
-      candidates.push({ pane, governed: gov, projectPath });
+      const projectPath = gov?.record.project_root || roots.of(pane.cwd);
+      const projectSlug = projectSlugOf(projectPath, pane.session);
+      if (wantProject && !wantProject(projectPath, projectSlug)) continue;
+      candidates.push({ pane, governed: gov, projectPath, projectSlug });
     }
   }
 
@@ -109,7 +92,7 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
   }
 
   const tree = new ProcessTree();
-  const rows = candidates.map(({ pane, governed: gov, projectPath }) => {
+  const rows = candidates.map(({ pane, governed: gov, projectPath, projectSlug }) => {
     const screen = screens.get(screenKey(pane.socket, pane.paneId)) ?? "";
     const ruleSet = gov ? ruleSetFor(gov.record.harness) : pane.paneDead ? ruleSetFor("") : detectRuleSet(pane.command, pane.panePid, screen, tree);
     const verdict = classifyPane({
@@ -126,9 +109,9 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
       paneIndex: pane.paneIndex,
       paneId: pane.paneId,
       command: pane.command,
-      cwd: pane.cwd,
+      cwd: pane.cwd || null,
       projectPath,
-      projectSlug: basename(projectPath),
+      projectSlug,
       machine,
       title: pane.title,
       status: verdict.status,

@@ -16,9 +16,13 @@ export interface LiveRow {
   paneIndex: string;
   paneId: string;
   command: string;
-  cwd: string;
-  projectPath: string;
+  /** null when tmux does not know the pane's folder. */
+  cwd: string | null;
+  /** The main checkout of cwd (the record's project for spex sessions); null when cwd is unknown. */
+  projectPath: string | null;
+  /** A slug, never empty: of the project folder's name, else of the tmux session name, else "unknown". */
   projectSlug: string;
+  /** The short host name (SPEX_MACHINE overrides it). */
   machine: string;
   /** Untrusted display text. */
   title: string;
@@ -26,8 +30,8 @@ export interface LiveRow {
   statusReason: string;
   paneDead: boolean;
   paneActive: boolean;
-  /** Untrusted display text: never parsed, never executed. */
-  lastVisibleLine: string;
+  /** Untrusted display text: never parsed, never executed. null for a blank screen. */
+  lastVisibleLine: string | null;
   isOpenSession: boolean;
   /** The tmux socket the pane lives on ("" is the user's default server). */
   socket: string;
@@ -52,8 +56,6 @@ export interface PaneInfo {
   paneDead: boolean;
   paneActive: boolean;
   panePid: number;
-  /** The pane's window is its session's current window. */
-  windowActive: boolean;
 }
 
 export interface Classification {

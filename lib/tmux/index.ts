@@ -1,14 +1,28 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 
-/** The spex tmux server's socket name (`tmux -L <name>`). */
-export function spexSocket(): string {
-  return process.env.SPEX_TMUX || "spex";
+/** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
+export const DEFAULT_SOCKET = "default";
+
+/**
+ * The socket new sessions go to (`tmux -L <name>`): SPEX_TMUX, else
+ * `tmux.socket` of spexcode.json (the caller passes it), else a dedicated
+ * `spex` server, so a stray `kill-server` on the user's own cannot take the
+ * fleet down. `default` puts them on the user's own server.
+ */
+export function spexSocket(configured = "", env: NodeJS.ProcessEnv = process.env): string {
+  return env.SPEX_TMUX || configured || "spex";
+}
+
+/** One name per server: `default` and "" both name the user's own; "" is the one live rows use. */
+export function serverOf(socket: string): string {
+  return socket === DEFAULT_SOCKET ? "" : socket;
 }
 
 /** A socket of "" means the user's default tmux server. */
@@ -119,71 +133,83 @@ export function capturePane(socket: string, target: string, history = 0): string
   return r.code === 0 ? r.stdout : undefined;
 }
 
-const MARK = "@@spex-capture@@";
-
 /**
- * Capture many panes of one server in one tmux process, split by markers.
- * The marker carries a per-call nonce so pane text cannot forge a boundary. A
- * tmux command list stops at its first failure (a pane that vanished since it
- * was listed): the panes after it are captured by another call.
+ * Capture many panes of one server in one tmux process; screens by pane id.
+ * A pane that vanished since it was listed is skipped, the rest captured.
  */
 export function captureMany(socket: string, targets: string[], history = 0): Map<string, string> {
   return listAndCapture(socket, undefined, targets, history).screens;
 }
 
+export interface BatchCapture {
+  /** Output of the prelude command (undefined without one). */
+  prelude: string | undefined;
+  /** False when the prelude failed (no server): nothing else ran. */
+  ok: boolean;
+  /** Screens by the pane id tmux resolved each target to. */
+  screens: Map<string, string>;
+}
+
 /**
  * One tmux process for a whole server: an optional first command (e.g. a
- * `list-panes`) whose output is returned as `prelude`, then a capture of
- * every target, split by markers. A batch stops at its first failing command,
- * so a target that vanished is skipped and the rest captured in another call.
+ * `list-panes`) whose output is returned as `prelude`, then every target's
+ * capture, each followed by a marker line that tmux prints with the pane id
+ * it captured. The marker's own text holds only letters, digits, `@`, `-` and
+ * a space: display-message expands `#…` formats and `%…` time formats, so a
+ * pane id spelled into the text would come back altered; tmux fills in
+ * `#{pane_id}` itself instead. A per-call random nonce means pane text cannot
+ * forge a marker. A command list stops at its first failure (a pane that
+ * vanished since it was listed): that target is skipped and the rest captured
+ * by another call.
  */
-export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): { prelude: string | undefined; ok: boolean; screens: Map<string, string> } {
-  const result = new Map<string, string>();
-  const mark = `${MARK}${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}@@`;
+export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): BatchCapture {
+  const screens = new Map<string, string>();
+  const mark = `@@spex-capture-${randomBytes(8).toString("hex")}@@`;
+  const begin = `${mark}begin`;
+  const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
   let head: string | undefined;
-  let ok = true;
-  let rest = targets;
+  let from = 0;
   let first = prelude;
-  while (rest.length > 0 || first) {
-    const commands: string[][] = first ? [first] : [];
-    for (const t of rest) {
-      commands.push(["display-message", "-p", `${mark}${t}`]);
-      const cap = ["capture-pane", "-p", "-J", "-t", t];
+  while (from < targets.length || first) {
+    const commands: string[][] = first ? [first, ["display-message", "-p", begin]] : [];
+    for (let i = from; i < targets.length; i++) {
+      const cap = ["capture-pane", "-p", "-J", "-t", targets[i]!];
       if (history > 0) cap.push("-S", String(-history));
-      commands.push(cap);
+      commands.push(cap, ["display-message", "-p", "-t", targets[i]!, `${mark}${i} #{pane_id}`]);
     }
     const r = tmuxBatch(socket, commands);
-    let current: string | undefined;
-    let lines: string[] = [];
-    const before: string[] = [];
-    const flush = () => {
-      if (current !== undefined) result.set(current, lines.join("\n"));
-    };
-    for (const line of r.stdout.split("\n")) {
-      if (line.startsWith(mark)) {
-        flush();
-        current = line.slice(mark.length);
-        lines = [];
-      } else if (current === undefined) before.push(line);
-      else lines.push(line);
+    const lines = r.stdout.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    let chunk: string[] = [];
+    let begun = !first;
+    let next = from;
+    for (const line of lines) {
+      if (!begun && line === begin) {
+        head = chunk.join("\n");
+        chunk = [];
+        begun = true;
+        continue;
+      }
+      // Only the marker of the next expected target counts, with a real pane id.
+      const m = begun ? ended.exec(line) : null;
+      if (m && Number(m[1]) === next) {
+        screens.set(m[2]!, chunk.join("\n"));
+        chunk = [];
+        next++;
+        continue;
+      }
+      chunk.push(line);
     }
     if (first) {
-      head = before.join("\n");
-      // The first command itself failed (no server): nothing after it ran.
-      if (r.code !== 0 && current === undefined) {
-        ok = false;
-        break;
-      }
+      // The prelude itself failed (no server): nothing after it ran.
+      if (!begun) return { prelude: undefined, ok: false, screens };
       first = undefined;
     }
-    if (r.code === 0 || current === undefined) {
-      flush();
-      break;
-    }
-    // The last marker printed names the pane whose capture failed: skip it.
-    rest = rest.slice(rest.indexOf(current) + 1);
+    if (r.code === 0) break;
+    // Target `next` failed (its capture or its marker): skip it, go on after it.
+    from = next + 1;
   }
-  return { prelude: head, ok, screens: result };
+  return { prelude: head, ok: true, screens };
 }
 
 /** Keys into a pane: key names and plain words only (lib/tmux/input.ts); `--` ends tmux's options before them. */

@@ -40,7 +40,7 @@ function stopped(s: Sandbox, id: string): boolean {
 }
 
 function bulk(s: Sandbox, args: string[]) {
-  const r = s.spex(["session", "bulk", ...args, "--max-load-per-core", "none", "--json"], { env: env(s) });
+  const r = s.spex(["session", "bulk", ...args, "--max-load-per-core", "1000", "--json"], { env: env(s) });
   const envelope = JSON.parse(r.stdout);
   expect(contractErrors(isBulkEnvelope, envelope)).toEqual([]);
   return { code: r.code, envelope, stderr: r.stderr };
@@ -66,7 +66,7 @@ test("bulk stop --status idle without --yes or --dry-run refuses with a reason a
   expect(envelope.executionEnabled).toBe(false);
   for (const name of ["idle-one", "idle-two", "busy", "foreign"]) expect(alive(sb, name)).toBe(true);
   expect(stopped(sb, f.idle1.session_id)).toBe(false);
-  const human = sb.spex(["session", "bulk", "stop", "--status", "idle", "--max-load-per-core", "none"], { env: env(sb) });
+  const human = sb.spex(["session", "bulk", "stop", "--status", "idle", "--max-load-per-core", "1000"], { env: env(sb) });
   expect(human.code).toBe(1);
   expect(human.stderr).toContain("--yes");
 });
@@ -140,7 +140,7 @@ test("read-only actions answer the contract envelope with screens and findings",
   sb = sandbox();
   governed(sb, "asker", "asking");
   const status = bulk(sb, ["status", "--open-only"]);
-  expect(status.envelope).toMatchObject({ action: "status", dryRun: true, yes: false, executionEnabled: false, filters: { openOnly: true, statuses: [], project: null, machine: null } });
+  expect(status.envelope).toMatchObject({ action: "status", dryRun: true, yes: false, executionEnabled: false, filters: { openOnly: true, statuses: null, project: null, machine: null } });
   expect(status.envelope.entries[0]).toMatchObject({ status: "needs_attention", decision: "planned", reason: "read-only bulk check", argv: null, commandPreview: null, queue: "none" });
   const capture = bulk(sb, ["capture", "--status", "needs_attention"]);
   expect(typeof capture.envelope.entries[0].capture).toBe("string");

@@ -1,11 +1,13 @@
 // The sessions live/bulk contract (seeds/000) as typanion validators: every
-// required field with its name, type and enum. Additive fields are allowed
-// (the contract says so); the additive fields spex promises are checked too.
+// required field with its name, type and enum, typed as its consumers type it
+// (unknown folders and lines are null; the guard limits a consumer compares
+// against are numbers). Additive fields are allowed (the contract says so);
+// the additive fields spex promises are checked too. test/support/
+// sessions-contract.ts holds the same fields as TypeScript interfaces.
 import * as t from "typanion";
 
 const additive = { extra: t.isDict(t.isUnknown()) };
 const isStatus = t.isEnum(["active", "idle", "needs_attention", "dead"] as const);
-const isNullableNumber = t.isNullable(t.isNumber());
 
 export const isLiveRow = t.isObject(
   {
@@ -15,16 +17,16 @@ export const isLiveRow = t.isObject(
     paneIndex: t.isString(),
     paneId: t.isString(),
     command: t.isString(),
-    cwd: t.isString(),
-    projectPath: t.isString(),
-    projectSlug: t.isString(),
+    cwd: t.isNullable(t.isString()),
+    projectPath: t.isNullable(t.isString()),
+    projectSlug: t.cascade(t.isString(), [t.matchesRegExp(/^[\p{L}\p{N}]+(-[\p{L}\p{N}]+)*$/u)]),
     machine: t.isString(),
     title: t.isString(),
     status: isStatus,
     statusReason: t.isString(),
     paneDead: t.isBoolean(),
     paneActive: t.isBoolean(),
-    lastVisibleLine: t.isString(),
+    lastVisibleLine: t.isNullable(t.isString()),
     isOpenSession: t.isBoolean(),
   },
   additive,
@@ -43,17 +45,17 @@ export const isBulkEntry = t.isObject(
     target: t.isString(),
     machine: t.isString(),
     projectSlug: t.isString(),
-    projectPath: t.isString(),
+    projectPath: t.isNullable(t.isString()),
     isOpenSession: t.isBoolean(),
     status: isStatus,
     action: t.isEnum(["status", "capture", "doctor", "ensure", "start", "stop", "restart"] as const),
     decision: t.isEnum(["planned", "queued", "skipped", "refused"] as const),
     reason: t.isString(),
     scheduledDelayMs: t.isNumber(),
-    queue: t.isString(),
+    queue: t.isEnum(["none", "local"] as const),
     argv: t.isNullable(t.isArray(t.isString())),
     commandPreview: t.isNullable(t.isString()),
-    lastVisibleLine: t.isString(),
+    lastVisibleLine: t.isNullable(t.isString()),
   },
   additive,
 );
@@ -72,7 +74,7 @@ export const isBulkEnvelope = t.isObject(
     filters: t.isObject(
       {
         openOnly: t.isBoolean(),
-        statuses: t.isArray(isStatus),
+        statuses: t.isNullable(t.isArray(isStatus)),
         project: t.isNullable(t.isString()),
         machine: t.isNullable(t.isString()),
       },
@@ -92,9 +94,9 @@ export const isBulkEnvelope = t.isObject(
             load1: t.isNumber(),
             cpuCount: t.isNumber(),
             loadPerCore: t.isNumber(),
-            maxActiveAgents: isNullableNumber,
-            maxLoad1: isNullableNumber,
-            maxLoadPerCore: isNullableNumber,
+            maxActiveAgents: t.isNumber(),
+            maxLoad1: t.isNullable(t.isNumber()),
+            maxLoadPerCore: t.isNumber(),
           },
           additive,
         ),

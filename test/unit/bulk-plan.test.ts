@@ -19,7 +19,7 @@ function row(status: LiveStatus, fields: Partial<LiveRow> = {}): LiveRow {
 function request(action: BulkAction, over: Partial<BulkRequest> = {}): BulkRequest {
   return {
     action, dryRun: false, yes: false, queue: true, concurrency: 2, jitterMs: 0, openOnly: false, statuses: [], project: null, machine: null,
-    limits: { maxActiveAgents: null, maxLoad1: null, maxLoadPerCore: null }, ...over,
+    limits: { maxActiveAgents: 12, maxLoad1: null, maxLoadPerCore: 1.5 }, ...over,
   };
 }
 
@@ -55,9 +55,15 @@ describe("mutating actions", () => {
     expect(env.summary.queued).toBe(1);
   });
 
-  test("--no-queue marks confirmed entries inline", () => {
-    const env = plan(request("stop", { yes: true, queue: false }), [row("idle")]);
-    expect(env.entries[0]).toMatchObject({ decision: "queued", queue: "inline", scheduledDelayMs: 0 });
+  test("--no-queue keeps entries on the local queue (the contract knows none and local only), one at a time, no delay", () => {
+    const env = plan(request("stop", { yes: true, queue: false, jitterMs: 500 }), [row("idle")]);
+    expect(env.entries[0]).toMatchObject({ decision: "queued", queue: "local", scheduledDelayMs: 0 });
+    expect(env.queue).toBe(false);
+  });
+
+  test("filters.statuses is null when --status was not given, the list when it was", () => {
+    expect(plan(request("status"), [row("idle")]).filters.statuses).toBeNull();
+    expect(plan(request("status", { statuses: ["idle", "dead"] }), [row("idle")]).filters.statuses).toEqual(["idle", "dead"]);
   });
 
   test("panes spex does not govern are skipped, never acted on", () => {
@@ -99,7 +105,7 @@ describe("mutating actions", () => {
 describe("guard", () => {
   test("more active agents than --max-active-agents refuses mutations and names the limit", () => {
     const candidates = [row("active"), row("active"), row("idle")];
-    const env = plan(request("stop", { yes: true, statuses: ["idle"], limits: { maxActiveAgents: 1, maxLoad1: null, maxLoadPerCore: null } }), [candidates[2]!], candidates);
+    const env = plan(request("stop", { yes: true, statuses: ["idle"], limits: { maxActiveAgents: 1, maxLoad1: null, maxLoadPerCore: 1.5 } }), [candidates[2]!], candidates);
     expect(env.guard.ok).toBe(false);
     expect(env.guard.hints.activeAgentCount).toBe(2);
     expect(env.guard.reasons[0]).toContain("--max-active-agents");
@@ -109,7 +115,7 @@ describe("guard", () => {
 
   test("read-only actions still plan every entry under guard pressure and carry the warning", () => {
     const candidates = [row("active"), row("active")];
-    const env = plan(request("status", { limits: { maxActiveAgents: 1, maxLoad1: null, maxLoadPerCore: null } }), candidates);
+    const env = plan(request("status", { limits: { maxActiveAgents: 1, maxLoad1: null, maxLoadPerCore: 1.5 } }), candidates);
     expect(env.entries.map((e) => e.decision)).toEqual(["planned", "planned"]);
     expect(env.guard.ok).toBe(false);
     expect(env.guard.reasons).toHaveLength(1);
@@ -117,7 +123,7 @@ describe("guard", () => {
 
   test("load limits compare the load average and the load per core", () => {
     const env = planBulk({
-      request: request("stop", { yes: true, limits: { maxActiveAgents: null, maxLoad1: 3, maxLoadPerCore: 1 } }), observedAt: new Date().toISOString(),
+      request: request("stop", { yes: true, limits: { maxActiveAgents: 12, maxLoad1: 3, maxLoadPerCore: 1 } }), observedAt: new Date().toISOString(),
       candidates: [row("idle")], selected: [row("idle")], load: { load1: 8, cpuCount: 4 }, executionAvailable: true, screenOf: () => "", findingsOf: () => [], random: Math.random,
     });
     expect(env.guard.hints).toMatchObject({ load1: 8, cpuCount: 4, loadPerCore: 2 });
@@ -156,7 +162,7 @@ describe("read-only actions", () => {
 test("every envelope the planner builds conforms to the sessions.bulk.v1 contract", () => {
   const rows = [row("idle"), row("active"), row("needs_attention"), row("dead"), row("idle", { sessionId: null })];
   for (const action of ["status", "capture", "doctor", "ensure", "start", "stop", "restart"] as const) {
-    for (const over of [{}, { dryRun: true }, { yes: true }, { yes: true, limits: { maxActiveAgents: 0, maxLoad1: null, maxLoadPerCore: null } }]) {
+    for (const over of [{}, { dryRun: true }, { yes: true }, { yes: true, limits: { maxActiveAgents: 0, maxLoad1: null, maxLoadPerCore: 1.5 } }]) {
       const env = JSON.parse(JSON.stringify(plan(request(action, over), rows)));
       expect(contractErrors(isBulkEnvelope, env)).toEqual([]);
     }

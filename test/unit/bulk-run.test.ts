@@ -18,7 +18,7 @@ function envelope(count: number, over: { queue?: boolean; concurrency?: number; 
   }));
   let draw = 0;
   return planBulk({
-    request: { action: "stop", dryRun: false, yes: true, queue: over.queue ?? true, concurrency: over.concurrency ?? 2, jitterMs: over.jitterMs ?? 0, openOnly: false, statuses: [], project: null, machine: null, limits: { maxActiveAgents: null, maxLoad1: null, maxLoadPerCore: null } },
+    request: { action: "stop", dryRun: false, yes: true, queue: over.queue ?? true, concurrency: over.concurrency ?? 2, jitterMs: over.jitterMs ?? 0, openOnly: false, statuses: [], project: null, machine: null, limits: { maxActiveAgents: 12, maxLoad1: null, maxLoadPerCore: 1.5 } },
     observedAt: new Date().toISOString(), candidates: rows, selected: rows, load: { load1: 0, cpuCount: 1 }, executionAvailable: true,
     screenOf: () => "", findingsOf: () => [], random: () => (draw++ % 4) / 4,
   });

@@ -79,7 +79,8 @@ test("an old yes/no question above a live shell prompt is not attention", () => 
   expect(v.status).toBe("idle");
 });
 
-test("lastVisibleLine is the newest non-blank line, verbatim but for trailing spaces", () => {
-  expect(lastVisibleLine("first\n  $(rm -rf ~)   \n\n\n")).toBe("  $(rm -rf ~)");
-  expect(lastVisibleLine("\n\n")).toBe("");
+test("lastVisibleLine is the newest non-blank line, trimmed, runs of white space as one space; null when blank", () => {
+  expect(lastVisibleLine("first\n  $(rm -rf ~)   \n\n\n")).toBe("$(rm -rf ~)");
+  expect(lastVisibleLine("  gpt-5   xhigh\t fast  ...  Pursuing goal ")).toBe("gpt-5 xhigh fast ... Pursuing goal");
+  expect(lastVisibleLine("\n   \n")).toBeNull();
 });

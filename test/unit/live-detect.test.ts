@@ -32,14 +32,20 @@ test("an unknown program is generic", () => {
 
 test("list-panes lines parse into panes, a separator inside the title staying in the title", () => {
   const sep = "\x1f";
-  const line = ["work", "1", "0", "%7", "node", "/home/dev/p", "0", "1", "4242", "1", `title${sep}with sep`].join(sep);
+  const line = ["work", "1", "0", "%7", "node", "/home/dev/p", "0", "1", "4242", `title${sep}with sep`].join(sep);
   const [pane] = parsePaneLines("spex", line + "\n");
-  expect(pane).toEqual({ socket: "spex", session: "work", windowIndex: "1", paneIndex: "0", paneId: "%7", command: "node", cwd: "/home/dev/p", paneDead: false, paneActive: true, panePid: 4242, windowActive: true, title: `title${sep}with sep` });
-  expect(LIST_FORMAT.split(sep)).toHaveLength(11);
+  expect(pane).toEqual({ socket: "spex", session: "work", windowIndex: "1", paneIndex: "0", paneId: "%7", command: "node", cwd: "/home/dev/p", paneDead: false, paneActive: true, panePid: 4242, title: `title${sep}with sep` });
+  expect(LIST_FORMAT.split(sep)).toHaveLength(10);
 });
 
 test("SPEX_TMUX_SERVERS replaces the scanned servers; 'default' names the user's default server", () => {
   expect(liveServers({ SPEX_TMUX_SERVERS: "a, default,a" })).toEqual(["a", ""]);
-  expect(liveServers({ SPEX_TMUX: "mine" })).toContain("mine");
-  expect(liveServers({ SPEX_TMUX: "mine" })).toContain("");
+  const none = { spexSocket: "", sockets: [] };
+  expect(liveServers({ SPEX_TMUX: "mine" }, none)).toEqual(["mine", ""]);
+  expect(liveServers({}, { spexSocket: "fleet", sockets: ["extra"] })).toEqual(["fleet", "", "extra"]);
+});
+
+test("the user's own server is scanned once, whether it is named 'default' or not at all", () => {
+  expect(liveServers({ SPEX_TMUX: "default" }, { spexSocket: "", sockets: ["default"] })).toEqual([""]);
+  expect(liveServers({}, { spexSocket: "default", sockets: [] })).toEqual([""]);
 });

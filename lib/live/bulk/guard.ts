@@ -6,9 +6,10 @@ import type { LiveRow } from "../types";
 import type { BulkGuard } from "./types";
 
 export interface GuardLimits {
-  maxActiveAgents: number | null;
+  maxActiveAgents: number;
+  /** null: no limit on the 1-minute load average. */
   maxLoad1: number | null;
-  maxLoadPerCore: number | null;
+  maxLoadPerCore: number;
 }
 
 export interface HostLoad {
@@ -32,13 +33,13 @@ export function computeGuard(candidates: LiveRow[], selected: LiveRow[], limits:
   const selectedMachines = [...new Set(selected.map((r) => r.machine))].sort();
   const loadPerCore = round(load.load1 / load.cpuCount);
   const reasons: string[] = [];
-  if (limits.maxActiveAgents !== null && activeAgentCount > limits.maxActiveAgents) {
+  if (activeAgentCount > limits.maxActiveAgents) {
     reasons.push(`${activeAgentCount} active agents exceed the limit of ${limits.maxActiveAgents} (--max-active-agents)`);
   }
   if (limits.maxLoad1 !== null && load.load1 > limits.maxLoad1) {
     reasons.push(`load average ${round(load.load1)} exceeds ${limits.maxLoad1} (--max-load1)`);
   }
-  if (limits.maxLoadPerCore !== null && loadPerCore > limits.maxLoadPerCore) {
+  if (loadPerCore > limits.maxLoadPerCore) {
     reasons.push(`load per core ${loadPerCore} exceeds ${limits.maxLoadPerCore} (--max-load-per-core)`);
   }
   if (selectedMachines.length > 1) {

@@ -1,6 +1,8 @@
 // One bulk run: observe (prefiltered), plan, and run the queue when the plan
 // allows execution.
-import { type ObserveOptions, observeLive, projectMatcher, screenKey } from "../observe";
+import { serverOf } from "../../tmux";
+import { type ObserveOptions, observeLive, screenKey } from "../observe";
+import { projectMatcher, projectSlugOf, sameMachine } from "../project";
 import type { GovernedSession } from "../governed";
 import type { LiveObservation } from "../observe";
 import type { LiveRow } from "../types";
@@ -28,12 +30,12 @@ export interface BulkRunOptions {
 
 /** Open sessions with no pane anywhere we looked: what ensure and start bring back. */
 function stoppedSessionRows(obs: LiveObservation, request: BulkRequest): LiveRow[] {
-  if (request.machine !== null && request.machine !== obs.machine) return [];
+  if (request.machine !== null && !sameMachine(request.machine, obs.machine)) return [];
   const withPane = new Set(obs.candidates.map((r) => r.sessionId).filter(Boolean));
   const rows: LiveRow[] = [];
   for (const s of obs.governed.sessions) {
     if (s.record.archived || s.retired || withPane.has(s.id)) continue;
-    if (s.record.tmux_session && !obs.servers.includes(s.record.tmux_socket)) continue;
+    if (s.record.tmux_session && !obs.servers.includes(serverOf(s.record.tmux_socket))) continue;
     const projectPath = s.record.project_root;
     rows.push({
       target: s.record.tmux_session || s.id.slice(0, 8),
@@ -42,18 +44,18 @@ function stoppedSessionRows(obs: LiveObservation, request: BulkRequest): LiveRow
       paneIndex: "",
       paneId: "",
       command: "",
-      cwd: s.record.worktree_path,
+      cwd: s.record.worktree_path || null,
       projectPath,
-      projectSlug: projectPath.split("/").pop() ?? "",
+      projectSlug: projectSlugOf(projectPath, s.record.tmux_session),
       machine: obs.machine,
       title: s.record.title,
       status: "dead",
       statusReason: "no tmux pane: the session is not running",
       paneDead: false,
       paneActive: false,
-      lastVisibleLine: "",
+      lastVisibleLine: null,
       isOpenSession: true,
-      socket: s.record.tmux_socket,
+      socket: serverOf(s.record.tmux_socket),
       sessionId: s.id,
       harness: s.record.harness || null,
       statusRule: "governed.no-pane",
@@ -72,7 +74,7 @@ export async function runBulk(request: BulkRequest, opts: BulkRunOptions = {}): 
     let stopped = stoppedSessionRows(obs, request);
     if (request.project) {
       const want = projectMatcher(request.project);
-      stopped = stopped.filter((r) => want(r.projectPath));
+      stopped = stopped.filter((r) => want(r.projectPath, r.projectSlug));
     }
     if (request.statuses.length > 0) stopped = stopped.filter((r) => request.statuses.includes(r.status));
     selected = [...selected, ...stopped];

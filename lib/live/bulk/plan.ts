@@ -97,7 +97,7 @@ export function planBulk(input: PlanInput): BulkEnvelope {
       decision: verdict.decision,
       reason: verdict.reason,
       scheduledDelayMs: acts && request.queue && request.jitterMs > 0 ? Math.floor(input.random() * request.jitterMs) : 0,
-      queue: verdict.decision === "queued" ? (request.queue ? "local" : "inline") : "none",
+      queue: verdict.decision === "queued" ? "local" : "none",
       argv,
       commandPreview: argv ? argv.join(" ") : null,
       lastVisibleLine: row.lastVisibleLine,
@@ -121,7 +121,7 @@ export function planBulk(input: PlanInput): BulkEnvelope {
     executionEnabled: mutating && !request.dryRun && request.yes && guard.ok && input.executionAvailable,
     concurrency: request.concurrency,
     jitterMs: request.jitterMs,
-    filters: { openOnly: request.openOnly, statuses: request.statuses, project: request.project, machine: request.machine },
+    filters: { openOnly: request.openOnly, statuses: request.statuses.length > 0 ? request.statuses : null, project: request.project, machine: request.machine },
     guard,
     summary: {
       totalPanes: input.candidates.length,

@@ -10,8 +10,8 @@ export const READ_ONLY_ACTIONS = ["status", "capture", "doctor"] as const;
 export type MutatingAction = "ensure" | "start" | "stop" | "restart";
 export const BULK_DECISIONS = ["planned", "queued", "skipped", "refused"] as const;
 export type BulkDecision = (typeof BULK_DECISIONS)[number];
-/** none: nothing executes; local: the bounded queue; inline: one at a time (--no-queue). */
-export type EntryQueue = "none" | "local" | "inline";
+/** none: nothing executes; local: the local queue runs it (bounded, or one at a time with --no-queue). */
+export type EntryQueue = "none" | "local";
 
 export function isBulkAction(v: string): v is BulkAction {
   return (BULK_ACTIONS as readonly string[]).includes(v);
@@ -35,7 +35,7 @@ export interface BulkEntry {
   target: string;
   machine: string;
   projectSlug: string;
-  projectPath: string;
+  projectPath: string | null;
   isOpenSession: boolean;
   status: LiveStatus;
   action: BulkAction;
@@ -48,7 +48,7 @@ export interface BulkEntry {
   /** Untrusted display text only. */
   commandPreview: string | null;
   /** Untrusted display text only. */
-  lastVisibleLine: string;
+  lastVisibleLine: string | null;
   socket: string;
   paneId: string;
   sessionId: string | null;
@@ -70,9 +70,9 @@ export interface GuardHints {
   load1: number;
   cpuCount: number;
   loadPerCore: number;
-  maxActiveAgents: number | null;
+  maxActiveAgents: number;
   maxLoad1: number | null;
-  maxLoadPerCore: number | null;
+  maxLoadPerCore: number;
 }
 
 export interface BulkGuard {
@@ -83,7 +83,8 @@ export interface BulkGuard {
 
 export interface BulkFiltersEcho {
   openOnly: boolean;
-  statuses: LiveStatus[];
+  /** null when --status was not given. */
+  statuses: LiveStatus[] | null;
   project: string | null;
   machine: string | null;
 }
