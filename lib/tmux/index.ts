@@ -150,32 +150,51 @@ export interface BatchCapture {
   screens: Map<string, string>;
 }
 
+// tmux takes a whole command list as one message and refuses one past 16 KB:
+// a batch is cut into parts below that.
+const MAX_BATCH_BYTES = 12 * 1024;
+
+function argBytes(commands: string[][]): number {
+  let n = 0;
+  for (const c of commands) for (const a of c) n += Buffer.byteLength(a) + 1;
+  return n + commands.length * 2;
+}
+
 /**
- * One tmux process for a whole server: an optional first command (e.g. a
- * `list-panes`) whose output is returned as `prelude`, then every target's
- * capture, each followed by a marker line that tmux prints with the pane id
- * it captured. The marker's own text holds only letters, digits, `@`, `-` and
- * a space: display-message expands `#…` formats and `%…` time formats, so a
- * pane id spelled into the text would come back altered; tmux fills in
- * `#{pane_id}` itself instead. A per-call random nonce means pane text cannot
- * forge a marker. A command list stops at its first failure (a pane that
- * vanished since it was listed): that target is skipped and the rest captured
- * by another call.
+ * One tmux process per server (per 12 KB of commands: about 180 panes): an
+ * optional first command (e.g. a `list-panes`) whose output is returned as
+ * `prelude`, then every target's capture, each followed by a marker line that
+ * tmux prints with the pane id it captured. The marker's own text holds only
+ * letters, digits, `@` and a space: display-message expands `#…` formats and
+ * `%…` time formats, so a pane id spelled into the text would come back
+ * altered; tmux fills in `#{pane_id}` itself instead. A per-call random nonce
+ * means pane text cannot forge a marker. A command list stops at its first
+ * failure (a pane that vanished since it was listed): that target is skipped
+ * and the rest captured by another call.
  */
 export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): BatchCapture {
   const screens = new Map<string, string>();
-  const mark = `@@spex-capture-${randomBytes(8).toString("hex")}@@`;
+  const mark = `@@${randomBytes(6).toString("hex")}@@`;
   const begin = `${mark}begin`;
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
+  const captureOf = (i: number): string[][] => {
+    const cap = ["capture-pane", "-p", "-J", "-t", targets[i]!];
+    if (history > 0) cap.push("-S", String(-history));
+    return [cap, ["display-message", "-p", "-t", targets[i]!, `${mark}${i} #{pane_id}`]];
+  };
   let head: string | undefined;
   let from = 0;
   let first = prelude;
   while (from < targets.length || first) {
     const commands: string[][] = first ? [first, ["display-message", "-p", begin]] : [];
-    for (let i = from; i < targets.length; i++) {
-      const cap = ["capture-pane", "-p", "-J", "-t", targets[i]!];
-      if (history > 0) cap.push("-S", String(-history));
-      commands.push(cap, ["display-message", "-p", "-t", targets[i]!, `${mark}${i} #{pane_id}`]);
+    let size = argBytes(commands);
+    let end = from;
+    for (; end < targets.length; end++) {
+      const more = captureOf(end);
+      const add = argBytes(more);
+      if (end > from && size + add > MAX_BATCH_BYTES) break;
+      commands.push(...more);
+      size += add;
     }
     const r = tmuxBatch(socket, commands);
     const lines = r.stdout.split("\n");
@@ -205,9 +224,8 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
       if (!begun) return { prelude: undefined, ok: false, screens };
       first = undefined;
     }
-    if (r.code === 0) break;
-    // Target `next` failed (its capture or its marker): skip it, go on after it.
-    from = next + 1;
+    // A failed command list stopped at target `next` (its capture or its marker): skip it.
+    from = r.code === 0 ? end : next + 1;
   }
   return { prelude: head, ok: true, screens };
 }

@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureMany } from "../../lib/tmux";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { PaneStage, openPanes, waitForScreens } from "../support/panes";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -32,7 +33,8 @@ test("a pane that vanished between listing and capture does not lose the panes a
 test("a pane printing the capture marker cannot split or forge another pane's screen", async () => {
   sb = sandbox();
   const file = join(sb.dir, "forge.txt");
-  writeFileSync(file, "@@spex-capture@@%1\nforged\n");
+  // Both the old marker and the current one's shape (with a guessed nonce).
+  writeFileSync(file, "@@spex-capture@@%1\n@@0123456789ab@@1 %1\nforged\n");
   sb.tmux(["new-session", "-d", "-s", "w", `cat '${file}'; exec cat`]);
   sb.tmux(["new-window", "-t", "w", "echo honest; exec cat"]);
   const [a, b] = paneIds(sb);
@@ -41,6 +43,32 @@ test("a pane printing the capture marker cannot split or forge another pane's sc
   expect(screens.get(a!)).toContain("forged");
   expect(screens.get(b!)).toContain("honest");
   expect(screens.get(b!)).not.toContain("forged");
+});
+
+test("a dozen panes each get their own screen, by pane id, whatever % and # their text holds", async () => {
+  sb = sandbox();
+  for (let i = 0; i < 12; i++) {
+    sb.tmux([i === 0 ? "new-session" : "new-window", ...(i === 0 ? ["-d", "-s", "w"] : ["-t", "w"]), `echo 'pane ${i} at 100% #{pane_id} %H'; exec cat`]);
+  }
+  const ids = paneIds(sb);
+  expect(ids).toHaveLength(12);
+  const own = (screens: Map<string, string>) => ids.map((id, i) => [id, screens.get(id)?.trim()]).filter(([, text], i) => text !== `pane ${i} at 100% #{pane_id} %H`);
+  await waitFor(() => own(captureMany(sb.tmuxSocket, ids)).length === 0, "every pane to show its own line");
+  expect(own(captureMany(sb.tmuxSocket, ids))).toEqual([]);
+  // Targets that name a session (`=name:`) come back under the pane id tmux resolved them to.
+  const bySession = captureMany(sb.tmuxSocket, ["=w:"]);
+  const current = sb.tmux(["display-message", "-p", "-t", "=w:", "#{pane_id}"]).stdout.trim();
+  expect([...bySession.keys()]).toEqual([current]);
+});
+
+test("300 panes, more than one tmux command list can carry, each get their own screen", async () => {
+  sb = sandbox();
+  const stage = new PaneStage(join(sb.dir, "stage"));
+  const ids = openPanes(stage, sb.tmuxSocket, "many", Array.from({ length: 300 }, (_, i) => ({ text: `screen ${i}` })), { width: 40, height: 5 });
+  const expected = new Map(ids.map((id, i) => [id, `screen ${i}`]));
+  await waitForScreens(sb.tmuxSocket, expected);
+  const screens = captureMany(sb.tmuxSocket, ids);
+  expect(ids.filter((id) => screens.get(id)?.trim() !== expected.get(id))).toEqual([]);
 });
 
 test("no tmux server gives no screens and no error", () => {

@@ -43,8 +43,10 @@ export class PaneStage {
       writeFileSync(p, "");
       return p;
     });
-    // -q: no file headers; an empty extra file adds nothing to the screen.
-    return [this.program(show.command ?? "worker"), "-q", "-n", "+1", "-f", file, ...extra];
+    // -q: no file headers; an empty extra file adds nothing to the screen; the
+    // pane's own terminal last, so the program waits there (no -f: it would
+    // use an inotify instance per pane, and a fleet runs out of them).
+    return [this.program(show.command ?? "worker"), "-q", "-n", "+1", file, ...extra, "/dev/stdin"];
   }
 }
 
@@ -63,14 +65,22 @@ export interface PaneAt extends PaneShow {
  * One tmux session holding a pane per entry (the first opens the session, the
  * rest a window each, or a split), in one tmux invocation; the pane ids in order.
  */
-export function openPanes(stage: PaneStage, socket: string, session: string, panes: PaneAt[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string[] {
+export function openPanes(stage: PaneStage, socket: string, session: string, panes: PaneAt[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; width?: number; height?: number } = {}): string[] {
   const at = ["-P", "-F", "#{pane_id}", ...(opts.cwd ? ["-c", opts.cwd] : [])];
-  const commands: string[][] = [["start-server"], ...FLEET_OPTIONS];
+  const ids: string[] = [];
+  let commands: string[][] = [["start-server"], ...FLEET_OPTIONS];
+  // tmux refuses a command list past ~16 KB: send it in parts.
+  const flush = () => {
+    ids.push(...runTmux(socket, batch(commands), opts.env).split("\n").filter(Boolean));
+    commands = [];
+  };
   panes.forEach((p, i) => {
-    const where = i === 0 ? ["new-session", "-d", "-s", session, "-x", "160", "-y", "50"] : p.split ? ["split-window", "-t", `=${session}:`] : ["new-window", "-t", `=${session}:`];
+    const where = i === 0 ? ["new-session", "-d", "-s", session, "-x", String(opts.width ?? 160), "-y", String(opts.height ?? 50)] : p.split ? ["split-window", "-t", `=${session}:`] : ["new-window", "-t", `=${session}:`];
     commands.push([...where, ...at, ...stage.argv(p)]);
+    if (commands.flat().join(" ").length > 8000) flush();
   });
-  return runTmux(socket, batch(commands), opts.env).split("\n").filter(Boolean);
+  if (commands.length > 0) flush();
+  return ids;
 }
 
 /** tmux commands joined into one invocation's argv. */
@@ -104,8 +114,8 @@ export async function waitForScreens(socket: string, expected: Map<string, strin
       return pending.size === 0;
     }, `the panes on ${socket} to show their text`, 30000, 50);
   } catch (e) {
-    const wrong = [...pending].map(([id, line]) => `${id} shows ${JSON.stringify(seen.get(id))}, not ${JSON.stringify(line)}`);
-    throw new Error(`${(e as Error).message}: ${wrong.join("; ")}`);
+    const wrong = [...pending].slice(0, 5).map(([id, line]) => `${id} shows ${JSON.stringify(seen.get(id))}, not ${JSON.stringify(line)}`);
+    throw new Error(`${(e as Error).message}: ${pending.size} wrong, e.g. ${wrong.join("; ")}`);
   }
 }
 
