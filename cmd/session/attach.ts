@@ -1,10 +1,10 @@
 import { Option } from "clipanion";
-import { spawnSync } from "node:child_process";
 import { SpexCommand } from "../base";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { SpexError } from "../../lib/errors";
-import { baseArgs, exactSession, hasSession } from "../../lib/tmux";
+import { hasSession } from "../../lib/tmux";
+import { attachTerminal } from "../../lib/tmux/attach";
 
 export class SessionAttachCommand extends SpexCommand {
   static paths = [["session", "attach"]];
@@ -12,7 +12,7 @@ export class SessionAttachCommand extends SpexCommand {
     category: "Sessions",
     description: "attach this terminal to a session's tmux pane",
     details: `
-      Inside tmux this switches the current client instead of nesting. Detach with the tmux prefix then \`d\`.
+      Outside tmux this attaches to the session's tmux server. Inside tmux it never nests a client: on the same server it switches your client to the session; on another server (spex's own socket, the default) it opens the session in a popup (tmux 3.2 or later; a new window before that). Detach with the tmux prefix then \`d\`.
     `,
     examples: [
       ["Attach by id prefix", "spex session attach 3f2a"],
@@ -32,9 +32,6 @@ export class SessionAttachCommand extends SpexCommand {
         hint: `start it with \`spex session resume ${reading.id.slice(0, 8)}\``,
       });
     }
-    const inside = process.env.TMUX && socket === "";
-    const args = [...baseArgs(socket), inside ? "switch-client" : "attach-session", "-t", exactSession(name)];
-    const r = spawnSync("tmux", args, { stdio: "inherit" });
-    return r.status ?? 1;
+    return attachTerminal(socket, name).code;
   }
 }

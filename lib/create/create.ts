@@ -159,7 +159,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     harness_session_id: adapter.assignNativeId?.() ?? "",
     launcher: launcher.name,
     launch_cmd: launcher.command,
-    tmux_socket: spexSocket(),
+    tmux_socket: spexSocket(config.tmuxSocket),
     tmux_session: basename(worktree),
     create_request_id: input.idempotencyKey ?? "",
     create_payload_hash: input.idempotencyKey ? payloadHash : "",

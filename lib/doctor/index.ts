@@ -11,6 +11,7 @@ import { whichSync } from "../launch/launcher";
 import { codexProjectTrust, harnessAdapter } from "../harness";
 import { readAll } from "../sessions";
 import type { ProjectStore } from "../store";
+import { spexSocket } from "../tmux";
 import { projectTmuxSessions } from "./tmux";
 import { ownerAlive } from "../proc";
 
@@ -79,7 +80,7 @@ export function runDoctor(store: ProjectStore): DoctorReport {
       .map((n) => join(config.worktreeRoot, n))
       .filter((p) => !known.has(p));
   }
-  const tmuxSessions = projectTmuxSessions(store).filter((n) => !names.has(n));
+  const tmuxSessions = projectTmuxSessions(store, spexSocket(config.tmuxSocket)).filter((n) => !names.has(n));
   const retiredRecords = readings.flatMap((r) => (r.kind === "ok" && r.retired ? [r.id] : []));
   const corruptRecords = readings.flatMap((r) => (r.kind === "corrupt" ? [`${r.id}: ${r.error}`] : []));
   const abandonedCreates = listReceipts(store)

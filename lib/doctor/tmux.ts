@@ -12,9 +12,9 @@ const SEP = "\t";
  * the tmux options set at creation, or, for a session opened before those
  * existed, by the environment its launch script gave the pane's process.
  */
-export function projectTmuxSessions(store: ProjectStore): string[] {
+export function projectTmuxSessions(store: ProjectStore, socket = spexSocket()): string[] {
   const format = ["#{session_name}", `#{${SPEX_PROJECT_OPTION}}`, `#{${SPEX_HOME_OPTION}}`, "#{pane_pid}"].join(SEP);
-  const listed = tmuxSync(spexSocket(), ["list-sessions", "-F", format]);
+  const listed = tmuxSync(socket, ["list-sessions", "-F", format]);
   if (listed.code !== 0) return [];
   const ours: string[] = [];
   for (const line of listed.stdout.split("\n")) {

@@ -2,11 +2,9 @@
 // and the prompt handed over as one operand after the prompt seam.
 import { ASSETS } from "../generated/assets";
 import { promptSeam } from "../naming";
+import { shellQuote } from "../tmux/quote";
 
-/** Single-quote for POSIX sh: any bytes but NUL survive. */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 export interface LaunchScriptInput {
   harness: string;

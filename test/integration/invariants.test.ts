@@ -32,12 +32,14 @@ const json = (s: string): any => JSON.parse(s);
 const HOOK = join(REPO_ROOT, "hooks", "agent-hook.sh");
 
 /** An executable that logs its argv as one JSON line, then stays alive like an agent would. */
-function argvLogger(s: Sandbox, name: string): { path: string; calls(): string[][] } {
+/** A stand-in agent that logs its argv with the spex session it was launched for (launches finish in any order). */
+function argvLogger(s: Sandbox, name: string): { path: string; calls(): string[][]; bySession(): Map<string, string[]> } {
   const log = join(s.dir, `${name}.argv`);
   const path = join(s.dir, name);
-  writeFileSync(path, `#!/bin/sh\nnode -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' '${log}' "$@"\nexec sleep 1000\n`);
+  writeFileSync(path, `#!/bin/sh\nnode -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify([process.env.SPEX_SESSION_ID, process.argv.slice(2)]) + "\\n")' '${log}' "$@"\nexec sleep 1000\n`);
   chmodSync(path, 0o755);
-  return { path, calls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []) };
+  const entries = (): Array<[string, string[]]> => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
+  return { path, calls: () => entries().map(([, argv]) => argv), bySession: () => new Map(entries()) };
 }
 
 describe("1. one writer", () => {
@@ -362,13 +364,18 @@ describe("7. the prompt seam", () => {
     writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ sessions: { maxActive: 50 }, launchers: { seam: { harness: "shell", command: agent.path } } }));
     try {
       const prompts = ["-rf --resume", "--continue", " -already spaced", "  --two spaces", "\t-tab", "- ", "plain 'single' \"double\" $(not run) `nor this` \\ \n second line"];
+      const sessions = new Map<string, string>();
       for (const prompt of prompts) {
         const r = sb.spex(["session", "new", "--launcher", "seam", "--json", "--prompt-file", "-"], { input: prompt });
         expect({ prompt, stderr: r.stderr, code: r.code }).toEqual({ prompt, stderr: "", code: 0 });
-        expect(readFileSync(sessionPaths(store(), json(r.stdout).session_id).prompt, "utf8")).toBe(prompt);
+        const id = json(r.stdout).session_id;
+        expect(readFileSync(sessionPaths(store(), id).prompt, "utf8")).toBe(prompt);
+        sessions.set(id, prompt);
       }
-      const calls = await waitFor(() => agent.calls().length === prompts.length && agent.calls(), "every launch to log its argv");
-      expect(calls).toEqual(prompts.map((p) => [p.startsWith("-") ? ` ${p}` : p]));
+      // Agents start in whatever order the machine runs them: compare each session's own argv.
+      const calls = await waitFor(() => agent.bySession().size === prompts.length && agent.bySession(), "every launch to log its argv");
+      const want = [...sessions].map(([id, p]) => [id, [p.startsWith("-") ? ` ${p}` : p]]);
+      expect([...sessions.keys()].map((id) => [id, calls.get(id)])).toEqual(want);
     } finally {
       rmSync(join(sb.repo, "spexcode.local.json"), { force: true });
     }

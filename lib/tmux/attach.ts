@@ -1,0 +1,85 @@
+// Attaching a terminal to a session's tmux session without ever nesting one
+// tmux client inside another: outside tmux, attach; inside tmux on the same
+// server, switch the current client; inside tmux on another server, open the
+// session in a popup (tmux ≥ 3.2) or a new window of the caller's server,
+// with a client that is told it is not nested (TMUX unset).
+import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { exactSession, tmuxSync } from "./index";
+import { shellQuote } from "./quote";
+
+export type AttachWay = "attach" | "switch" | "popup" | "window";
+
+export interface AttachFacts {
+  /** The session's tmux socket name (`tmux -L`). */
+  socket: string;
+  /** The tmux session name. */
+  session: string;
+  /** The session's server socket path (`#{socket_path}`). */
+  serverPath: string;
+  /** The caller's $TMUX (`<socket path>,<pid>,<session>`), undefined outside tmux. */
+  callerTmux: string | undefined;
+  /** The installed tmux version, e.g. [3, 3]. */
+  version: [number, number];
+}
+
+export interface AttachPlan {
+  way: AttachWay;
+  /** tmux arguments (after `tmux`). */
+  args: string[];
+  /** Whether the call needs the caller's TMUX/TMUX_PANE (to find the client to act on). */
+  keepCallerTmux: boolean;
+}
+
+/** tmux -V text → [major, minor]; unknown text counts as new enough. */
+export function parseTmuxVersion(text: string): [number, number] {
+  const m = /(\d+)\.(\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2])] : [99, 0];
+}
+
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** The socket path of the server a $TMUX value points at. */
+export function callerServerPath(callerTmux: string): string {
+  const comma = callerTmux.indexOf(",");
+  return comma < 0 ? callerTmux : callerTmux.slice(0, comma);
+}
+
+export function attachPlan(f: AttachFacts): AttachPlan {
+  const target = `=${f.session}`;
+  if (!f.callerTmux) return { way: "attach", args: ["-S", f.serverPath, "attach-session", "-t", target], keepCallerTmux: false };
+  const callerPath = callerServerPath(f.callerTmux);
+  if (samePath(callerPath, f.serverPath)) return { way: "switch", args: ["-S", f.serverPath, "switch-client", "-t", target], keepCallerTmux: true };
+  // A client of the session's own server, run by the caller's server in a popup or window.
+  const inner = `env -u TMUX tmux -S ${shellQuote(f.serverPath)} attach-session -t ${shellQuote(target)}`;
+  const popups = f.version[0] > 3 || (f.version[0] === 3 && f.version[1] >= 2);
+  if (popups) return { way: "popup", args: ["-S", callerPath, "display-popup", "-E", "-w", "90%", "-h", "90%", inner], keepCallerTmux: true };
+  return { way: "window", args: ["-S", callerPath, "new-window", "-n", f.session, inner], keepCallerTmux: true };
+}
+
+/** Attach this terminal to a tmux session by the plan above; the exit code of the tmux call. */
+export function attachTerminal(socket: string, session: string): { way: AttachWay; code: number } {
+  const where = tmuxSync(socket, ["display-message", "-p", "-t", `${exactSession(session)}:`, "#{socket_path}"]);
+  if (where.code !== 0) return { way: "attach", code: where.code };
+  const plan = attachPlan({
+    socket,
+    session,
+    serverPath: where.stdout.trim(),
+    callerTmux: process.env.TMUX || undefined,
+    version: parseTmuxVersion(tmuxSync("", ["-V"]).stdout),
+  });
+  const env = { ...process.env };
+  if (!plan.keepCallerTmux) {
+    delete env.TMUX;
+    delete env.TMUX_PANE;
+  }
+  const r = spawnSync("tmux", plan.args, { stdio: "inherit", env });
+  return { way: plan.way, code: r.status ?? 1 };
+}
