@@ -4,7 +4,6 @@
 // session in a popup (tmux ≥ 3.2) or a new window of the caller's server,
 // with a client that is told it is not nested (TMUX unset).
 import { spawnSync } from "node:child_process";
-import { realpathSync } from "node:fs";
 import { exactSession, tmuxSync } from "./index";
 import { shellQuote } from "./quote";
 
@@ -37,15 +36,6 @@ export function parseTmuxVersion(text: string): [number, number] {
   return m ? [Number(m[1]), Number(m[2])] : [99, 0];
 }
 
-function samePath(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
-}
-
 /** The socket path of the server a $TMUX value points at. */
 export function callerServerPath(callerTmux: string): string {
   const comma = callerTmux.indexOf(",");
@@ -55,8 +45,9 @@ export function callerServerPath(callerTmux: string): string {
 export function attachPlan(f: AttachFacts): AttachPlan {
   const target = `=${f.session}`;
   if (!f.callerTmux) return { way: "attach", args: ["-S", f.serverPath, "attach-session", "-t", target], keepCallerTmux: false };
+  // Both paths as tmux spells them (it resolves the socket folder itself), so equal text is the same server.
   const callerPath = callerServerPath(f.callerTmux);
-  if (samePath(callerPath, f.serverPath)) return { way: "switch", args: ["-S", f.serverPath, "switch-client", "-t", target], keepCallerTmux: true };
+  if (callerPath === f.serverPath) return { way: "switch", args: ["-S", f.serverPath, "switch-client", "-t", target], keepCallerTmux: true };
   // A client of the session's own server, run by the caller's server in a popup or window.
   const inner = `env -u TMUX tmux -S ${shellQuote(f.serverPath)} attach-session -t ${shellQuote(target)}`;
   const popups = f.version[0] > 3 || (f.version[0] === 3 && f.version[1] >= 2);

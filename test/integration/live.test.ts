@@ -84,7 +84,7 @@ test("pane text that looks like commands is reported verbatim in lastVisibleLine
   }
   const env = servers(sb);
   let rows: any[] = [];
-  await waitFor(() => (rows = live(sb, [], env)).every((r) => r.lastVisibleLine !== ""), "both panes to print");
+  await waitFor(() => (rows = live(sb, [], env)).every((r) => r.lastVisibleLine !== null), "both panes to print");
   for (const [name, text] of Object.entries(lines)) {
     expect(rows.find((r) => r.session === name)?.lastVisibleLine).toBe(text);
   }
@@ -163,7 +163,7 @@ test("an unknown --status is a usage error naming the allowed statuses", () => {
   expect(r.stderr).toContain("needs_attention");
 });
 
-test("with panes on both servers, governed screens come with the spex server's list: 3 tmux processes in all", () => {
+test("with panes on both servers, governed screens come with the spex server's list: 3 tmux processes in all", async () => {
   sb = sandbox();
   const env = servers(sb);
   // Two governed sessions on the spex socket, each printing a line we expect back as its last visible line.
@@ -176,10 +176,7 @@ test("with panes on both servers, governed screens come with the spex server's l
   // Panes nobody governs on the stand-in for the user's default server.
   spawnSync("tmux", ["-L", other, "-f", "/dev/null", "new-session", "-d", "-s", "mine", "cat", ";", "new-window", "-t", "mine", "cat"]);
   const lines = (name: string) => sb.tmux(["capture-pane", "-p", "-t", `=${name}:`]).stdout.includes(`screen of ${name}`);
-  for (const name of ["gov-one", "gov-two"]) {
-    const deadline = Date.now() + 5000;
-    while (!lines(name) && Date.now() < deadline) spawnSync("sleep", ["0.02"]);
-  }
+  for (const name of ["gov-one", "gov-two"]) await waitFor(() => lines(name), `${name} to print`);
   const counter = tmuxCounter(sb);
   const rows = live(sb, [], { ...env, ...counter.env });
   expect(rows.map((r) => r.session).sort()).toEqual(["gov-one", "gov-two", "mine", "mine"]);

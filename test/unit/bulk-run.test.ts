@@ -13,7 +13,7 @@ import { seedRecord } from "../support/records";
 function envelope(count: number, over: { queue?: boolean; concurrency?: number; jitterMs?: number } = {}): BulkEnvelope {
   const rows: LiveRow[] = Array.from({ length: count }, (_, i) => ({
     target: `s${i}:0.0`, session: `s${i}`, windowIndex: "0", paneIndex: "0", paneId: `%${i}`, command: "sh", cwd: "/p", projectPath: "/p", projectSlug: "p",
-    machine: "box", title: "", status: "idle", statusReason: "", paneDead: false, paneActive: true, lastVisibleLine: "", isOpenSession: true, socket: "spex",
+    machine: "box", title: "", status: "idle", statusReason: "", paneDead: false, paneActive: true, lastVisibleLine: null, isOpenSession: true, socket: "spex",
     sessionId: `id-${i}`, harness: "shell", statusRule: "governed.lifecycle",
   }));
   let draw = 0;
