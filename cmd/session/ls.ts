@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { reportWarning, writeJson } from "../../lib/cli/output";
 import { renderSessionTable } from "../../lib/cli/session-table";
 import { terminalOf } from "../../lib/cli/terminal";
 import { currentProject } from "../../lib/store";
@@ -48,7 +48,8 @@ export class SessionLsCommand extends SpexCommand {
   async execute(): Promise<number> {
     const store = currentProject();
     // The next spex command after a create killed mid-way rolls it back.
-    await recoverAbandonedCreates(store);
+    const { stuck } = await recoverAbandonedCreates(store);
+    for (const warning of stuck) reportWarning(warning, this.context.stderr);
     // A launch that died waiting for readiness shows its original again.
     let rows: ListRow[] = await listRowsSettled(store);
     if (this.selectors.length > 0) {

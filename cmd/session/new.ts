@@ -1,7 +1,7 @@
 import { Option } from "clipanion";
 import * as t from "typanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { reportWarning, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
 import { createWithAuthority } from "../../lib/backend";
@@ -59,6 +59,7 @@ export class SessionNewCommand extends SpexCommand {
       parent: this.parent,
       noLaunch: this.noLaunch,
     });
+    for (const warning of result.stuck ?? []) reportWarning(warning, this.context.stderr);
     if (group !== "") {
       // The session exists now; a group removed in the meantime must say so rather than hide it.
       await fileSessions(store, group, [result.record.session_id]).catch((e: unknown) => {

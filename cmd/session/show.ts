@@ -3,6 +3,8 @@ import { SpexCommand } from "../base";
 import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { detailOf, resolveSelector } from "../../lib/sessions";
+import { readSession } from "../../lib/record";
+import { settleFence } from "../../lib/launch/settle";
 
 export class SessionShowCommand extends SpexCommand {
   static paths = [["session", "show"]];
@@ -22,7 +24,9 @@ export class SessionShowCommand extends SpexCommand {
 
   async execute(): Promise<number> {
     const store = currentProject();
-    const reading = resolveSelector(store, this.selector);
+    let reading = resolveSelector(store, this.selector);
+    // A launch whose launcher died shows as what it became, not as starting for good.
+    if (reading.kind === "ok" && reading.pending && (await settleFence(store, reading.id))) reading = readSession(store, reading.id) as typeof reading;
     const detail = detailOf(store, reading)!;
     if (this.json) {
       writeJson(this.context.stdout, { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, lastScreen: detail.lastScreen });

@@ -116,13 +116,23 @@ export function oneLine(text: string): string {
   return text.replace(/[ \t]*(?:\r\n|\r|\n|\u2028|\u2029)+[ \t]*/g, " ").trim();
 }
 
+/** `message; hint [code]` on one line, whatever the message carries (a name, a tool's stderr or a parse error may hold newlines). */
+function errorLine(err: SpexError): { message: string; hint: string; line: string } {
+  const message = oneLine(err.message);
+  const hint = oneLine(err.hint);
+  return { message, hint, line: `${printable(hint ? `${message}; ${hint}` : message)} [${err.code}]` };
+}
+
+/** A problem that did not stop the command: one line on stderr, in the error format. */
+export function reportWarning(err: SpexError, stderr: Writable): void {
+  stderr.write(`spex: warning: ${errorLine(err).line}\n`);
+}
+
 /** One line on stderr; with --json also the error object on stdout. Returns the exit code. */
 export function reportError(error: unknown, io: { stdout: Writable; stderr: Writable }, json: boolean): number {
   const err = asSpexError(error);
-  const message = oneLine(err.message);
-  const hint = oneLine(err.hint);
-  // One line whatever the message carries (a name, a tool's stderr or a parse error may hold newlines).
-  io.stderr.write(`spex: ${printable(hint ? `${message}; ${hint}` : message)} [${err.code}]\n`);
+  const { message, hint, line } = errorLine(err);
+  io.stderr.write(`spex: ${line}\n`);
   if (json) writeJson(io.stdout, { error: { ...err.toJSON().error, message, hint } });
   if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) io.stderr.write(error.stack + "\n");
   return err.exitCode;

@@ -1,28 +1,30 @@
 // `spex session new`, in-process (DESIGN.md §5 steps 1, 3–6). Every fact this
-// machine can settle is resolved before the first git mutation; a receipt is
-// written before that mutation; a failure at any later step rolls back all of it.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+// machine can settle is resolved before the first git mutation; names are
+// chosen free under the project lock; a receipt notes each thing once this
+// create has made it, and a failure at any later step rolls back exactly those.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { loadConfig } from "../config";
 import { SpexError } from "../errors";
 import { findCheckout } from "../git/main-root";
-import { addWorktree, branchExists, detectMainBranch, ensureExcluded, resolveCommit, resolveRefs } from "../git";
+import { detectMainBranch, ensureExcluded, resolveCommit } from "../git";
 import { harnessAdapter } from "../harness";
 import { launchSession } from "../launch/start";
 import { resolveLauncher, whichSync } from "../launch/launcher";
-import { copyLocalConfig, renderWorktree } from "../launch/render";
+import { copyLocalConfig, refuseUnsafeRender, renderWorktree } from "../launch/render";
 import { selfBin } from "../launch/self";
 import { installPostCheckout } from "../hooks/post-checkout";
-import { nodeOf, shortId, slugOf, titleOf } from "../naming";
+import { nodeOf, slugOf, titleOf } from "../naming";
 import { type SessionRecord, emptyRecord, publicRecord, readSession, refuseUnusable, writeRecordFile } from "../record";
 import { parsePending } from "../record/codec";
-import { withLocks } from "../lock";
+import { withLock, withLocks } from "../lock";
 import { type ProjectStore, projectLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { listRows, resolveSelector } from "../sessions";
 import { spexSocket } from "../tmux";
 import { addWatcher } from "../comms/watchers";
-import { type CreateReceipt, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
+import { type CreateReceipt, noteMade, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
+import { chooseFreeNames } from "./names";
+import { makeWorktree, makeWorktreeRoot } from "./make";
 
 export interface CreateInput {
   prompt: string;
@@ -44,6 +46,8 @@ export interface CreateResult {
   ready: boolean;
   /** A keyed replay answered with the existing record. */
   replayed: boolean;
+  /** Create receipts (of other creates) that could not be settled: warnings, `receipt_stuck`. */
+  stuck?: SpexError[];
 }
 
 /** Test hook: SIGKILL ourselves at a named step (DESIGN.md §10 fault injection). */
@@ -91,7 +95,8 @@ function replayOf(store: ProjectStore, id: string, input: CreateInput, payloadHa
 }
 
 export async function createSession(store: ProjectStore, input: CreateInput): Promise<CreateResult> {
-  await recoverAbandonedCreates(store);
+  // A receipt that cannot be settled is reported, and stands in no other session's way.
+  const { stuck } = await recoverAbandonedCreates(store);
   const payloadHash = createPayloadHash(input);
   const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomUUID();
 
@@ -121,97 +126,88 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   }
   const mainBranch = await detectMainBranch(store.root, config.mainBranch);
   const parent = input.parent ? resolveSelector(store, input.parent, input.cwd).id : "";
-  const slug = slugOf(input.prompt);
-  const namesFor = (suffix: string) => ({
-    worktree: join(config.worktreeRoot, `${slug}-${suffix}`),
-    branch: `${config.branchPrefix}${slug}-${suffix}`,
-  });
-  let { worktree, branch } = namesFor(shortId(id));
-  // One git call settles both the fork point and whether the branch name is free.
-  const mainRef = `refs/heads/${mainBranch}`;
-  const refs = await resolveRefs(store.root, [mainRef, `refs/heads/${branch}`]);
-  const start = base ?? refs.get(mainRef) ?? (await resolveCommit(store.root, "HEAD"));
-  if (!start) {
-    throw new SpexError("repo_empty", `${store.root} has no commit to fork from`, { hint: "make a first commit, then create sessions" });
-  }
-  if (existsSync(worktree) || refs.has(`refs/heads/${branch}`)) {
-    ({ worktree, branch } = namesFor(shortId(id, 12)));
-    if (existsSync(worktree) || (await branchExists(store.root, branch))) {
-      throw new SpexError("name_collision", `both ${worktree} and ${branch} are taken`, { hint: "close the session that holds them, or retry" });
-    }
-  }
+  const naming = { worktreeRoot: config.worktreeRoot, branchPrefix: config.branchPrefix, slug: slugOf(input.prompt) };
   const checkout = findCheckout(store.root);
   if (!checkout) throw new SpexError("not_a_git_repo", `${store.root} is not a git checkout`, { hint: "run spex inside a repository" });
-  const now = new Date().toISOString();
-  const record: SessionRecord = {
-    ...emptyRecord(id, now),
-    project_root: store.root,
-    worktree_path: worktree,
-    branch,
-    ...(base ? { base } : {}),
-    node: nodeOf(input.prompt),
-    title: titleOf(input.prompt),
-    name: input.name ?? "",
-    parent,
-    status: "idle",
-    stopped: true,
-    harness: adapter.name,
-    harness_session_id: adapter.assignNativeId?.() ?? "",
-    launcher: launcher.name,
-    launch_cmd: launcher.command,
-    tmux_socket: spexSocket(config.tmuxSocket),
-    tmux_session: basename(worktree),
-    create_request_id: input.idempotencyKey ?? "",
-    create_payload_hash: input.idempotencyKey ? payloadHash : "",
-  };
+  const socket = spexSocket(config.tmuxSocket);
   const paths = sessionPaths(store, id);
 
   let receipt: CreateReceipt | undefined;
-  let raced = false;
+  let record: SessionRecord | undefined;
   try {
-    // The project lock orders creates (max-active); the branch/path locks keep a close of the same names out.
-    await withLocks(
-      [projectLockPath(store), ...resourceLockPaths(store, { branch, worktree_path: worktree })],
+    // The project lock orders creates (max-active) and makes "is this name free?" and "make it" one step.
+    await withLock(
+      projectLockPath(store),
       async () => {
         // Two processes creating with one key: the second finds the first's record here.
-        if (input.idempotencyKey && readSession(store, id).kind !== "absent") {
-          raced = true;
-          return;
-        }
+        if (input.idempotencyKey && readSession(store, id).kind !== "absent") return;
         if (!input.noLaunch && countActive(store) >= config.maxActive) {
           throw new SpexError("max_active_reached", `${config.maxActive} sessions are already running in this project`, {
             hint: "stop or archive one first, raise sessions.maxActive in spexcode.json, or create with --no-launch",
           });
         }
-        receipt = writeReceipt(store, { id, worktree, branch, tmuxSocket: record.tmux_socket, tmuxSession: record.tmux_session });
-        crashpoint("receipt");
-        ensureExcluded(checkout.commonDir, "/.worktrees/");
-        installPostCheckout(checkout.commonDir, store.root, selfBin(store.home));
-        mkdirSync(config.worktreeRoot, { recursive: true });
-        // The child-only defer marker: post-checkout must not render before the local config is copied.
-        await addWorktree(store.root, worktree, branch, start, { SPEX_DEFER_RENDER: "1" });
-        crashpoint("worktree");
-        copyLocalConfig(store.root, worktree);
-        await renderWorktree(worktree, adapter.name, store.home);
-        crashpoint("render");
-        mkdirSync(paths.dir, { recursive: true });
-        writeFileSync(paths.prompt, input.prompt);
-        writeRecordFile(paths.record, record);
-        crashpoint("record");
+        const mainRef = `refs/heads/${mainBranch}`;
+        const { names, mainCommit } = await chooseFreeNames(store.root, naming, id, mainRef, input.noLaunch ? undefined : socket);
+        const start = base ?? mainCommit ?? (await resolveCommit(store.root, "HEAD"));
+        if (!start) {
+          throw new SpexError("repo_empty", `${store.root} has no commit to fork from`, { hint: "make a first commit, then create sessions" });
+        }
+        record = {
+          ...emptyRecord(id, new Date().toISOString()),
+          project_root: store.root,
+          worktree_path: names.worktree,
+          branch: names.branch,
+          ...(base ? { base } : {}),
+          node: nodeOf(input.prompt),
+          title: titleOf(input.prompt),
+          name: input.name ?? "",
+          parent,
+          status: "idle",
+          stopped: true,
+          harness: adapter.name,
+          harness_session_id: adapter.assignNativeId?.() ?? "",
+          launcher: launcher.name,
+          launch_cmd: launcher.command,
+          tmux_socket: socket,
+          tmux_session: names.tmuxSession,
+          create_request_id: input.idempotencyKey ?? "",
+          create_payload_hash: input.idempotencyKey ? payloadHash : "",
+        };
+        const made = record;
+        // The branch/path locks keep a close of the same names out.
+        await withLocks(resourceLockPaths(store, { branch: names.branch, worktree_path: names.worktree }), async () => {
+          const madeDir = mkdirSync(paths.dir, { recursive: true });
+          receipt = writeReceipt(store, { id, worktree: names.worktree, branch: names.branch, made: madeDir ? { sessionDir: paths.dir } : {} });
+          crashpoint("receipt");
+          ensureExcluded(checkout.commonDir, "/.worktrees/");
+          installPostCheckout(checkout.commonDir, store.root, selfBin(store.home));
+          makeWorktreeRoot(store.root, config.worktreeRoot);
+          await makeWorktree(store, receipt, names, start);
+          crashpoint("worktree");
+          // A base that plants a link where spex is about to write is refused before the first write.
+          refuseUnsafeRender(store.root, names.worktree, adapter.name);
+          copyLocalConfig(store.root, names.worktree);
+          await renderWorktree(names.worktree, adapter.name, store.home);
+          crashpoint("render");
+          writeFileSync(paths.prompt, input.prompt);
+          writeRecordFile(paths.record, made);
+          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record] }, false);
+          crashpoint("record");
+        }, { purpose: `create ${id}` });
       },
       { purpose: `create ${id}` },
     );
-    if (raced) return replayOf(store, id, input, payloadHash)!;
+    if (!record) return replayOf(store, id, input, payloadHash)!;
     // Published: the record is now the durable fence; the receipt is best-effort retired.
     retireReceipt(store, id);
     crashpoint("published");
     // A child is watched by its parent (source "parent").
     if (parent) await addWatcher(store, id, parent, "parent");
-    if (input.noLaunch) return { record, prompt: input.prompt, ready: false, replayed: false };
-    const launched = await launchSession(store, id, {});
+    if (input.noLaunch) return { record, prompt: input.prompt, ready: false, replayed: false, stuck };
+    const launched = await launchSession(store, id, { onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
     crashpoint("launched");
     const view = publicRecord(launched.record, parsePending(launched.record.launch_readiness_pending));
-    return { record: view, prompt: input.prompt, ready: launched.ready, replayed: false };
+    return { record: view, prompt: input.prompt, ready: launched.ready, replayed: false, stuck };
   } catch (error) {
     // Only what this process made (its receipt names it) is rolled back.
     if (receipt) await rollBack(store, receipt).catch(() => undefined);

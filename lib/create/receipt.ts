@@ -1,22 +1,38 @@
-// Private pre-publication create receipts: what a create is about to make,
-// written before any git mutation, so a create killed at any step can be
-// rolled back by the next spex command.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from "node:fs";
+// Private pre-publication create receipts. A receipt names what its create has
+// made so far, each thing noted only after the step that made it succeeded,
+// so a create killed at any step is rolled back by the next spex command — and
+// a rollback removes only what that create made: never a branch, folder or
+// tmux session that was already there under the same name (DESIGN.md §13).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { errnoCode } from "../errors";
+import { SpexError, errnoCode } from "../errors";
 import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
 import { readSession } from "../record";
-import { type ProjectStore, sessionPaths } from "../store";
-import { deleteBranch, branchExists, pruneWorktrees, removeWorktree } from "../git";
-import { killSession } from "../tmux";
+import { type ProjectStore } from "../store";
+import { deleteBranch, pruneWorktrees, removeWorktree } from "../git";
+import { tmuxSync } from "../tmux";
 import { fsyncDir } from "../record";
+
+/** What a create made, by the step that made it. */
+export interface MadeByCreate {
+  /** The session's folder in the store. */
+  sessionDir?: string;
+  /** Files written into a session folder that was already there. */
+  files?: string[];
+  /** The branch `git worktree add -b` created. */
+  branch?: string;
+  /** The worktree folder `git worktree add` created. */
+  worktree?: string;
+  /** The tmux session the launch opened, by its server-unique id. */
+  tmux?: { socket: string; name: string; id: string };
+}
 
 export interface CreateReceipt {
   id: string;
+  /** The names the create chose (for doctor); only `made` is ever removed. */
   worktree: string;
   branch: string;
-  tmuxSocket: string;
-  tmuxSession: string;
+  made: MadeByCreate;
   owner: ProcessIdentity;
   createdAt: string;
 }
@@ -25,69 +41,140 @@ export function receiptPath(store: ProjectStore, id: string): string {
   return join(store.receiptsDir, `${id}.json`);
 }
 
-export function writeReceipt(store: ProjectStore, r: Omit<CreateReceipt, "owner" | "createdAt">): CreateReceipt {
-  mkdirSync(store.receiptsDir, { recursive: true });
-  const receipt: CreateReceipt = { ...r, owner: selfIdentity(), createdAt: new Date().toISOString() };
-  const file = receiptPath(store, r.id);
+function stuckReceipt(file: string, why: string): SpexError {
+  return new SpexError("receipt_stuck", `the create receipt ${file} ${why}`, {
+    hint: `remove ${file} by hand once nothing it names is needed (spex session ls lists the sessions; spex doctor lists orphans)`,
+    details: { file },
+  });
+}
+
+function landReceipt(store: ProjectStore, receipt: CreateReceipt, durable: boolean): void {
+  const file = receiptPath(store, receipt.id);
   writeFileSync(`${file}.tmp`, JSON.stringify(receipt, null, 2) + "\n");
-  renameSync(`${file}.tmp`, file);
-  fsyncDir(store.receiptsDir);
+  try {
+    renameSync(`${file}.tmp`, file);
+  } catch (e) {
+    rmSync(`${file}.tmp`, { force: true });
+    if (errnoCode(e) === "EISDIR" || errnoCode(e) === "ENOTEMPTY" || errnoCode(e) === "EEXIST") throw stuckReceipt(file, "is in the way (not a file)");
+    throw e;
+  }
+  // Only the first landing is fsynced: a later note lost to a power cut leaks a thing, never removes one.
+  if (durable) fsyncDir(store.receiptsDir);
+}
+
+export function writeReceipt(store: ProjectStore, r: { id: string; worktree: string; branch: string; made: MadeByCreate }): CreateReceipt {
+  mkdirSync(store.receiptsDir, { recursive: true });
+  const receipt: CreateReceipt = { ...r, made: { ...r.made }, owner: selfIdentity(), createdAt: new Date().toISOString() };
+  landReceipt(store, receipt, true);
   return receipt;
 }
 
-export function retireReceipt(store: ProjectStore, id: string): void {
-  rmSync(receiptPath(store, id), { force: true });
+/** Note what a step just made; `persist` while the receipt file is the create's only fence (before publication). */
+export function noteMade(store: ProjectStore, receipt: CreateReceipt, made: MadeByCreate, persist: boolean): void {
+  Object.assign(receipt.made, made);
+  if (persist) landReceipt(store, receipt, false);
 }
 
-/** Remove everything a receipt names (each step tolerates what is already gone). */
+/** Remove a receipt; false when it could not be removed (it stays, reported as stuck). */
+export function retireReceipt(store: ProjectStore, id: string): boolean {
+  try {
+    rmSync(receiptPath(store, id), { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Kill a tmux session by its id, only while it still has the name it was made with. */
+function killMadeTmux(t: NonNullable<MadeByCreate["tmux"]>): boolean {
+  const named = tmuxSync(t.socket, ["display-message", "-p", "-t", t.id, "#{session_name}"]);
+  if (named.code !== 0 || named.stdout.trim() !== t.name) return false;
+  return tmuxSync(t.socket, ["kill-session", "-t", t.id]).code === 0;
+}
+
+/**
+ * Remove what the receipt says its create made, and nothing else. Each step
+ * tolerates what is already gone; the receipt goes only when every step did.
+ */
 export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<string[]> {
   const undone: string[] = [];
-  try {
-    if (r.tmuxSession && killSession(r.tmuxSocket, r.tmuxSession).code === 0) undone.push(`tmux session ${r.tmuxSession}`);
-  } catch {
-    // No tmux here means no tmux session to remove: the rest of the rollback must still run.
-  }
-  const dir = sessionPaths(store, r.id).dir;
-  if (existsSync(dir)) {
-    rmSync(dir, { recursive: true, force: true });
-    undone.push(`session folder ${dir}`);
-  }
-  if (existsSync(r.worktree)) {
+  const failed: string[] = [];
+  const step = async (what: string, fn: () => Promise<boolean | void> | boolean | void) => {
     try {
-      await removeWorktree(store.root, r.worktree);
-    } catch {
-      rmSync(r.worktree, { recursive: true, force: true });
+      if ((await fn()) !== false) undone.push(what);
+    } catch (e) {
+      failed.push(`${what}: ${(e as Error).message}`);
     }
-    undone.push(`worktree ${r.worktree}`);
+  };
+  const made = r.made ?? {};
+  // No tmux here means no tmux session to remove.
+  if (made.tmux) await step(`tmux session ${made.tmux.name}`, () => killMadeTmux(made.tmux!));
+  if (made.sessionDir) await step(`session folder ${made.sessionDir}`, () => rmSync(made.sessionDir!, { recursive: true, force: true }));
+  for (const file of made.files ?? []) await step(`file ${file}`, () => rmSync(file, { force: true }));
+  if (made.worktree) {
+    await step(`worktree ${made.worktree}`, async () => {
+      try {
+        await removeWorktree(store.root, made.worktree!);
+      } catch {
+        // This create made the folder: whatever git will not remove is still ours to delete.
+        rmSync(made.worktree!, { recursive: true, force: true });
+      }
+    });
+    await pruneWorktrees(store.root).catch(() => undefined);
   }
-  await pruneWorktrees(store.root).catch(() => undefined);
-  if (r.branch && (await branchExists(store.root, r.branch))) {
-    await deleteBranch(store.root, r.branch);
-    undone.push(`branch ${r.branch}`);
-  }
-  retireReceipt(store, r.id);
+  if (made.branch) await step(`branch ${made.branch}`, () => deleteBranch(store.root, made.branch!));
+  if (failed.length > 0) throw stuckReceipt(receiptPath(store, r.id), `could not be rolled back: ${failed.join("; ")}`);
+  if (!retireReceipt(store, r.id)) throw stuckReceipt(receiptPath(store, r.id), "could not be removed");
   return undone;
 }
 
-export function listReceipts(store: ProjectStore): CreateReceipt[] {
+export interface ReceiptReadings {
+  receipts: CreateReceipt[];
+  /** Receipts that can be neither read nor removed (a folder in the file's place, no permission). */
+  stuck: SpexError[];
+}
+
+export function readReceipts(store: ProjectStore): ReceiptReadings {
   let names: string[];
   try {
     names = readdirSync(store.receiptsDir);
   } catch (e) {
-    if (errnoCode(e) === "ENOENT") return [];
+    if (errnoCode(e) === "ENOENT") return { receipts: [], stuck: [] };
     throw e;
   }
-  const out: CreateReceipt[] = [];
+  const out: ReceiptReadings = { receipts: [], stuck: [] };
   for (const n of names) {
     if (!n.endsWith(".json")) continue;
+    const file = join(store.receiptsDir, n);
+    let text: string;
     try {
-      out.push(JSON.parse(readFileSync(join(store.receiptsDir, n), "utf8")) as CreateReceipt);
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      out.stuck.push(stuckReceipt(file, `cannot be read (${errnoCode(e) ?? (e as Error).message})`));
+      continue;
+    }
+    try {
+      out.receipts.push(JSON.parse(text) as CreateReceipt);
     } catch {
-      // A torn receipt was never acted on: its writer died before any git step.
-      rmSync(join(store.receiptsDir, n), { force: true });
+      // Receipts land by rename, so unparseable bytes were never a receipt this spex acted on.
+      try {
+        rmSync(file, { force: true });
+      } catch (e) {
+        out.stuck.push(stuckReceipt(file, `is unparseable and cannot be removed (${errnoCode(e) ?? (e as Error).message})`));
+      }
     }
   }
   return out;
+}
+
+export function listReceipts(store: ProjectStore): CreateReceipt[] {
+  return readReceipts(store).receipts;
+}
+
+export interface Recovery {
+  recovered: { id: string; undone: string[] }[];
+  /** Receipts this pass could not settle: reported (`receipt_stuck`), never in the way of other sessions. */
+  stuck: SpexError[];
 }
 
 /**
@@ -95,16 +182,21 @@ export function listReceipts(store: ProjectStore): CreateReceipt[] {
  * record was published is only stale: the record is the durable fence, so
  * only the receipt goes.
  */
-export async function recoverAbandonedCreates(store: ProjectStore): Promise<{ id: string; undone: string[] }[]> {
-  const recovered: { id: string; undone: string[] }[] = [];
-  for (const r of listReceipts(store)) {
-    if (ownerAlive(r.owner)) continue;
-    const reading = readSession(store, r.id);
-    if (reading.kind !== "absent") {
-      retireReceipt(store, r.id);
-      continue;
+export async function recoverAbandonedCreates(store: ProjectStore): Promise<Recovery> {
+  const { receipts, stuck } = readReceipts(store);
+  const recovered: Recovery["recovered"] = [];
+  for (const r of receipts) {
+    if (!r.owner || ownerAlive(r.owner)) continue;
+    try {
+      const reading = readSession(store, r.id);
+      if (reading.kind !== "absent") {
+        if (!retireReceipt(store, r.id)) stuck.push(stuckReceipt(receiptPath(store, r.id), "could not be removed"));
+        continue;
+      }
+      recovered.push({ id: r.id, undone: await rollBack(store, r) });
+    } catch (e) {
+      stuck.push(e instanceof SpexError && e.code === "receipt_stuck" ? e : stuckReceipt(receiptPath(store, r.id), `could not be settled: ${(e as Error).message}`));
     }
-    recovered.push({ id: r.id, undone: await rollBack(store, r) });
   }
-  return recovered;
+  return { recovered, stuck };
 }

@@ -5,8 +5,8 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync } from "node:
 import { join } from "node:path";
 import { loadConfig } from "../config";
 import { findCheckout } from "../git/main-root";
-import { hooksDir } from "../hooks/post-checkout";
-import { listReceipts } from "../create/receipt";
+import { postCheckoutState } from "../hooks/post-checkout";
+import { readReceipts } from "../create/receipt";
 import { whichSync } from "../launch/launcher";
 import { codexProjectTrust, harnessAdapter } from "../harness";
 import { readAll } from "../sessions";
@@ -32,6 +32,23 @@ export interface DoctorReport {
 function version(cmd: string, args: string[]): string | undefined {
   const r = spawnSync(cmd, args, { encoding: "utf8" });
   return r.status === 0 ? (r.stdout || r.stderr).trim().split("\n")[0] : undefined;
+}
+
+/** Whether spex's post-checkout hook stands, and which displaced hooks it runs first. */
+function postCheckoutCheck(commonDir: string, mainRoot: string): DoctorCheck {
+  let hook;
+  try {
+    hook = postCheckoutState(commonDir, mainRoot);
+  } catch (e) {
+    return { name: "post-checkout hook", required: false, ok: false, detail: (e as Error).message };
+  }
+  const chain = hook.chained.length > 0 ? `; runs first: ${hook.chained.join(", ")}` : "";
+  const detail = !hook.installed
+    ? "not installed yet (the first `spex session new` installs it)"
+    : hook.ours
+      ? `${hook.file}${chain}`
+      : `${hook.file} is another hook, installed after spex's; the next \`spex session new\` chains it${chain}`;
+  return { name: "post-checkout hook", required: false, ok: hook.installed && hook.ours, detail };
 }
 
 export function runDoctor(store: ProjectStore): DoctorReport {
@@ -67,8 +84,7 @@ export function runDoctor(store: ProjectStore): DoctorReport {
   }
   const checkout = findCheckout(store.root);
   if (checkout) {
-    const hook = join(hooksDir(checkout.commonDir, store.root), "post-checkout");
-    checks.push({ name: "post-checkout hook", required: false, ok: existsSync(hook), detail: existsSync(hook) ? hook : "not installed yet (the first `spex session new` installs it)" });
+    checks.push(postCheckoutCheck(checkout.commonDir, store.root));
   }
 
   const readings = readAll(store);
@@ -83,9 +99,11 @@ export function runDoctor(store: ProjectStore): DoctorReport {
   const tmuxSessions = projectTmuxSessions(store, spexSocket(config.tmuxSocket)).filter((n) => !names.has(n));
   const retiredRecords = readings.flatMap((r) => (r.kind === "ok" && r.retired ? [r.id] : []));
   const corruptRecords = readings.flatMap((r) => (r.kind === "corrupt" ? [`${r.id}: ${r.error}`] : []));
-  const abandonedCreates = listReceipts(store)
-    .filter((r) => !ownerAlive(r.owner))
-    .map((r) => `${r.id} (worktree ${r.worktree}, branch ${r.branch})`);
+  const receipts = readReceipts(store);
+  const abandonedCreates = [
+    ...receipts.receipts.filter((r) => r.owner && !ownerAlive(r.owner)).map((r) => `${r.id} (worktree ${r.worktree}, branch ${r.branch})`),
+    ...receipts.stuck.map((e) => `${e.message} [${e.code}]`),
+  ];
   return {
     ok: checks.every((c) => c.ok || !c.required),
     checks,

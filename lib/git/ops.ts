@@ -1,7 +1,8 @@
 // Git operations spex performs, through simple-git's raw() (it has no worktree
 // API). simple-git is imported lazily: most commands never touch git.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { appendFileNoFollow, readFileNoFollow } from "../nofollow";
 import type { SimpleGit } from "simple-git";
 import { findCheckout } from "./main-root";
 
@@ -104,17 +105,11 @@ export async function deleteBranch(mainRoot: string, branch: string): Promise<vo
   await (await git(mainRoot)).raw(["branch", "-D", "--end-of-options", branch]);
 }
 
-/** Add a pattern to the repository's info/exclude once. */
+/** Add a pattern to the repository's info/exclude once (never through a link). */
 export function ensureExcluded(commonDir: string, pattern: string): void {
-  const file = join(commonDir, "info", "exclude");
-  let text = "";
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    mkdirSync(join(commonDir, "info"), { recursive: true });
-  }
+  const text = readFileNoFollow(commonDir, "info/exclude") ?? "";
   if (text.split("\n").some((l) => l.trim() === pattern)) return;
-  appendFileSync(file, `${text && !text.endsWith("\n") ? "\n" : ""}${pattern}\n`);
+  appendFileNoFollow(commonDir, "info/exclude", `${text && !text.endsWith("\n") ? "\n" : ""}${pattern}\n`);
 }
 
 export function worktreeExists(path: string): boolean {

@@ -63,6 +63,7 @@ export const codex: HarnessAdapter = {
   launchArgs: () => [],
   resumeArgs: (nativeId) => ["resume", nativeId],
   hookConfigFiles: [HOOKS_FILE],
+  mainCheckoutFiles: [HOOKS_FILE],
   renderHooks: (worktree, hookCommand, ctx = {}) => renderCodexHooks(worktree, hookCommand, ctx.home, ctx.env),
   fatalScreens: [/Sign in with ChatGPT/i, /unexpected status 401/i],
 };

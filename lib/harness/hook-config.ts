@@ -1,9 +1,9 @@
 // Merge spex's hook entries into a harness's JSON settings file without
 // clobbering what the user has: spex entries are recognised by a marker in
 // their command and replaced; everything else is kept as it was.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { SpexError } from "../errors";
+import { readFileNoFollow, writeFileNoFollow } from "../nofollow";
 import type { HookAction } from "./types";
 
 export const HOOK_MARKER = "spex-agent-hook";
@@ -56,10 +56,11 @@ export function renderJsonHooks(
 ): string {
   const file = join(worktree, relFile);
   let settings: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    const text = readFileSync(file, "utf8");
+  // A tracked link at this name (or at a folder above it) is refused, never read or written through.
+  const before = readFileNoFollow(worktree, relFile);
+  if (before !== undefined) {
     try {
-      settings = text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
+      settings = before.trim() ? (JSON.parse(before) as Record<string, unknown>) : {};
     } catch (e) {
       throw new SpexError("hook_config_unparseable", `${file} is not valid JSON (${(e as Error).message}); spex will not overwrite it`, {
         hint: "fix or remove that file, then try again",
@@ -73,9 +74,8 @@ export function renderJsonHooks(
   }
   const text = JSON.stringify(mergeHookSettings(settings, entries), null, 2) + "\n";
   // Unchanged: leave the file alone (an agent may be reading it right now).
-  if (existsSync(file) && readFileSync(file, "utf8") === text) return relFile;
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  if (before === text) return relFile;
+  writeFileNoFollow(worktree, relFile, text);
   return relFile;
 }
 

@@ -54,6 +54,8 @@ export interface HarnessAdapter {
   assignNativeId?(): string;
   /** Files (relative to the worktree) that hold this harness's hook config. */
   hookConfigFiles: string[];
+  /** Files (relative to the main checkout) the render also writes there. */
+  mainCheckoutFiles?: string[];
   /**
    * Write the hook config into the worktree, merged with what is there, plus
    * whatever the agent needs to run those hooks unasked. Returns files written.

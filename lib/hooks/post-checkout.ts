@@ -1,41 +1,112 @@
-// The git post-checkout hook: installed once in the repository's hooks folder
-// without clobbering a user's hook (it is kept and chained to).
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+// The git post-checkout hook: installed in the repository's hooks folder
+// without losing a byte of anyone else's hook. A hook found in its place (the
+// user's, husky's, pre-commit's — also one installed after spex's own) is
+// moved aside under the next free chained name and run first, every time.
+import { lstatSync, readFileSync, readdirSync, renameSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ASSETS } from "../generated/assets";
+import { errnoCode } from "../errors";
+import { readFileNoFollow, refuseLinks, splitUnder, writeFileNoFollow } from "../nofollow";
 
 const MARK = "spex-post-checkout";
+const HOOK = "post-checkout";
+const CHAINED = `${HOOK}.spex-chained`;
+const CHAINED_NAME = /^post-checkout\.spex-chained(?:-([1-9][0-9]*))?$/;
 
 /** The hooks folder git uses: core.hooksPath when set, else <common dir>/hooks. */
 export function hooksDir(commonDir: string, mainRoot: string): string {
   try {
     const config = readFileSync(join(commonDir, "config"), "utf8");
     const m = /^\s*hookspath\s*=\s*(.+?)\s*$/im.exec(config);
-    if (m) return isAbsolute(m[1]!) ? m[1]! : join(mainRoot, m[1]!);
+    if (m) return isAbsolute(m[1]!) ? m[1]! : resolve(mainRoot, m[1]!);
   } catch {
     // no config: default folder
   }
   return join(commonDir, "hooks");
 }
 
+/** Where link checks start: the git folder or the checkout that holds the hooks folder, else the folder itself. */
+function trustedRoot(dir: string, commonDir: string, mainRoot: string): string {
+  for (const root of [commonDir, mainRoot]) {
+    const rel = relative(root, dir);
+    if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel))) return root;
+  }
+  return dir;
+}
+
+/** The displaced hooks in the order they run: the first one chained, then -2, -3, … */
+export function chainedHooks(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return [];
+    throw e;
+  }
+  const rank = (n: string) => Number(CHAINED_NAME.exec(n)![1] ?? 1);
+  return names.filter((n) => CHAINED_NAME.test(n)).sort((a, b) => rank(a) - rank(b));
+}
+
+function nextChainedName(taken: string[]): string {
+  if (taken.length === 0) return CHAINED;
+  const last = Number(CHAINED_NAME.exec(taken[taken.length - 1]!)![1] ?? 1);
+  return `${CHAINED}-${last + 1}`;
+}
+
+export interface PostCheckoutState {
+  file: string;
+  /** Something is installed at post-checkout. */
+  installed: boolean;
+  /** What is installed is spex's own hook. */
+  ours: boolean;
+  /** The displaced hooks spex's hook runs first, by name in the hooks folder. */
+  chained: string[];
+}
+
+function isOurs(dir: string, root: string): { installed: boolean; ours: boolean } {
+  const { root: r, rel } = splitUnder(root, join(dir, HOOK));
+  let st;
+  try {
+    st = lstatSync(join(r, rel));
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return { installed: false, ours: false };
+    throw e;
+  }
+  // spex writes a regular file; a link (or anything else) is someone else's.
+  if (!st.isFile()) return { installed: true, ours: false };
+  return { installed: true, ours: (readFileNoFollow(r, rel) ?? "").includes(MARK) };
+}
+
+export function postCheckoutState(commonDir: string, mainRoot: string): PostCheckoutState {
+  const dir = hooksDir(commonDir, mainRoot);
+  return { file: join(dir, HOOK), ...isOurs(dir, trustedRoot(dir, commonDir, mainRoot)), chained: chainedHooks(dir) };
+}
+
+function hookText(spexBin: string, chained: string[]): string {
+  return ASSETS["hooks/post-checkout.sh"]!.replace("@@CHAINED@@", chained.join(" ")).replace("@@SPEX_BIN@@", spexBin.replace(/'/g, "'\\''"));
+}
+
+/**
+ * Install spex's post-checkout hook. Whatever stands there and is not spex's
+ * own is renamed (never rewritten) to the next chained name first. Nothing is
+ * written through a link (`unsafe_path`).
+ */
 export function installPostCheckout(commonDir: string, mainRoot: string, spexBin: string): string {
   const dir = hooksDir(commonDir, mainRoot);
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "post-checkout");
-  const text = ASSETS["hooks/post-checkout.sh"]!.replace("@@SPEX_BIN@@", spexBin.replace(/'/g, "'\\''"));
-  let existing: string | undefined;
-  try {
-    existing = readFileSync(file, "utf8");
-  } catch {
-    existing = undefined;
+  const { root, rel } = splitUnder(trustedRoot(dir, commonDir, mainRoot), join(dir, HOOK));
+  const relDir = relative(root, dir);
+  if (relDir !== "") refuseLinks(root, relDir, "folder");
+  const file = join(dir, HOOK);
+  const chained = chainedHooks(dir);
+  const { installed, ours } = isOurs(dir, root);
+  if (installed && !ours) {
+    const name = nextChainedName(chained);
+    // A rename keeps every byte (and a link stays a link); the name is the first one past the chain.
+    renameSync(file, join(dir, name));
+    chained.push(name);
   }
-  if (existing === text) return file;
-  if (existing !== undefined && !existing.includes(MARK)) {
-    const chained = `${file}.spex-chained`;
-    if (!existsSync(chained)) renameSync(file, chained);
-  }
-  writeFileSync(`${file}.tmp`, text, { mode: 0o755 });
-  chmodSync(`${file}.tmp`, 0o755);
-  renameSync(`${file}.tmp`, file);
+  const text = hookText(spexBin, chained);
+  if (ours && readFileNoFollow(root, rel) === text) return file;
+  writeFileNoFollow(root, rel, text, { mode: 0o755, forceMode: true });
   return file;
 }

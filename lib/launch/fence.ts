@@ -1,14 +1,40 @@
 // The launch readiness fence (DESIGN.md §3): while a launch is unproven the
 // record holds the frozen original; readers show it, pinned offline. Success
 // publishes the final record once; failure restores the original silently.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { errnoCode } from "../errors";
+import { ownerAlive, selfIdentity } from "../proc";
 import { type PendingOriginal, type RecordChange, type SessionRecord, parseRecord, serializeRecord, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
+
+export function readinessTimeout(): number {
+  const v = Number(process.env.SPEX_READY_TIMEOUT_MS);
+  return Number.isFinite(v) && v > 0 ? v : 30000;
+}
 
 export function freezeOriginal(r: SessionRecord): string {
   const original: PendingOriginal = { status: r.status, proposal: r.proposal, note: r.note, stopped: r.stopped, archived: r.archived };
   return JSON.stringify(original);
+}
+
+function launcherFile(store: ProjectStore, id: string): string {
+  return `${sessionPaths(store, id).dir}/launcher.json`;
+}
+
+/** Record this process as the one waiting on the session's readiness (a reader leaves the fence to it while it lives). */
+export function markLauncher(store: ProjectStore, id: string): void {
+  writeFileSync(launcherFile(store, id), JSON.stringify(selfIdentity()) + "\n");
+}
+
+/** Is the process that raised the fence still alive? undefined when no launcher was recorded (an older spex). */
+export function launcherAlive(store: ProjectStore, id: string): boolean | undefined {
+  let owner: { pid: number; start: string; boot: string };
+  try {
+    owner = JSON.parse(readFileSync(launcherFile(store, id), "utf8"));
+  } catch {
+    return undefined;
+  }
+  return typeof owner?.pid === "number" && ownerAlive(owner);
 }
 
 /** The pid and start identity the launch script recorded, if it has run. */

@@ -5,3 +5,4 @@ export { renderLaunchScript, shellQuote } from "./script";
 export { renderWorktree, copyLocalConfig } from "./render";
 export { selfBin, agentHookScript } from "./self";
 export { recoverStaleFences, listRowsSettled } from "./stale";
+export { settleFence, type FenceSettlement } from "./settle";

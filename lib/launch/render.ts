@@ -1,17 +1,43 @@
 // Rendering a worktree for its harness: the machine-local config snapshot,
-// then the agent hook config merged into whatever the user already has.
-import { copyFileSync, existsSync } from "node:fs";
+// then the agent hook config merged into whatever the user already has. Both
+// are written without following a link the base branch may have planted.
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LOCAL_CONFIG_FILE } from "../config";
+import { errnoCode } from "../errors";
 import { harnessAdapter } from "../harness";
+import { refuseLinks, writeFileNoFollow } from "../nofollow";
 import { agentHookScript } from "./self";
 import { shellQuote } from "./script";
 
-export function copyLocalConfig(mainRoot: string, worktree: string): boolean {
+function readLocalConfig(mainRoot: string): { text: string; mode: number } | undefined {
   const src = join(mainRoot, LOCAL_CONFIG_FILE);
-  if (!existsSync(src)) return false;
-  copyFileSync(src, join(worktree, LOCAL_CONFIG_FILE));
+  try {
+    return { text: readFileSync(src, "utf8"), mode: statSync(src).mode & 0o7777 };
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+export function copyLocalConfig(mainRoot: string, worktree: string): boolean {
+  const local = readLocalConfig(mainRoot);
+  if (!local) return false;
+  writeFileNoFollow(worktree, LOCAL_CONFIG_FILE, local.text, { mode: local.mode, forceMode: true });
   return true;
+}
+
+/**
+ * Refuse (`unsafe_path`, naming it) a worktree whose checked-out files would
+ * redirect one of the writes the create is about to make: the local config
+ * copy and the harness's hook config (in the worktree and, for Codex, in the
+ * main checkout). Called before the first of those writes.
+ */
+export function refuseUnsafeRender(mainRoot: string, worktree: string, harness: string): void {
+  const adapter = harnessAdapter(harness);
+  if (existsSync(join(mainRoot, LOCAL_CONFIG_FILE))) refuseLinks(worktree, LOCAL_CONFIG_FILE);
+  for (const rel of adapter.hookConfigFiles) refuseLinks(worktree, rel);
+  for (const rel of adapter.mainCheckoutFiles ?? []) refuseLinks(mainRoot, rel);
 }
 
 /** Install the harness's hook config into the worktree. Returns the files written. */

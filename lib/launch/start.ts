@@ -9,7 +9,10 @@ import { type SessionRecord, readSession, refuseUnusable, updateRecord } from ".
 import { type ProjectStore, sessionPaths } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxSync } from "../tmux";
 import { branchExists } from "../git";
-import { clearFence, freezeOriginal, readAgentPid, restoreOriginal } from "./fence";
+import { clearFence, freezeOriginal, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
+import { settleFence } from "./settle";
+
+export { readinessTimeout };
 import { requireExecutable, resolveLauncher } from "./launcher";
 import { renderLaunchScript, shellQuote } from "./script";
 import { selfBin } from "./self";
@@ -20,6 +23,8 @@ export interface LaunchOptions {
   /** Wait for readiness (default true). */
   wait?: boolean;
   timeoutMs?: number;
+  /** Told once the tmux session exists: this launch made it (a create notes it for its rollback). */
+  onStarted?: (tmux: { socket: string; name: string; id: string }) => void;
 }
 
 export interface LaunchResult {
@@ -27,10 +32,6 @@ export interface LaunchResult {
   ready: boolean;
 }
 
-export function readinessTimeout(): number {
-  const v = Number(process.env.SPEX_READY_TIMEOUT_MS);
-  return Number.isFinite(v) && v > 0 ? v : 30000;
-}
 
 export function tmuxNameFor(record: SessionRecord): string {
   return record.worktree_path.split("/").pop()!.replace(/[.:]/g, "-");
@@ -62,8 +63,13 @@ interface Launchable {
  * ask this before they change anything.
  */
 export async function checkLaunchable(store: ProjectStore, id: string): Promise<Launchable> {
-  const reading = readSession(store, id);
+  let reading = readSession(store, id);
   refuseUnusable(reading);
+  // A fence nobody waits on any more is settled first, so only a live launch refuses.
+  if (reading.pending && (await settleFence(store, id))) {
+    reading = readSession(store, id);
+    refuseUnusable(reading);
+  }
   const current = reading.record;
   if (reading.pending) {
     throw new SpexError("launch_in_progress", `session ${id.slice(0, 8)} is already starting`, {
@@ -119,6 +125,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   });
   writeFileSync(paths.launch, script, { mode: 0o755 });
   rmSync(paths.agentPid, { force: true });
+  markLauncher(store, id);
 
   // Fence first: until readiness is proven, readers see the original, offline.
   await updateRecord(
@@ -139,16 +146,19 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   );
 
   // One tmux call: open the session on a placeholder, keep dead panes for their last screen, then start the script.
+  // -P prints the new session's id only when this call made it: a session of that name made by anyone else is never killed here.
   const started = tmuxSync(socket, [
-    "new-session", "-d", "-s", tmuxName, "-c", current.worktree_path, "-x", "200", "-y", "50",
+    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", tmuxName, "-c", current.worktree_path, "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", `${exactSession(tmuxName)}:`, "remain-on-exit", "on",
     // Whose session this is, for `doctor` on a socket other projects share.
     ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_PROJECT_OPTION, store.root,
     ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_HOME_OPTION, store.home,
     ";", "respawn-pane", "-k", "-t", `${exactSession(tmuxName)}:`, `exec sh ${shellQuote(paths.launch)}`,
   ]);
+  const madeId = /^\$\d+$/m.exec(started.stdout)?.[0];
+  if (madeId) opts.onStarted?.({ socket, name: tmuxName, id: madeId });
   if (started.code !== 0) {
-    killSession(socket, tmuxName);
+    if (madeId) tmuxSync(socket, ["kill-session", "-t", madeId]);
     await restoreOriginal(store, id);
     throw new SpexError("tmux_failed", `tmux could not open session ${tmuxName}: ${started.stderr.trim()}`, {
       hint: "check that tmux works here (`spex doctor`)",

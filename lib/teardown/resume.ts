@@ -3,7 +3,7 @@
 // lib/launch's; this decides whether a relaunch is allowed and clears the way.
 import { SpexError } from "../errors";
 import { harnessAdapter } from "../harness";
-import { type LaunchResult, checkLaunchable, launchSession } from "../launch";
+import { type LaunchResult, checkLaunchable, launchSession, settleFence } from "../launch";
 import { publicRecord, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { probe, recordedLeaf } from "./leaf";
@@ -26,6 +26,8 @@ export interface ResumeResult {
 }
 
 export async function resumeSession(store: ProjectStore, id: string, opts: ResumeOptions = {}): Promise<ResumeResult> {
+  // A launch nobody waits on any more is settled first: resume then sees the agent as it is.
+  await settleFence(store, id);
   const reading = readSession(store, id);
   // Corrupt and retired records are refused here: a retired one is terminal, only close remains.
   refuseUnusable(reading);

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
+import { spexAsync } from "./backend-support";
 import { countingBin, installFakeAgents } from "../support/agents";
 
 let sb: Sandbox;
@@ -119,25 +121,76 @@ describe("crash at each create step", () => {
   }
 });
 
-describe("a stale readiness fence", () => {
-  test("a launch whose spex died while waiting shows starting, then its original once the pane is gone and the timeout passed", () => {
+/** Start `spex session new` in the background; resolves with the session id once its agent recorded its pid. */
+async function newKilledWhileWaiting(s: Sandbox, prompt: string): Promise<string> {
+  writeFileSync(join(s.repo, "spexcode.json"), JSON.stringify({ launchers: { waits: { harness: "claude", command: "sh -c 'sleep 600' waits" } } }));
+  // Claude-style readiness never arrives from `sleep`: new waits, and is killed while it does.
+  const child = spawn(SPEX_BIN, ["session", "new", "--launcher", "waits", "--json", prompt], { cwd: s.repo, env: { ...s.env, SPEX_READY_TIMEOUT_MS: "600000" }, stdio: "ignore" });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const sessions = () => {
+    const projects = join(s.home, "projects");
+    if (!existsSync(projects)) return [];
+    return readdirSync(projects).flatMap((k) => {
+      const dir = join(projects, k, "sessions");
+      return existsSync(dir) ? readdirSync(dir).map((id) => join(dir, id)) : [];
+    });
+  };
+  const dir = await waitFor(() => sessions().find((d) => existsSync(join(d, "agent.pid"))), "the agent to record its pid", 30000);
+  child.kill("SIGKILL");
+  await exited;
+  const id = dir.split("/").pop()!;
+  expect(record(s, id).launch_readiness_pending).not.toBe("");
+  return id;
+}
+
+function stateEvents(s: Sandbox, id: string): Record<string, any>[] {
+  const [key] = readdirSync(join(s.home, "projects"));
+  const file = join(s.home, "projects", key!, "sessions", id, "timeline.ndjson");
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.kind === "state");
+}
+
+describe("a launch nobody waits on any more", () => {
+  test("after new is killed -9 mid-wait, the next readers take the live, proven agent as ready, recorded once; resume agrees", async () => {
+    sb = sandbox();
+    const id = await newKilledWhileWaiting(sb, "stuck launch");
+    const [pid, start] = readFileSync(join(sb.home, "projects", readdirSync(join(sb.home, "projects"))[0]!, "sessions", id, "agent.pid"), "utf8").trim().split(" ");
+    // Two readers at once: one of them publishes readiness, the other finds it done.
+    const [a, b] = await Promise.all([spexAsync(sb, ["session", "ls", id, "--json"]), spexAsync(sb, ["session", "show", id, "--json"])]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(JSON.parse(a.stdout)[0].display).toBe("working");
+    expect(JSON.parse(b.stdout).display).toBe("working");
+    const r = record(sb, id);
+    expect([r.launch_readiness_pending, r.agent_pid, r.agent_start, r.status, r.stopped]).toEqual(["", pid, start, "active", false]);
+    expect(stateEvents(sb, id).filter((e) => e.status === "active" && e.stopped === false)).toHaveLength(1);
+    // resume sees what ls shows: a running agent (and --force no longer finds a launch in progress).
+    const resume = sb.spex(["session", "resume", id, "--json"]);
+    expect(JSON.parse(resume.stdout).error.code).toBe("session_running");
+    const forced = sb.spex(["session", "resume", id, "--force", "--json"], { env: { SPEX_READY_TIMEOUT_MS: "1" } });
+    expect(forced.stderr).not.toContain("launch_in_progress");
+    expect(forced.code).toBe(0);
+  });
+
+  test("after new is killed -9 mid-wait and its pane is gone, the next reader shows the original again", async () => {
+    sb = sandbox();
+    const id = await newKilledWhileWaiting(sb, "stuck launch");
+    sb.tmux(["kill-session", "-t", `=${record(sb, id).tmux_session}`]);
+    expect(row(sb, id).display).toBe("offline");
+    const r = record(sb, id);
+    expect([r.launch_readiness_pending, r.status, r.stopped, r.agent_pid]).toEqual(["", "idle", true, ""]);
+    // A failed launch emits no lifecycle event: readers saw the original all along.
+    expect(stateEvents(sb, id)).toEqual([]);
+  });
+
+  test("a launch whose new gave up waiting is settled by the next reader as what its agent became", () => {
     sb = sandbox();
     writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { waits: { harness: "claude", command: "sh -c 'sleep 600' waits" } } }));
-    // Claude-style readiness never arrives from `sleep`: let new give up waiting at once and leave the fence up.
-    const r = sb.spex(["session", "new", "--launcher", "waits", "--json", "stuck launch"], { env: { SPEX_READY_TIMEOUT_MS: "1" } });
+    // new gives up at once and leaves the fence up; it has exited, so the next reader settles it.
+    const r = sb.spex(["session", "new", "--launcher", "waits", "--json", "slow launch"], { env: { SPEX_READY_TIMEOUT_MS: "1" } });
     expect(r.code).toBe(0);
     const created = JSON.parse(r.stdout);
     expect(created.ready).toBe(false);
-    const id = created.session_id;
-    // The pane is alive: still starting, whatever the clock says.
-    expect(row(sb, id).display).toBe("starting");
-    const ls = (env: Record<string, string>) => JSON.parse(sb.spex(["session", "ls", id, "--json"], { env }).stdout)[0];
-    expect(ls({ SPEX_READY_TIMEOUT_MS: "1" }).display).toBe("starting");
-    // The pane goes away: past the timeout, ls restores the original (not started, offline).
-    sb.tmux(["kill-session", "-t", `=${record(sb, id).tmux_session}`]);
-    expect(ls({ SPEX_READY_TIMEOUT_MS: "3600000" }).display).toBe("starting");
-    const settled = ls({ SPEX_READY_TIMEOUT_MS: "1" });
-    expect(settled.display).toBe("offline");
-    expect(record(sb, id).launch_readiness_pending).toBe("");
+    expect(created.launch_readiness_pending).not.toBe("");
+    expect(row(sb, created.session_id).display).toBe("working");
   });
 });

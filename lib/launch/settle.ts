@@ -1,0 +1,39 @@
+// A fence nobody waits on any more: a launch whose `new` or `resume` died (or
+// gave up) while it waited. The next reader settles it once the launcher is
+// gone or the readiness timeout has passed: an agent whose agent.pid names a
+// live process of the recorded start time has reached readiness (published
+// once, through the writer); otherwise the original comes back and, as for any
+// failed launch, no lifecycle event is emitted.
+import { probeLeaf } from "../proc";
+import { readSession } from "../record";
+import type { ProjectStore } from "../store";
+import { exactSession, tmuxSync } from "../tmux";
+import { clearFence, launcherAlive, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
+
+function paneAlive(socket: string, name: string): boolean {
+  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
+  return r.code === 0 && r.stdout.split("\n").some((l) => l.trim() === "0");
+}
+export type FenceSettlement = "ready" | "restored";
+
+/** Settle one fenced session whose launch nobody waits on any more; undefined while it may still prove itself (or was not fenced). */
+export async function settleFence(store: ProjectStore, id: string, now = Date.now()): Promise<FenceSettlement | undefined> {
+  const reading = readSession(store, id);
+  if (reading.kind !== "ok" || !reading.pending) return undefined;
+  const { record } = reading;
+  const timedOut = now - Date.parse(record.updatedAt) >= readinessTimeout();
+  // A launcher still waiting settles its own fence.
+  const launcher = launcherAlive(store, id);
+  if (!timedOut && launcher !== false) return undefined;
+  const leaf = readAgentPid(store, id);
+  // Either result also stands when a racing reader published it first (the writer makes the second a no-op).
+  if (leaf && probeLeaf(leaf.pid, leaf.start) === "owned") {
+    await clearFence(store, id);
+    return "ready";
+  }
+  // The launch script has not recorded its pid yet: give it the readiness timeout.
+  if (!leaf && !timedOut && record.tmux_session && paneAlive(record.tmux_socket, record.tmux_session)) return undefined;
+  await restoreOriginal(store, id);
+  return "restored";
+}
+

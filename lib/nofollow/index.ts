@@ -1,0 +1,155 @@
+// Writes into a worktree, a checkout or its git folder never go through a
+// symbolic link (DESIGN.md §13): a base branch is untrusted, and a tracked link
+// named like a file spex writes would carry the write outside the repository.
+// Every folder from the trusted root down and the file itself are checked with
+// lstat; the file is opened O_NOFOLLOW, and a replace lands by rename (which
+// replaces a name, never follows it).
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { SpexError, errnoCode } from "../errors";
+
+function unsafePath(path: string, what: string): SpexError {
+  return new SpexError("unsafe_path", `${path} is ${what}; spex does not write through it`, {
+    hint: "remove or replace it (a base branch may have planted it), then try again",
+    details: { path },
+  });
+}
+
+function lstatOrAbsent(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Refuse (`unsafe_path`) unless every folder of `rel` under `root` is absent or
+ * a real folder and its last part is absent or a regular file (a real folder
+ * with `last = "folder"`). `root` is trusted as it is. Returns the number of
+ * parts that exist.
+ */
+export function refuseLinks(root: string, rel: string, last: "file" | "folder" = "file"): number {
+  const parts = partsOf(root, rel);
+  let path = root;
+  for (let i = 0; i < parts.length; i++) {
+    path = join(path, parts[i]!);
+    const st = lstatOrAbsent(path);
+    if (!st) return i;
+    const folder = i < parts.length - 1 || last === "folder";
+    if (st.isSymbolicLink()) throw unsafePath(path, "a symbolic link");
+    if (folder && !st.isDirectory()) throw unsafePath(path, "not a folder");
+    if (!folder && !st.isFile()) throw unsafePath(path, "not a regular file");
+  }
+  return parts.length;
+}
+
+/** The trusted root and the relative path of `file`: `root` when the file lies under it, else the file's own folder. */
+export function splitUnder(root: string, file: string): { root: string; rel: string } {
+  const rel = relative(root, file);
+  if (rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel)) return { root, rel };
+  const cut = file.lastIndexOf(sep);
+  return { root: file.slice(0, cut) || sep, rel: file.slice(cut + 1) };
+}
+
+function partsOf(root: string, rel: string): string[] {
+  const parts = rel.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+  if (parts.length === 0 || parts.includes("..")) throw unsafePath(join(root, rel), `not a path inside ${root}`);
+  return parts;
+}
+
+/** Create the missing folders of `parts` under `root` one at a time, never through a link; returns the deepest. */
+function makeFolders(root: string, parts: string[]): string {
+  let path = root;
+  for (const part of parts) {
+    path = join(path, part);
+    try {
+      mkdirSync(path);
+    } catch (e) {
+      if (errnoCode(e) !== "EEXIST") throw e;
+      const st = lstatSync(path);
+      if (st.isSymbolicLink() || !st.isDirectory()) throw unsafePath(path, st.isSymbolicLink() ? "a symbolic link" : "not a folder");
+    }
+  }
+  return path;
+}
+
+/** Create the missing folders above the last part of `rel`; returns the full path of `rel`. */
+function makeParents(root: string, rel: string): string {
+  const parts = partsOf(root, rel);
+  return join(makeFolders(root, parts.slice(0, -1)), parts[parts.length - 1]!);
+}
+
+/** Make the folder `rel` under `root` (and its parents) without going through a link. */
+export function mkdirNoFollow(root: string, rel: string): string {
+  refuseLinks(root, rel, "folder");
+  return makeFolders(root, partsOf(root, rel));
+}
+
+/** The file's text, or undefined when absent; refuses a link anywhere on the way. */
+export function readFileNoFollow(root: string, rel: string): string | undefined {
+  if (refuseLinks(root, rel) < partsOf(root, rel).length) return undefined;
+  const fd = openNoFollow(join(root, rel), constants.O_RDONLY);
+  try {
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openNoFollow(path: string, flags: number, mode?: number): number {
+  try {
+    return openSync(path, flags | constants.O_NOFOLLOW, mode);
+  } catch (e) {
+    if (errnoCode(e) === "ELOOP") throw unsafePath(path, "a symbolic link");
+    throw e;
+  }
+}
+
+/**
+ * Replace (or create) `rel` under `root` with `text`: written beside it, then
+ * renamed over it. Keeps an existing file's mode; `mode` applies to a new file
+ * (or always, with `forceMode`).
+ */
+export function writeFileNoFollow(root: string, rel: string, text: string, opts: { mode?: number; forceMode?: boolean } = {}): string {
+  refuseLinks(root, rel);
+  const file = makeParents(root, rel);
+  const existing = lstatOrAbsent(file);
+  const mode = existing && !opts.forceMode ? existing.mode & 0o7777 : (opts.mode ?? 0o644);
+  const cut = file.lastIndexOf(sep);
+  const tmp = `${file.slice(0, cut)}${sep}.${file.slice(cut + 1)}.spex-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  const fd = openNoFollow(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    try {
+      writeSync(fd, text);
+      fchmodSync(fd, mode);
+    } finally {
+      closeSync(fd);
+    }
+    // Checked again just before the rename: a link that appeared meanwhile is refused, not replaced.
+    refuseLinks(root, rel);
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already renamed or never made
+    }
+    throw e;
+  }
+  return file;
+}
+
+/** Append `text` to `rel` under `root` (created when absent); never through a link. */
+export function appendFileNoFollow(root: string, rel: string, text: string, mode = 0o644): void {
+  refuseLinks(root, rel);
+  const file = makeParents(root, rel);
+  const fd = openNoFollow(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, mode);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
