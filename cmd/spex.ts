@@ -68,7 +68,8 @@ function helpArgs(words: string[]): string[] {
 }
 
 export async function runCli(args: string[], base: BaseContext): Promise<number> {
-  if (args[0] === "help" && !args.slice(1).some((a) => a.startsWith("-"))) args = helpArgs(args.slice(1));
+  // Help pages have no options of their own: `spex help --json` is `spex --help`.
+  if (args[0] === "help") args = helpArgs(args.slice(1).filter((a) => !a.startsWith("-")));
   const context: SpexContext = { ...base, commands };
   const cli = buildCli(args);
   const json = args.includes("--json");
