@@ -58,7 +58,7 @@ test("the dashboard lists the sessions as a tree and drops the token from the ad
   // Tree order: the child sits right under its parent.
   const order = await page.locator("tr.row").evaluateAll((trs) => trs.map((tr: any) => tr.dataset.id));
   expect(order.indexOf(ids.child)).toBe(order.indexOf(ids.parent!) + 1);
-  expect(await page.locator(`tr.row[data-id="${ids.parent}"] .label`).textContent()).toBe("lead the work");
+  expect(await page.locator(`tr.row[data-id="${ids.parent}"] .label`).textContent()).toBe("lead the dashboard work");
   expect(await page.locator(`tr.row[data-id="${ids.parent}"] .c-branch`).textContent()).toMatch(/^spex\/dashboard-/);
   expect(await badge(ids.parent!).textContent()).toBe("working");
 });
@@ -121,7 +121,8 @@ test("a state change made by the CLI appears within 1 s without a reload", async
 test("the send action delivers a message into the session's pane and the timeline shows it", async () => {
   await page.locator(`tr.row[data-id="${ids.other}"]`).click();
   await page.waitForSelector("#detail:not([hidden])");
-  expect(await page.locator("#d-prompt").textContent()).toBe("an unrelated session");
+  // The prompt arrives with the detail request, after the panel opens.
+  await page.waitForFunction(() => document.getElementById("d-prompt")?.textContent === "an unrelated session", undefined, { timeout: 5000 });
   await page.locator("#send-text").fill("echo sent-from-the-dash''board");
   await page.locator("#act-send").click();
   await page.waitForFunction(() => /: delivered/.test(document.getElementById("d-result")?.textContent ?? ""), undefined, { timeout: 15000 });
@@ -144,7 +145,7 @@ test("stop asks for confirmation, then the row goes offline", async () => {
   });
   await page.locator("#act-stop").click();
   await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "offline", ids.parent, { timeout: 10000 });
-  expect(asked).toContain("Stop lead the work?");
+  expect(asked).toContain("Stop lead the dashboard work?");
   const dismissed = page.waitForEvent("dialog").then((d) => d.dismiss());
   await page.locator(`tr.row[data-id="${ids.child}"]`).click();
   await page.locator("#act-close").click();
