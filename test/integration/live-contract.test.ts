@@ -39,22 +39,30 @@ function json(args: string[], extra: Record<string, string> = {}, cwd?: string):
   return JSON.parse(r.stdout);
 }
 
-/** tsc's verdict on assigning each value to the named contract type (extra fields allowed, as for any JSON consumer). */
-function typeCheck(values: Array<[type: string, value: unknown]>): string {
-  const file = join(sb.dir, "consumer.ts");
-  const lines = [
-    `import type { BulkEnvelope, LivePane } from ${JSON.stringify(join(REPO_ROOT, "test", "support", "sessions-contract"))};`,
-    // Infers the value's own type (literals kept by the constraint), then requires it to be assignable to T.
-    "const accepts = <T,>() => <U extends T>(value: U): U => value;",
-    ...values.map(([type, value], i) => `export const v${i} = accepts<${type}>()(${JSON.stringify(value)});`),
-  ];
-  writeFileSync(file, lines.join("\n") + "\n");
+/**
+ * tsc's verdict on assigning each value to the named contract type (extra
+ * fields allowed, as for any JSON consumer): one tsc run over one file per
+ * name, its diagnostics by that name ("" when the file type-checks).
+ */
+function typeCheck(files: Record<string, Array<[type: string, value: unknown]>>): Record<string, string> {
+  const paths = Object.keys(files).map((name) => {
+    const file = join(sb.dir, `${name}.ts`);
+    const lines = [
+      `import type { BulkEnvelope, LivePane } from ${JSON.stringify(join(REPO_ROOT, "test", "support", "sessions-contract"))};`,
+      // Infers the value's own type (literals kept by the constraint), then requires it to be assignable to T.
+      "const accepts = <T,>() => <U extends T>(value: U): U => value;",
+      ...files[name]!.map(([type, value], i) => `export const v${i} = accepts<${type}>()(${JSON.stringify(value)});`),
+    ];
+    writeFileSync(file, lines.join("\n") + "\n");
+    return file;
+  });
   const tsc = join(REPO_ROOT, "node_modules", ".bin", "tsc");
-  const r = spawnSync(tsc, ["--noEmit", "--strict", "--skipLibCheck", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler", file], { encoding: "utf8" });
-  return (r.stdout + r.stderr).trim();
+  const r = spawnSync(tsc, ["--noEmit", "--strict", "--skipLibCheck", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler", ...paths], { encoding: "utf8" });
+  const lines = (r.stdout + r.stderr).split("\n");
+  return Object.fromEntries(Object.keys(files).map((name) => [name, lines.filter((l) => l.includes(`${name}.ts(`)).join("\n")]));
 }
 
-test("live --json and bulk --json type-check against the contract's interfaces", async () => {
+test("live --json and bulk --json type-check against the contract's interfaces; output that breaks it does not", async () => {
   // A session of its own project, for the one run that really acts (a queued entry).
   const other = makeRepo(join(sb.dir, "victim-repo"), sb.env);
   const worktree = join(other, ".worktrees", "victim");
@@ -62,7 +70,7 @@ test("live --json and bulk --json type-check against the contract's interfaces",
   seedRecord(sb.home, other, { worktree_path: worktree, tmux_socket: sb.tmuxSocket, tmux_session: "victim", status: "idle" });
   const [pane] = openPanes(new PaneStage(join(sb.dir, "stage-victim")), sb.tmuxSocket, "victim", [{ text: "victim at rest" }], { cwd: worktree });
   await waitForScreens(sb.tmuxSocket, new Map([[pane!, "victim at rest"]]));
-  const values: Array<[string, unknown]> = [
+  const ours: Array<[string, unknown]> = [
     ["LivePane[]", json(["session", "live"])],
     ["BulkEnvelope", json(["session", "bulk", "status"])],
     ["BulkEnvelope", json(["session", "bulk", "capture", "--status", "idle,dead"])],
@@ -70,18 +78,16 @@ test("live --json and bulk --json type-check against the contract's interfaces",
     ["BulkEnvelope", json(["session", "bulk", "stop", "--status", "idle", "--dry-run"])],
     ["BulkEnvelope", json(["session", "bulk", "stop", "-p", "victim-repo", "--status", "idle", "--yes", "--no-queue", "--max-load-per-core", "1000"])],
   ];
-  const acted = values[5]![1] as any;
+  const acted = ours[5]![1] as any;
   expect(acted.entries.map((e: any) => [e.target, e.decision, e.queue])).toEqual([["victim:0.0", "queued", "local"]]);
-  expect(typeCheck(values)).toBe("");
-});
-
-test("the checker refuses output that breaks the contract (it can fail)", () => {
-  const envelope = json(["session", "bulk", "status"]);
-  envelope.guard.hints.maxActiveAgents = null;
-  envelope.entries[0].queue = "inline";
-  const verdict = typeCheck([["BulkEnvelope", envelope]]);
-  expect(verdict).toContain("Type 'null' is not assignable to type 'number'");
-  expect(verdict).toContain(`Type '"inline"' is not assignable to type '"none" | "local"'`);
+  // The checker can fail: what spex printed before, a null limit and an "inline" queue.
+  const broken = structuredClone(ours[1]![1]) as any;
+  broken.guard.hints.maxActiveAgents = null;
+  broken.entries[0].queue = "inline";
+  const verdict = typeCheck({ ours, broken: [["BulkEnvelope", broken]] });
+  expect(verdict.ours).toBe("");
+  expect(verdict.broken).toContain("Type 'null' is not assignable to type 'number'");
+  expect(verdict.broken).toContain(`Type '"inline"' is not assignable to type '"none" | "local"'`);
 });
 
 test("unknown folders and blank screens are null; slugs are slugs, never empty; lines are trimmed and collapsed", () => {
