@@ -19,7 +19,7 @@ node_modules/.installed: package.json package-lock.json
 	@if [ -L node_modules ]; then echo "node_modules is a shared symlink: install from the checkout that owns it"; else npm ci --no-audit --no-fund; fi
 	touch $@
 
-lib/generated/assets.ts: $(wildcard hooks/*.sh launch-templates/*.sh) scripts/gen-assets.ts
+lib/generated/assets.ts: $(wildcard hooks/*.sh hooks/*.fish launch-templates/*.sh launch-templates/*.bash launch-templates/*.zsh launch-templates/*.fish) scripts/gen-assets.ts
 	$(BIN)/bun scripts/gen-assets.ts
 
 bin/spex: node_modules/.installed lib/generated/assets.ts $(SOURCES)

@@ -1,5 +1,6 @@
-// Embed hooks/*.sh and launch-templates/*.sh into lib/generated/assets.ts so
-// both the compiled binary and the Node bundle carry them. Run by `make`;
+// Embed the scripts of hooks/ and launch-templates/ (sh, and the rc files of
+// bash, zsh and fish) into lib/generated/assets.ts so both the compiled
+// binary and the Node bundle carry them. Run by `make`;
 // test/unit/assets.test.ts checks the generated file is current.
 // `gen-assets.ts stamp IN OUT STAMP` copies the Node bundle with the build
 // stamp (commit and date, lib/version.ts) in place, as bun's --define does for
@@ -13,7 +14,7 @@ export function renderAssets(): string {
   const entries: [string, string][] = [];
   for (const dir of ["hooks", "launch-templates"]) {
     for (const f of readdirSync(join(root, dir)).sort()) {
-      if (f.endsWith(".sh")) entries.push([`${dir}/${f}`, readFileSync(join(root, dir, f), "utf8")]);
+      if (/\.(sh|bash|zsh|fish)$/.test(f)) entries.push([`${dir}/${f}`, readFileSync(join(root, dir, f), "utf8")]);
     }
   }
   const body = entries.map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`).join("\n");

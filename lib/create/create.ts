@@ -9,7 +9,8 @@ import { SpexError } from "../errors";
 import { findCheckout } from "../git/main-root";
 import { detectMainBranch, ensureExcluded, resolveCommit } from "../git";
 import { harnessAdapter } from "../harness";
-import { launchSession } from "../launch/start";
+import { type LaunchResult, launchSession } from "../launch/start";
+import { promptIsTyped } from "../launch/shell";
 import { resolveLauncher, whichSync } from "../launch/launcher";
 import { copyLocalConfig, refuseUnsafeRender, renderWorktree } from "../launch/render";
 import { selfBin } from "../launch/self";
@@ -22,6 +23,8 @@ import { type ProjectStore, projectLockPath, resourceLockPaths, sessionPaths } f
 import { listRows, resolveSelector } from "../sessions";
 import { spexSocket } from "../tmux";
 import { addWatcher } from "../comms/watchers";
+import { typeFirstCommand } from "../comms/first-command";
+import { refuseTooLarge } from "../comms/queue";
 import { type CreateReceipt, noteMade, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
 import { chooseFreeNames } from "./names";
 import { makeWorktree, makeWorktreeRoot } from "./make";
@@ -109,6 +112,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   const config = loadConfig(store.root);
   const launcher = resolveLauncher(config, input.launcher);
   const adapter = harnessAdapter(launcher.harness);
+  // A prompt typed into a shell is a message: the message limits apply.
+  if (promptIsTyped(launcher.harness, launcher.command)) refuseTooLarge(input.prompt);
   let base: string | undefined;
   if (input.base !== undefined && input.base !== "") {
     base = await resolveCommit(store.root, input.base);
@@ -134,6 +139,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
 
   let receipt: CreateReceipt | undefined;
   let record: SessionRecord | undefined;
+  let launched: LaunchResult;
   try {
     // The project lock orders creates (max-active) and makes "is this name free?" and "make it" one step.
     await withLock(
@@ -204,13 +210,15 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     // A child is watched by its parent (source "parent").
     if (parent) await addWatcher(store, id, parent, "parent");
     if (input.noLaunch) return { record, prompt: input.prompt, ready: false, replayed: false, stuck };
-    const launched = await launchSession(store, id, { onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
+    launched = await launchSession(store, id, { onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
     crashpoint("launched");
-    const view = publicRecord(launched.record, parsePending(launched.record.launch_readiness_pending));
-    return { record: view, prompt: input.prompt, ready: launched.ready, replayed: false, stuck };
   } catch (error) {
     // Only what this process made (its receipt names it) is rolled back.
     if (receipt) await rollBack(store, receipt).catch(() => undefined);
     throw error;
   }
+  // The session stands from here on: a first command that cannot be handed over is reported by message-status, not rolled back.
+  await typeFirstCommand(store, id, launched);
+  const view = publicRecord(launched.record, parsePending(launched.record.launch_readiness_pending));
+  return { record: view, prompt: input.prompt, ready: launched.ready, replayed: false, stuck };
 }

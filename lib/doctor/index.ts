@@ -8,7 +8,7 @@ import { findCheckout } from "../git/main-root";
 import { postCheckoutState } from "../hooks/post-checkout";
 import { readReceipts } from "../create/receipt";
 import { whichSync } from "../launch/launcher";
-import { codexProjectTrust, harnessAdapter } from "../harness";
+import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
 import { readAll } from "../sessions";
 import type { ProjectStore } from "../store";
 import { spexSocket } from "../tmux";
@@ -67,7 +67,7 @@ export function runDoctor(store: ProjectStore): DoctorReport {
   checks.push({ name: "SPEX_HOME", required: true, ok: homeOk, detail: homeOk ? store.home : `${store.home} is not writable` });
   const config = loadConfig(store.root);
   for (const [name, launcher] of Object.entries(config.launchers)) {
-    const command = launcher.command || harnessAdapter(launcher.harness).defaultCommand;
+    const command = launcher.command || builtinCommand(harnessAdapter(launcher.harness), process.env, (p) => whichSync(p));
     const word = command.trim().split(/\s+/)[0] ?? "";
     const found = whichSync(word.replace(/^['"]|['"]$/g, ""));
     checks.push({ name: `launcher ${name}`, required: false, ok: !!found, detail: found ? `${word} → ${found}` : `${word} is not on PATH (sessions with --launcher ${name} will be refused)` });

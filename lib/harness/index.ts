@@ -8,6 +8,7 @@ import { type HarnessAdapter, type HarnessName, HARNESS_NAMES } from "./types";
 export * from "./types";
 export { HOOK_MARKER, mergeHookSettings } from "./hook-config";
 export { codexEventSnake, codexHookTrust, codexHandlersOf, upsertCodexTrust, type CodexHandler, type TrustEntry } from "./codex-trust";
+export { INTERACTIVE_SHELLS, type InteractiveShell, interactiveShellOf } from "./shell";
 export { codexConfigFile, codexProjectTrust, recordCodexTrust } from "./codex-config";
 
 const ADAPTERS: Record<HarnessName, HarnessAdapter> = { claude, codex, gemini, shell };
@@ -24,4 +25,9 @@ export function harnessAdapter(name: string): HarnessAdapter {
     });
   }
   return ADAPTERS[name];
+}
+
+/** The command a built-in launcher of this harness runs on this machine. */
+export function builtinCommand(adapter: HarnessAdapter, env: NodeJS.ProcessEnv, which: (program: string) => string | undefined): string {
+  return adapter.defaultCommandFor ? adapter.defaultCommandFor(env, which) : adapter.defaultCommand;
 }

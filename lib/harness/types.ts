@@ -35,6 +35,8 @@ export interface HarnessAdapter {
   name: HarnessName;
   /** The command a built-in launcher of this name runs. */
   defaultCommand: string;
+  /** When the built-in command depends on the machine (the user's shell): chosen from the environment and what is on PATH. */
+  defaultCommandFor?(env: NodeJS.ProcessEnv, which: (program: string) => string | undefined): string;
   /** Native hook event name → canonical action. */
   hookEvents: Record<string, HookAction>;
   /** Keys that interrupt the current turn without ending the session. */

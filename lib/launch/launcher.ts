@@ -4,7 +4,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { SpexConfig } from "../config";
 import { SpexError } from "../errors";
-import { type HarnessName, harnessAdapter } from "../harness";
+import { type HarnessName, builtinCommand, harnessAdapter } from "../harness";
 
 export interface ResolvedLauncher {
   name: string;
@@ -50,7 +50,7 @@ export function resolveLauncher(config: SpexConfig, requested: string | undefine
       httpStatus: 400,
     });
   }
-  const command = launcher.command || harnessAdapter(launcher.harness).defaultCommand;
+  const command = launcher.command || builtinCommand(harnessAdapter(launcher.harness), process.env, (p) => whichSync(p));
   return { name, harness: launcher.harness, command, executable: requireExecutable(command, name) };
 }
 

@@ -17,6 +17,8 @@ export interface LaunchScriptInput {
   args: string[];
   /** The prompt, or null for a prompt-less launch (resume). */
   prompt: string | null;
+  /** Lines run just before the exec (templates that have a @@SETUP@@ line). */
+  setup?: string[];
 }
 
 export function renderLaunchScript(i: LaunchScriptInput): string {
@@ -33,6 +35,7 @@ export function renderLaunchScript(i: LaunchScriptInput): string {
     "@@RECORD_PID@@": recordPid.replace(/@@PIDFILE@@/g, shellQuote(i.pidFile)).trimEnd(),
     "@@COMMAND@@": i.command,
     "@@ARGS@@": i.args.map(shellQuote).join(" "),
+    "@@SETUP@@": (i.setup ?? []).join("\n"),
     // The seam is applied here, once, for every harness (DESIGN.md §1.7).
     "@@PROMPT@@": i.prompt === null ? "" : shellQuote(promptSeam(i.prompt)),
   };

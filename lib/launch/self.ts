@@ -1,7 +1,7 @@
 // How spex finds itself from tmux and hooks (SPEX_BIN), and where the
 // installed hook scripts live. Inside a compiled binary process.argv[1] is a
 // virtual path, so the executable itself is the command.
-import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -60,9 +60,38 @@ export function selfBin(home = spexHome()): string {
   return installOnce(join(home, "bin", `spex-${digest(text)}`), text, 0o755);
 }
 
+/**
+ * A folder holding `spex` (a link to `bin`), for a session's PATH when spex is
+ * not installed there: `spex session done` typed in a session shell must work.
+ */
+export function spexPathDir(home: string, bin: string): string {
+  const dir = join(home, "bin", `path-${digest(bin)}`);
+  const link = join(dir, "spex");
+  if (!existsSync(link)) {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${link}.${process.pid}.tmp`;
+    rmSync(tmp, { force: true });
+    symlinkSync(bin, tmp);
+    renameSync(tmp, link);
+  }
+  return dir;
+}
+
+/** Install generated hook text once under $SPEX_HOME/hooks, named by its content: a file in use never changes. */
+export function installHookFile(home: string, stem: string, text: string, ext = ".sh"): string {
+  mkdirSync(join(home, "hooks"), { recursive: true });
+  return installOnce(join(home, "hooks", `${stem}-${digest(text)}${ext}`), text, 0o755);
+}
+
+/** The same for a folder of files (a ZDOTDIR); returns the folder. */
+export function installHookFolder(home: string, stem: string, files: Record<string, string>): string {
+  const dir = join(home, "hooks", `${stem}-${digest(JSON.stringify(files))}`);
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) installOnce(join(dir, name), text, 0o644);
+  return dir;
+}
+
 /** The installed agent hook script (a versioned copy of hooks/agent-hook.sh). */
 export function agentHookScript(home = spexHome()): string {
-  const text = ASSETS["hooks/agent-hook.sh"]!;
-  mkdirSync(join(home, "hooks"), { recursive: true });
-  return installOnce(join(home, "hooks", `spex-agent-hook-${digest(text)}.sh`), text, 0o755);
+  return installHookFile(home, "spex-agent-hook", ASSETS["hooks/agent-hook.sh"]!);
 }

@@ -16,6 +16,7 @@ export { readinessTimeout };
 import { requireExecutable, resolveLauncher } from "./launcher";
 import { renderLaunchScript, shellQuote } from "./script";
 import { selfBin } from "./self";
+import { shellLaunch } from "./shell";
 
 export interface LaunchOptions {
   /** Relaunch with the harness's resume marker (no prompt) when a native id is recorded. */
@@ -27,11 +28,15 @@ export interface LaunchOptions {
   onStarted?: (tmux: { socket: string; name: string; id: string }) => void;
 }
 
-export interface LaunchResult {
+export interface Readiness {
   record: SessionRecord;
   ready: boolean;
 }
 
+export interface LaunchResult extends Readiness {
+  /** The prompt, for the caller to type as the first command (an interactive shell session); null otherwise. */
+  firstCommand: string | null;
+}
 
 export function tmuxNameFor(record: SessionRecord): string {
   return record.worktree_path.split("/").pop()!.replace(/[.:]/g, "-");
@@ -103,8 +108,14 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
 
   const paths = sessionPaths(store, id);
   const resumeArgs = opts.resume && current.harness_session_id ? adapter.resumeArgs(current.harness_session_id) : undefined;
-  const prompt = resumeArgs ? null : readFileSync(paths.prompt, "utf8");
-  const args = resumeArgs ?? adapter.launchArgs({ nativeId: current.harness_session_id });
+  const bin = selfBin(store.home);
+  const shell = adapter.name === "shell" ? shellLaunch(launcher.command, store.home, bin) : undefined;
+  const readiness = shell?.readiness ?? adapter.readiness;
+  const given = resumeArgs ? null : readFileSync(paths.prompt, "utf8");
+  // An interactive shell runs its prompt as the first command, typed once it is at rest.
+  const firstCommand = shell?.typesPrompt && given !== null && given.trim() !== "" ? given : null;
+  const prompt = shell?.typesPrompt ? null : given;
+  const args = resumeArgs ?? [...(shell?.args ?? []), ...adapter.launchArgs({ nativeId: current.harness_session_id })];
   const script = renderLaunchScript({
     harness: adapter.name,
     sessionId: id,
@@ -113,7 +124,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
       SPEX_SESSION_ID: id,
       SPEX_HOME: store.home,
       SPEX_PROJECT_ROOT: store.root,
-      SPEX_BIN: selfBin(store.home),
+      SPEX_BIN: bin,
       SPEX_RECORD: paths.record,
       SPEX_HARNESS: adapter.name,
       SPEX_TMUX: socket,
@@ -122,6 +133,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     command: launcher.command,
     args,
     prompt,
+    setup: shell?.setup,
   });
   writeFileSync(paths.launch, script, { mode: 0o755 });
   rmSync(paths.agentPid, { force: true });
@@ -165,8 +177,8 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     });
   }
   // A pid proves itself within moments, and no hook may come to clear the fence (codex resume): always wait for it.
-  if (opts.wait === false && adapter.readiness !== "pid") return { record: readRecordOk(store, id), ready: false };
-  return waitForReadiness(store, id, adapter.readiness, opts.timeoutMs ?? readinessTimeout());
+  if (opts.wait === false && readiness !== "pid") return { record: readRecordOk(store, id), ready: false, firstCommand };
+  return { ...(await waitForReadiness(store, id, readiness, opts.timeoutMs ?? readinessTimeout())), firstCommand };
 }
 
 function readRecordOk(store: ProjectStore, id: string): SessionRecord {
@@ -181,7 +193,7 @@ function paneDead(socket: string, name: string): boolean {
 }
 
 /** Poll until the fence clears (success), the pane dies (failure, original restored), or time runs out. */
-export async function waitForReadiness(store: ProjectStore, id: string, mode: "hook" | "pid", timeoutMs: number): Promise<LaunchResult> {
+export async function waitForReadiness(store: ProjectStore, id: string, mode: "hook" | "pid", timeoutMs: number): Promise<Readiness> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const reading = readSession(store, id);

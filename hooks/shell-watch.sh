@@ -1,0 +1,72 @@
+
+# spex-shell-watch PID: lifecycle for a plain command of the shell harness
+# (no shell hooks to report it), read from the pane itself. The command is at
+# rest when its own process PID holds the terminal and nothing runs in its
+# foreground process group but itself: `sh -c 'make test; exec sh'` is
+# working while make runs (same group) and at rest once the final sh waits
+# for input; a job that interactive sh starts takes the terminal (working).
+# Started by launch.sh just before it execs the command; ends with PID.
+# Reads /proc with builtins; the only process it starts on a quiet pane is
+# the `sleep` between looks.
+set -u
+pid=${1:-}
+[ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || exit 0
+tick=${SPEX_SHELL_WATCH_TICK:-0.3}
+
+# Fields 3.. of /proc/PID/stat into $1.. (the command name, field 2, may hold spaces).
+stat_of() {
+  IFS= read -r _stat < "/proc/$1/stat" 2>/dev/null || return 1
+  _stat=${_stat##*) }
+}
+
+stat_of "$pid" || exit 0
+# shellcheck disable=SC2086
+set -- $_stat
+start=${20}
+busy_before=0
+quiet=0
+owed=0
+cmin=${9}
+
+while :; do
+  stat_of "$pid" || exit 0
+  # shellcheck disable=SC2086
+  set -- $_stat
+  # The pid now names another process: the command is gone.
+  [ "${20}" = "$start" ] || exit 0
+  pgrp=$3
+  tpgid=$6
+  # cminflt grows whenever the command waited for a child: a command came and went between looks.
+  [ "$9" = "$cmin" ] || owed=1
+  cmin=$9
+  busy=0
+  if [ "$tpgid" != "$pgrp" ]; then
+    busy=1
+  else
+    kids=''
+    IFS= read -r kids < "/proc/$pid/task/$pid/children" 2>/dev/null || :
+    for kid in $kids; do
+      [ "$kid" = "$$" ] && continue
+      stat_of "$kid" || continue
+      # shellcheck disable=SC2086
+      set -- $_stat
+      if [ "$3" = "$pgrp" ]; then busy=1; break; fi
+    done
+  fi
+  if [ "$busy" = 1 ]; then
+    [ "$busy_before" = 1 ] || spex_shell_report turn watch
+    busy_before=1
+    quiet=0
+    owed=0
+  else
+    # Rest counts after two quiet looks in a row (a script's gap between two commands is not rest).
+    quiet=$((quiet + 1))
+    if [ "$quiet" -ge 2 ]; then
+      [ "$busy_before" = 0 ] && [ "$owed" = 1 ] && spex_shell_report turn watch
+      busy_before=0
+      owed=0
+      spex_shell_report prompt watch
+    fi
+  fi
+  sleep "$tick"
+done

@@ -1,0 +1,67 @@
+// Shell sessions come to rest (issue 12 item 7): a `shell`-harness session
+// runs what it is sent, shows working while a command runs and idle at its
+// prompt, `wait --idle` returns after each command, and `done --then stop`
+// ends it. For bash, zsh and fish through spex's rc and their prompt hooks,
+// and for a plain command through the pane's own processes.
+import { afterEach, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { fileFrom, installed, row, screen, send, startShellSession, waitIdle } from "../support/shell-sessions";
+
+let sb: Sandbox;
+afterEach(() => sb?.cleanup());
+
+interface Kind {
+  name: string;
+  /** The program the launcher needs ("" when it is missing here). */
+  program: string;
+  command: string;
+  /** Does the prompt run as the first command (interactive shells) or reach the command as its last argument? */
+  typed: boolean;
+}
+
+const KINDS: Kind[] = [
+  { name: "bash", program: installed("bash"), command: "bash", typed: true },
+  { name: "zsh", program: installed("zsh"), command: "zsh", typed: true },
+  { name: "fish", program: installed("fish"), command: "fish", typed: true },
+  // Like `sh -c 'make test; exec sh'`: a busy start, then a plain sh at its prompt.
+  { name: "a plain command", program: installed("sh"), command: `sh -c 'sleep 1; printf "%s\\n" "$1" > first.txt; exec sh' run`, typed: false },
+];
+
+for (const kind of KINDS) {
+  const label = `${kind.name}: two sends run in turn, the session is idle between them and working while a command runs, and done --then stop ends it`;
+  if (!kind.program) {
+    test.skip(`${label} (skipped: ${kind.name} is not installed here)`, () => {});
+    continue;
+  }
+  test(label, async () => {
+    sb = sandbox();
+    const s = startShellSession(sb, kind.command, "echo first > first.txt");
+    // Rest from the prompt: wait --idle returns once the first command (or the plain command's own work) is done.
+    waitIdle(sb, s);
+    expect(await fileFrom(s, "first.txt")).toBe(kind.typed ? "first\n" : "echo first > first.txt\n");
+    expect(row(sb, s.id)?.display).toBe("idle");
+
+    // A command that takes a while: working while it runs, idle after.
+    send(sb, s, "sleep 2; echo one > one.txt");
+    await waitFor(() => row(sb, s.id)?.display === "working", "ls to show the session working during the sleep", 15000, 100);
+    expect(existsSync(join(s.worktree, "one.txt"))).toBe(false);
+    waitIdle(sb, s);
+    expect(await fileFrom(s, "one.txt")).toBe("one\n");
+    expect(row(sb, s.id)?.display).toBe("idle");
+
+    send(sb, s, "echo two > two.txt");
+    waitIdle(sb, s);
+    expect(await fileFrom(s, "two.txt")).toBe("two\n");
+    expect(row(sb, s.id)?.display).toBe("idle");
+
+    // The user (or a script) in the session declares it done; the prompt coming back carries out --then stop.
+    send(sb, s, "spex session done --propose nothing --then stop");
+    await waitFor(() => row(sb, s.id)?.stopped === true, "done --then stop to stop the session", 20000, 100).catch((e) => {
+      throw new Error(`${(e as Error).message}\n--- screen ---\n${screen(sb, s)}`);
+    });
+    await waitFor(() => sb.tmux(["has-session", "-t", `=${s.tmuxSession}`]).status !== 0, "the tmux session to end", 10000, 50);
+    expect(row(sb, s.id)?.lifecycle).toBe("awaiting");
+  });
+}
