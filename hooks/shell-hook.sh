@@ -54,6 +54,8 @@ spex_shell_report() {
     # A message handed over (the queue's state.json) after the record last
     # changed ran no command the pre-exec report saw (a comment; a builtin in
     # a plain sh): its turn still counts, or the next message would wait for it.
+    # (-nt: every shell that runs this has it, dash, bash, zsh and busybox alike.)
+    # shellcheck disable=SC3013
     if [ -n "${SPEX_RECORD:-}" ] && [ "${SPEX_RECORD%/sessions/*}/queue/${SPEX_SESSION_ID:-}/state.json" -nt "$SPEX_RECORD" ]; then
       spex_shell_report turn "$2"
     fi

@@ -3,6 +3,7 @@
 # aliases and functions work; spex then adds its prompt and pre-exec hooks
 # after whatever that set up, chaining (never replacing) PROMPT_COMMAND, the
 # DEBUG trap and PS0.
+# shellcheck disable=SC1090
 if [ -f ~/.bashrc ]; then . ~/.bashrc; fi
 
 @@SHELL_HOOK@@
@@ -10,6 +11,7 @@ if [ -f ~/.bashrc ]; then . ~/.bashrc; fi
 # bash >= 4.4 expands PS0 once a command line has been read, just before it
 # runs: PS0 arms the pre-exec report (an arithmetic side effect, so no
 # subshell). Older bash arms when the prompt shows instead.
+# shellcheck disable=SC2016
 __spex_arm='${__spex_armv[__spex_go=1]-}'
 __spex_ps0=0
 if (( BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 404 )); then __spex_ps0=1; fi
@@ -47,6 +49,7 @@ else
   if (( BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501 )) && [[ ${PROMPT_COMMAND@a} == *a* ]]; then
     PROMPT_COMMAND+=(__spex_precmd)
   else
+    # shellcheck disable=SC2128,SC2178
     PROMPT_COMMAND=${PROMPT_COMMAND:+$PROMPT_COMMAND$'\n'}__spex_precmd
   fi
   # The user's DEBUG trap runs after ours and sees the $? it always saw.
@@ -55,6 +58,7 @@ else
   __spex_prev_debug=${__spex_prev_debug%" DEBUG"}
   eval "__spex_prev_debug=${__spex_prev_debug:-''}"
   # With extdebug a non-zero DEBUG trap skips the command: end on the user's trap, or on true.
+  # shellcheck disable=SC2064
   trap "__spex_preexec; ${__spex_prev_debug:-true}" DEBUG
   unset __spex_prev_debug
 fi
