@@ -34,6 +34,8 @@ _spex_read_record() {
 _spex_settled() {
   case $1 in
     start) [ "$_spex_fenced" = 0 ] ;;
+    tool)
+      { [ "$_spex_status" = active ] || [ "$_spex_declared_empty" = 0 ]; } && [ "$_spex_stopped" = 0 ] && [ "$_spex_fenced" = 0 ] ;;
     turn)
       [ "$_spex_status" = active ] && [ "$_spex_proposal_empty" = 1 ] && [ "$_spex_note_empty" = 1 ] &&
         [ "$_spex_declared_empty" = 1 ] && [ "$_spex_stopped" = 0 ] && [ "$_spex_fenced" = 0 ] ;;
@@ -44,25 +46,34 @@ _spex_settled() {
   esac
 }
 
+# Was a message handed over (the queue's state.json) after the record last
+# changed? Its line then ran no command the pre-exec report saw (a comment; a
+# builtin in a plain sh): its turn still counts, or the next message would
+# wait for it for ever. (-nt: dash, bash, zsh and busybox all have it.)
+spex_shell_turn_owed() {
+  # shellcheck disable=SC3013
+  [ -n "${SPEX_RECORD:-}" ] && [ "${SPEX_RECORD%/sessions/*}/queue/${SPEX_SESSION_ID:-}/state.json" -nt "$SPEX_RECORD" ]
+}
+
 # spex_shell_report ACTION EVENT
 #   turn    a command line is about to run: active, a new turn
+#   tool    something runs, seen only once it runs (the plain-command watcher):
+#           active, but a declaration the command made itself stands
 #   stop    the prompt is back: idle; carries out an after-turn request and
 #           hands over queued messages
-#   prompt  the prompt is about to show: readiness at the first one (start), then stop
+#   rest    readiness at the first prompt (start), then stop
+#   prompt  the prompt is about to show: an owed turn, then rest
 spex_shell_report() {
-  if [ "$1" = prompt ]; then
-    # A message handed over (the queue's state.json) after the record last
-    # changed ran no command the pre-exec report saw (a comment; a builtin in
-    # a plain sh): its turn still counts, or the next message would wait for it.
-    # (-nt: every shell that runs this has it, dash, bash, zsh and busybox alike.)
-    # shellcheck disable=SC3013
-    if [ -n "${SPEX_RECORD:-}" ] && [ "${SPEX_RECORD%/sessions/*}/queue/${SPEX_SESSION_ID:-}/state.json" -nt "$SPEX_RECORD" ]; then
-      spex_shell_report turn "$2"
-    fi
-    spex_shell_report start "$2"
-    spex_shell_report stop "$2"
-    return 0
-  fi
+  case $1 in
+    prompt)
+      if spex_shell_turn_owed; then spex_shell_report turn "$2"; fi
+      spex_shell_report rest "$2"
+      return 0 ;;
+    rest)
+      spex_shell_report start "$2"
+      spex_shell_report stop "$2"
+      return 0 ;;
+  esac
   if _spex_read_record && ! _spex_settled "$1"; then
     "$SPEX_BIN" internal hook shell "$1" "$2" </dev/null >/dev/null 2>&1 || :
   fi

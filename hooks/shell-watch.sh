@@ -7,7 +7,10 @@
 # for input; a job that interactive sh starts takes the terminal (working).
 # Started by launch.sh just before it execs the command; ends with PID.
 # Reads /proc with builtins; the only process it starts on a quiet pane is
-# the `sleep` between looks.
+# the `sleep` between looks. It sees a command only once it runs, so it
+# reports `tool` (active; a declaration the command made itself, such as
+# `spex session done`, stands) rather than a new turn; a message handed over
+# whose command it never saw still counts as a turn at rest (shell-hook.sh).
 set -u
 pid=${1:-}
 [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || exit 0
@@ -26,7 +29,6 @@ start=${20}
 busy_before=0
 quiet=0
 owed=0
-cmin=${9}
 
 while :; do
   stat_of "$pid" || exit 0
@@ -36,9 +38,6 @@ while :; do
   [ "${20}" = "$start" ] || exit 0
   pgrp=$3
   tpgid=$6
-  # cminflt grows whenever the command waited for a child: a command came and went between looks.
-  [ "$9" = "$cmin" ] || owed=1
-  cmin=$9
   busy=0
   if [ "$tpgid" != "$pgrp" ]; then
     busy=1
@@ -54,7 +53,7 @@ while :; do
     done
   fi
   if [ "$busy" = 1 ]; then
-    [ "$busy_before" = 1 ] || spex_shell_report turn watch
+    [ "$busy_before" = 1 ] || spex_shell_report tool watch
     busy_before=1
     quiet=0
     owed=0
@@ -62,10 +61,14 @@ while :; do
     # Rest counts after two quiet looks in a row (a script's gap between two commands is not rest).
     quiet=$((quiet + 1))
     if [ "$quiet" -ge 2 ]; then
-      [ "$busy_before" = 0 ] && [ "$owed" = 1 ] && spex_shell_report turn watch
       busy_before=0
-      owed=0
-      spex_shell_report prompt watch
+      # A message just handed over may not have started yet: owed only when a second look still says so.
+      if spex_shell_turn_owed; then owed=$((owed + 1)); else owed=0; fi
+      if [ "$owed" -ge 2 ]; then
+        spex_shell_report turn watch
+        owed=0
+      fi
+      spex_shell_report rest watch
     fi
   fi
   sleep "$tick"

@@ -23,16 +23,21 @@ git init -q -b main "$demo/repo"
 cd "$demo/repo"
 git -c user.name=demo -c user.email=demo@example.invalid commit -q --allow-empty -m "first commit"
 
-echo "== spex session new (shell harness, a scratch repo in $demo)"
-"$spex" session new --launcher shell --name greeter "say hello to the [[demo]] world"
-"$spex" session new --launcher shell --no-launch --name later "a second task, not started yet"
+echo "== spex session new (the shell harness: your own shell; the prompt runs as its first command)"
+"$spex" session new --launcher shell --name greeter 'echo "hello from the [[demo]] session"'
+"$spex" session new --launcher shell --no-launch --name later "make test"
+"$spex" session wait greeter --idle --timeout 30
 echo
-echo "== spex session ls"
+echo "== send it a command that takes a while: ls shows it working, wait --idle returns when it is done"
+"$spex" session send greeter "sleep 2; echo slept"
+"$spex" session ls
+"$spex" session wait greeter --idle --timeout 30
 "$spex" session ls
 echo
-echo "== the agent's own declaration, then show"
-"$spex" session done --session greeter --propose merge --note "said hello"
-"$spex" session show greeter | head -12
+echo "== in the session, declare the work done (as an agent would), then show"
+"$spex" session send greeter 'spex session done --propose merge --note "said hello"'
+"$spex" session wait greeter --idle --timeout 30
+"$spex" session show greeter --capture | head -24
 echo
 echo "== spex session live (every tmux pane, classified)"
 "$spex" session live

@@ -53,7 +53,7 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   // A live leaf (only with --force; an unprovable one still refuses) or a leftover pane is stopped first.
   const stopped = state !== "dead" || hasTmuxSession(record) ? await stopSession(store, id) : null;
   const launch = await launchSession(store, id, { resume: true, wait: opts.wait });
-  // A shell session's relaunch runs its prompt again as the first command, as a plain command gets it again as its argument.
+  // A shell session never launched before (--no-launch) runs its prompt as the first command now.
   await typeFirstCommand(store, id, launch);
   return { id, resumeArgs, stopped, ready: launch.ready, launch };
 }

@@ -6,6 +6,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { PLAIN_SHELL_COMMAND } from "../../lib/harness/shell";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { fileFrom, installed, row, screen, send, startShellSession, waitIdle } from "../support/shell-sessions";
 
@@ -17,7 +18,7 @@ interface Kind {
   /** The program the launcher needs ("" when it is missing here). */
   program: string;
   command: string;
-  /** Does the prompt run as the first command (interactive shells) or reach the command as its last argument? */
+  /** Does the prompt run as the first command, or only reach the command as its last argument? */
   typed: boolean;
 }
 
@@ -27,6 +28,8 @@ const KINDS: Kind[] = [
   { name: "fish", program: installed("fish"), command: "fish", typed: true },
   // Like `sh -c 'make test; exec sh'`: a busy start, then a plain sh at its prompt.
   { name: "a plain command", program: installed("sh"), command: `sh -c 'sleep 1; printf "%s\\n" "$1" > first.txt; exec sh' run`, typed: false },
+  // The built-in launcher on a machine without bash, zsh or fish: the prompt runs through eval, then sh stays.
+  { name: "the built-in plain sh", program: installed("sh"), command: PLAIN_SHELL_COMMAND, typed: true },
 ];
 
 for (const kind of KINDS) {
@@ -65,3 +68,25 @@ for (const kind of KINDS) {
     expect(row(sb, s.id)?.lifecycle).toBe("awaiting");
   });
 }
+
+test.skipIf(!installed("bash"))("a shell session runs its prompt at its first launch only: a --no-launch session at its first resume, a stopped one resumes without it", async () => {
+  sb = sandbox();
+  const made = sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--json", "--name", "later", "echo ran >> ran.txt"], { env: { SHELL: installed("bash") } });
+  const created = JSON.parse(made.stdout);
+  const s = { id: created.session_id, worktree: created.worktree_path, tmuxSession: created.tmux_session };
+  const resume = () => {
+    const r = sb.spex(["session", "resume", "later"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  };
+  resume();
+  waitIdle(sb, s);
+  expect(await fileFrom(s, "ran.txt")).toBe("ran\n");
+  expect(sb.spex(["session", "stop", "later"]).code).toBe(0);
+  resume();
+  waitIdle(sb, s);
+  // Back at a prompt, with the prompt not run again.
+  send(sb, s, "echo again >> ran.txt");
+  waitIdle(sb, s);
+  expect(await fileFrom(s, "ran.txt")).toBe("ran\nagain\n");
+});

@@ -4,7 +4,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect } from "bun:test";
 import { type Sandbox, waitFor } from "./sandbox";
 
 /** The path of an installed program, or "" (tests skip with a message naming it). */
@@ -22,10 +21,9 @@ export interface ShellSession {
 export function startShellSession(sb: Sandbox, command: string, prompt: string, env: Record<string, string> = {}): ShellSession {
   writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { "sh-under-test": { harness: "shell", command } } }));
   const r = sb.spex(["session", "new", "--launcher", "sh-under-test", "--json", prompt], { env });
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
+  if (r.code !== 0 || r.stderr !== "") throw new Error(`session new exited ${r.code}: ${r.stderr}`);
   const created = JSON.parse(r.stdout) as { session_id: string; worktree_path: string; tmux_session: string; ready: boolean };
-  expect(created.ready).toBe(true);
+  if (!created.ready) throw new Error("the shell session did not come to its first prompt");
   return { id: created.session_id, worktree: created.worktree_path, tmuxSession: created.tmux_session };
 }
 
@@ -48,8 +46,7 @@ export function waitIdle(sb: Sandbox, s: ShellSession, timeoutS = 30): void {
 
 export function send(sb: Sandbox, s: ShellSession, text: string): string {
   const r = sb.spex(["session", "send", s.id, text]);
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
+  if (r.code !== 0 || r.stderr !== "") throw new Error(`send exited ${r.code}: ${r.stderr}`);
   return r.stdout;
 }
 
