@@ -37,7 +37,7 @@ echo
 echo "== in the session, declare the work done (as an agent would), then show"
 "$spex" session send greeter 'spex session done --propose merge --note "said hello"'
 "$spex" session wait greeter --idle --timeout 30
-"$spex" session show greeter --capture | head -24
+"$spex" session show greeter | head -12
 echo
 echo "== spex session live (every tmux pane, classified)"
 "$spex" session live

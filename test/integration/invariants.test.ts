@@ -419,8 +419,10 @@ describe("8. names are the session's own", () => {
 describe("9. lists stay proportional to the number of sessions", () => {
   test("a 256 KiB prompt and a short one with the same opening make ls rows of the same size; show serves the whole prompt", () => {
     const opening = "Refactor the session layer. ".repeat(5);
-    const short = json(sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "--prompt-file", "-"], { input: opening }).stdout);
-    const long = json(sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "--prompt-file", "-"], { input: opening + "x".repeat(1 << 18) }).stdout);
+    // A launcher that takes the prompt as its argument (an interactive shell would type it, and refuses one this long).
+    writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { arg: { harness: "shell", command: "sh -c 'exec sh' run" } } }));
+    const short = json(sb.spex(["session", "new", "--no-launch", "--launcher", "arg", "--json", "--prompt-file", "-"], { input: opening }).stdout);
+    const long = json(sb.spex(["session", "new", "--no-launch", "--launcher", "arg", "--json", "--prompt-file", "-"], { input: opening + "x".repeat(1 << 18) }).stdout);
     const rows = json(sb.spex(["session", "ls", short.session_id, long.session_id, "--json"]).stdout) as any[];
     const shape = (r: any) => JSON.stringify({ ...r, id: "", shortId: "", worktree: "", branch: "", tmuxSession: "", createdAt: "", updatedAt: "" });
     const [a, b] = [rows.find((r) => r.id === short.session_id), rows.find((r) => r.id === long.session_id)];

@@ -90,3 +90,12 @@ test.skipIf(!installed("bash"))("a shell session runs its prompt at its first la
   waitIdle(sb, s);
   expect(await fileFrom(s, "ran.txt")).toBe("ran\nagain\n");
 });
+
+test.skipIf(!installed("bash"))("a prompt too long to type into a shell is refused before anything is made", () => {
+  sb = sandbox();
+  const r = sb.spex(["session", "new", "--launcher", "shell", "--prompt-file", "-"], { input: `echo ${"x".repeat(9000)}`, env: { SHELL: installed("bash") } });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("[message_too_large]");
+  expect(sb.git(["branch", "--list", "spex/*"])).toBe("");
+  expect(existsSync(join(sb.repo, ".worktrees"))).toBe(false);
+});
