@@ -73,7 +73,8 @@ describe("one writer (static)", () => {
   });
 
   test("no shell script writes the record: no redirection into it, no in-place edit of it", () => {
-    const scripts = [...filesUnder("hooks", (f) => f.endsWith(".sh")), ...filesUnder("launch-templates", (f) => f.endsWith(".sh")), ...filesUnder("shell", () => true)];
+    const script = (f: string) => /\.(sh|bash|zsh|fish)$/.test(f);
+    const scripts = [...filesUnder("hooks", script), ...filesUnder("launch-templates", script), ...filesUnder("shell", () => true)];
     expect(scripts.length).toBeGreaterThan(0);
     const offenders: string[] = [];
     for (const f of scripts) {
