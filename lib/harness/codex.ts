@@ -60,8 +60,12 @@ export const codex: HarnessAdapter = {
   // SessionStart fires only with the first prompt (never on `codex resume` until one is sent).
   readiness: "pid",
   submitQuietMs: 0,
-  launchArgs: () => [],
-  resumeArgs: (nativeId) => ["resume", nativeId],
+  // Without --no-daemon Codex 0.171 runs its turns in a shared app-server daemon per CODEX_HOME,
+  // started with the environment of whichever session came first: every session's hooks would
+  // then speak for that one, and the daemon would outlive `stop`. --no-daemon keeps the turns
+  // (and the hooks) in this session's own process, even when a daemon is already running.
+  launchArgs: () => ["--no-daemon"],
+  resumeArgs: (nativeId) => ["resume", "--no-daemon", nativeId],
   hookConfigFiles: [HOOKS_FILE],
   mainCheckoutFiles: [HOOKS_FILE],
   renderHooks: (worktree, hookCommand, ctx = {}) => renderCodexHooks(worktree, hookCommand, ctx.home, ctx.env),

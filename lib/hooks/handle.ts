@@ -6,6 +6,11 @@ import { declareState } from "../sessions/state";
 import type { ProjectStore } from "../store";
 import type { RecordChange } from "../record";
 import type { HookPayload } from "./payload";
+import { type HookOwnership, descendsFrom, hookOwnership, payloadNativeId } from "./attribution";
+import { SpexError } from "../errors";
+import { readSession } from "../record";
+import { sessionPaths } from "../store";
+import { probeRecordedLeaf, recordedLeaf } from "../teardown";
 import { runAfterTurn } from "../teardown/after-turn";
 import { drainDeliveries } from "../comms/deliver";
 
@@ -28,12 +33,31 @@ export function askNote(p: HookPayload): string | undefined {
   return note.length > 200 ? `${note.slice(0, 199)}…` : note;
 }
 
+/** Refuse a hook that speaks for another conversation than the record's (see attribution.ts). */
+function attribute(store: ProjectStore, id: string, action: HookAction, payload: HookPayload): HookOwnership {
+  const reading = readSession(store, id);
+  // An absent or corrupt record is refused by the writer the action reaches.
+  if (reading.kind !== "ok") return "ours";
+  const record = reading.record;
+  const ownership = hookOwnership(record.harness_session_id, action, payload, () => {
+    const leaf = recordedLeaf(record, sessionPaths(store, id).agentPid);
+    return probeRecordedLeaf(leaf) === "owned" && descendsFrom(leaf.pid);
+  });
+  if (ownership === "foreign") {
+    throw new SpexError("hook_not_ours", `a ${action} hook for conversation ${payloadNativeId(payload)} reached session ${id.slice(0, 8)}, whose conversation is ${record.harness_session_id}; nothing was changed`, {
+      hint: "a process outside this session's agent ran with its environment (for Codex: a shared app-server daemon); stop it, or relaunch the agent with spex",
+    });
+  }
+  return ownership;
+}
+
 export async function handleHookEvent(store: ProjectStore, id: string, action: HookAction, payload: HookPayload): Promise<RecordChange | undefined> {
   // Subagent payloads describe a child's turn, not the session's; but a dialog a subagent raises holds the whole session.
   if (payload.agent_id && action !== "ask" && action !== "notify") return undefined;
+  const ownership = attribute(store, id, action, payload);
   switch (action) {
     case "start":
-      return clearFence(store, id, typeof payload.session_id === "string" ? payload.session_id : undefined);
+      return clearFence(store, id, payloadNativeId(payload) || undefined, { newConversation: ownership === "new-conversation" });
     case "turn":
       return declareState(store, id, { status: "active", newTurn: true });
     case "tool":

@@ -50,15 +50,19 @@ export function readAgentPid(store: ProjectStore, id: string): { pid: string; st
   return m ? { pid: m[1]!, start: m[2]! } : undefined;
 }
 
-/** Clear the fence: publish the candidate with the agent's pid and (optionally) its native id. */
-export async function clearFence(store: ProjectStore, id: string, nativeId?: string): Promise<RecordChange | undefined> {
+/**
+ * Clear the fence: publish the candidate with the agent's pid and (optionally)
+ * its native id. A recorded native id is replaced only when the session's own
+ * agent started a new conversation (a hook for another one is not this session's).
+ */
+export async function clearFence(store: ProjectStore, id: string, nativeId?: string, opts: { newConversation?: boolean } = {}): Promise<RecordChange | undefined> {
   const leaf = readAgentPid(store, id);
   return updateRecord(
     store,
     id,
     (r) => {
       const next = { ...r };
-      if (nativeId) next.harness_session_id = nativeId;
+      if (nativeId && (r.harness_session_id === "" || opts.newConversation)) next.harness_session_id = nativeId;
       if (r.launch_readiness_pending !== "") {
         next.launch_readiness_pending = "";
         if (leaf) {

@@ -58,7 +58,7 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
       let next: SessionRecord;
       if (leafStop) {
         assertNotRelaunched(store, id, reading.record, record);
-        runtime = { leaf: leafStop.outcome, pid: leafStop.leaf.pid || null, tmux: endTmuxSession(id, record) };
+        runtime = { leaf: leafStop.outcome, pid: leafStop.leaf.pid || null, tmux: endTmuxSession(id, record), others: leafStop.others };
         next = stoppedRecord(record, ctx.pending);
       } else {
         next = { ...record, after_turn: record.after_turn === "archive" ? "" : record.after_turn };

@@ -4,7 +4,7 @@
 // tmux kill, its no-pane proof and every deletion; the record goes last, so
 // any failure keeps the row.
 import { randomBytes } from "node:crypto";
-import { existsSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config";
 import { SpexError } from "../errors";
@@ -17,6 +17,8 @@ import { sessionWork } from "./work";
 import { probe } from "./leaf";
 import { type CloseFacts, type ClosePlan, planClose } from "./plan";
 import { corruptRefusal } from "./residues";
+import { samePath } from "./paths";
+import { sessionProcesses } from "./strays";
 import { type LeafStop, type RuntimeStop, assertNotRelaunched, endTmuxSession, refuseUnprovable, stopRecordedLeaf } from "./runtime";
 import { revokeSender } from "../comms/revoke";
 
@@ -33,15 +35,6 @@ export interface CloseResult extends RuntimeStop {
   /** What a forced close threw away. */
   discarded: ClosePlan["discards"];
   senderRevoked: true;
-}
-
-function samePath(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
 }
 
 export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, retired: boolean): CloseFacts {
@@ -90,8 +83,8 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
   refuseUnusable(first, { allowRetired: true });
   const force = !!opts.force;
   const leaf = refuseUnprovable(store, id, first.record);
-  let leafStop: LeafStop = { leaf, outcome: leaf.source === "none" ? "none" : "dead" };
-  if (probe(leaf) === "owned") {
+  let leafStop: LeafStop = { leaf, outcome: leaf.source === "none" ? "none" : "dead", others: [] };
+  if (probe(leaf) === "owned" || sessionProcesses(store, id, first.record).length > 0) {
     // Every refusal comes before the first signal: a dirty or unmerged session keeps running.
     planClose(id, gatherCloseFacts(store, first.record, first.retired), force);
     // Outside the locks, so the agent's own exit hooks can still write its record (see runtime.ts).
@@ -133,6 +126,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
         leaf: leafStop.outcome,
         pid: leafStop.leaf.pid || null,
         tmux,
+        others: leafStop.others,
         forced: force,
         retired: reading.retired,
         worktree: plan.worktree === "remove" ? "removed" : plan.worktree === "prune" ? "pruned" : "absent",

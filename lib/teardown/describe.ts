@@ -12,7 +12,8 @@ export function describeRuntime(r: RuntimeStop): string {
           ? `agent pid ${r.pid} terminated`
           : `agent pid ${r.pid} killed after the grace period`;
   const tmux = r.tmux === "none" ? "no tmux session recorded" : r.tmux === "killed" ? "tmux session ended" : "tmux session already gone";
-  return `${leaf}, ${tmux}`;
+  const others = r.others.length ? `, ${r.others.length} other process${r.others.length > 1 ? "es" : ""} of the session ended (pid ${r.others.join(", ")})` : "";
+  return `${leaf}, ${tmux}${others}`;
 }
 
 export function describeClose(r: CloseResult): string {

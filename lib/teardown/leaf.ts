@@ -63,14 +63,29 @@ function graceMs(): number {
   return Number.isFinite(v) && v >= 0 ? v : 3000;
 }
 
-/** Poll until the leaf is gone (dead, or its pid now names another process). */
-function waitGone(leaf: Leaf, ms: number): boolean {
+type Proven = Pick<Leaf, "pid" | "start">;
+
+/** Poll until every process is gone (dead, or its pid now names another process). */
+function waitGone(procs: Proven[], ms: number): boolean {
   const deadline = Date.now() + ms;
   for (let i = 0; ; i++) {
-    if (probe(leaf) !== "owned") return true;
+    if (procs.every((p) => probeLeaf(p.pid, p.start) !== "owned")) return true;
     if (Date.now() >= deadline) return false;
     sleepSync(Math.min(5 + i * 5, 50));
   }
+}
+
+/**
+ * End processes proven by pid + start identity: TERM, one shared grace
+ * period, then KILL whoever is still the same process. Returns the pids that
+ * were signalled. Nothing whose identity no longer matches is ever signalled.
+ */
+export function endProven(procs: Proven[]): number[] {
+  const signalled = procs.filter((p) => probeLeaf(p.pid, p.start) === "owned" && signal(p, "SIGTERM"));
+  if (waitGone(signalled, graceMs())) return signalled.map((p) => p.pid);
+  const left = signalled.filter((p) => probeLeaf(p.pid, p.start) === "owned" && signal(p, "SIGKILL"));
+  waitGone(left, 5000);
+  return signalled.map((p) => p.pid);
 }
 
 export type LeafOutcome = "none" | "dead" | "terminated" | "killed";
@@ -85,10 +100,10 @@ export function stopLeaf(id: string, leaf: Leaf): LeafOutcome {
   if (state === "dead") return leaf.source === "none" ? "none" : "dead";
   if (state === "unprovable") throw unprovableError(id, leaf);
   if (!signal(leaf, "SIGTERM")) return "dead";
-  if (waitGone(leaf, graceMs())) return "terminated";
+  if (waitGone([leaf], graceMs())) return "terminated";
   // Re-prove identity right before the harder signal: the pid could have been reused meanwhile.
   if (probe(leaf) !== "owned" || !signal(leaf, "SIGKILL")) return "terminated";
-  if (waitGone(leaf, 5000)) return "killed";
+  if (waitGone([leaf], 5000)) return "killed";
   throw new SpexError("leaf_survived", `session ${id}: pid ${leaf.pid} survived SIGKILL; nothing else was changed`, {
     hint: "the process may be stuck in the kernel (state D); check `ps -o pid,stat,wchan -p " + leaf.pid + "`",
     details: { pid: leaf.pid },
@@ -111,7 +126,7 @@ function leadsGroup(pid: number): boolean {
  * gets the signal: an agent whose UI runs in a child (Gemini) ends at once
  * instead of waiting out the grace period.
  */
-function signal(leaf: Leaf, sig: NodeJS.Signals): boolean {
+function signal(leaf: Proven, sig: NodeJS.Signals): boolean {
   try {
     process.kill(leadsGroup(leaf.pid) ? -leaf.pid : leaf.pid, sig);
     return true;

@@ -10,6 +10,7 @@ import { probe, recordedLeaf } from "./leaf";
 import { hasTmuxSession } from "./runtime";
 import { type StopResult, stopSession } from "./stop";
 import { typeFirstCommand } from "../comms/first-command";
+import { sessionProcesses } from "./strays";
 
 export interface ResumeOptions {
   force?: boolean;
@@ -50,8 +51,10 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   }
   // Refusals the launch would settle come before anything is stopped: a refused resume changes nothing.
   await checkLaunchable(store, id);
-  // A live leaf (only with --force; an unprovable one still refuses) or a leftover pane is stopped first.
-  const stopped = state !== "dead" || hasTmuxSession(record) ? await stopSession(store, id) : null;
+  // A live leaf (only with --force; an unprovable one still refuses), a leftover pane, or a
+  // process of the earlier run still going (a daemon) is stopped first.
+  const leftover = state !== "dead" || hasTmuxSession(record) || sessionProcesses(store, id, record).length > 0;
+  const stopped = leftover ? await stopSession(store, id) : null;
   const launch = await launchSession(store, id, { resume: true, wait: opts.wait });
   // A shell session never launched before (--no-launch) runs its prompt as the first command now.
   await typeFirstCommand(store, id, launch);

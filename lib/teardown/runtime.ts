@@ -8,6 +8,7 @@ import type { SessionRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { exactSession, killSession, sessionPanes, tmuxSync } from "../tmux";
 import { type Leaf, type LeafOutcome, probe, recordedLeaf, stopLeaf, unprovableError } from "./leaf";
+import { endSessionProcesses } from "./strays";
 import { timed } from "./timing";
 
 export type TmuxOutcome = "none" | "absent" | "killed";
@@ -16,11 +17,14 @@ export interface RuntimeStop {
   leaf: LeafOutcome;
   pid: number | null;
   tmux: TmuxOutcome;
+  /** Other processes of the session that were still running and were ended (see strays.ts). */
+  others: number[];
 }
 
 export interface LeafStop {
   leaf: Leaf;
   outcome: LeafOutcome;
+  others: number[];
 }
 
 /** The `target-pane` form of a session's active pane (`=name` alone does not resolve to a pane). */
@@ -39,10 +43,15 @@ export function refuseUnprovable(store: ProjectStore, id: string, record: Sessio
   return leaf;
 }
 
-/** Phase one, outside the lock: TERM, bounded wait, KILL an owned leaf; leave a dead one alone. */
+/**
+ * Phase one, outside the lock: TERM, bounded wait, KILL an owned leaf (leave a
+ * dead one alone); then end whatever else still runs as this session, such as
+ * a daemon the agent started in a process session of its own.
+ */
 export function stopRecordedLeaf(store: ProjectStore, id: string, record: SessionRecord): LeafStop {
   const leaf = leafOf(store, id, record);
-  return { leaf, outcome: timed("leaf", () => stopLeaf(id, leaf)) };
+  const outcome = timed("leaf", () => stopLeaf(id, leaf));
+  return { leaf, outcome, others: timed("leaf", () => endSessionProcesses(store, id, record)) };
 }
 
 /**

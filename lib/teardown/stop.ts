@@ -50,8 +50,8 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
   // A retired record may still have a live leaf in a deleted folder: stopping it is teardown, not revival.
   refuseUnusable(reading, { allowRetired: true });
   const skip = (r: SessionRecord) => opts.onlyIfRequested !== undefined && r.after_turn !== opts.onlyIfRequested;
-  if (skip(reading.record)) return { id, leaf: "none", pid: null, tmux: "none", changed: false, skipped: true };
-  const { leaf, outcome } = stopRecordedLeaf(store, id, reading.record);
+  if (skip(reading.record)) return { id, leaf: "none", pid: null, tmux: "none", others: [], changed: false, skipped: true };
+  const { leaf, outcome, others } = stopRecordedLeaf(store, id, reading.record);
   let tmux: TmuxOutcome | undefined;
   const change = await updateRecord(
     store,
@@ -65,7 +65,7 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
     },
     { allowRetired: true, reason: "stop", purpose: `stop ${id}` },
   );
-  return { id, leaf: outcome, pid: leaf.pid || null, tmux: tmux!, changed: change !== undefined, skipped: false, change };
+  return { id, leaf: outcome, pid: leaf.pid || null, tmux: tmux!, others, changed: change !== undefined, skipped: false, change };
 }
 
 export interface InterruptResult {

@@ -45,6 +45,11 @@ function tmuxEnv(): NodeJS.ProcessEnv {
   // Inside a tmux pane TMUX points at that server: never let it redirect our calls.
   delete env.TMUX;
   delete env.TMUX_PANE;
+  // A server started from inside an agent must not carry that session's identity into every
+  // pane it opens later (stop ends whatever runs with a session's id: lib/teardown/strays.ts).
+  delete env.SPEX_SESSION_ID;
+  delete env.SPEX_RECORD;
+  delete env.SPEX_HARNESS;
   return env;
 }
 

@@ -87,7 +87,7 @@ describe.skipIf(!codex)("real Codex", () => {
     expect(sb.spex(["session", "stop", id, "--json"]).code).toBe(0);
     const resumed = sb.spex(["session", "resume", id, "--json"]);
     expect(resumed.stderr).toBe("");
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ ready: true, resumeArgs: ["resume", thread] });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ ready: true, resumeArgs: ["resume", "--no-daemon", thread] });
     const again = paneOf(sb, id);
     await until(() => screenOf(sb!, again).includes("again please"), "the earlier turns on screen", 30000);
     expect(display()).toBe("idle");

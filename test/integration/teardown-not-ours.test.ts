@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, SPEX_BIN, type Sandbox, makeRepo, sandbox } from "../support/sandbox";
+import { REPO_ROOT, SPEX_BIN, type Sandbox, makeRepo, sandbox, waitFor } from "../support/sandbox";
+import { processesWithEnv } from "../support/processes";
+import { processIdentity } from "../../lib/proc";
 import { installFakeAgents } from "../support/agents";
 import { seedRecord } from "../support/records";
 import { alive, branchExists, hasTmux, json, recordFile, seedLive } from "../support/teardown";
@@ -126,5 +128,94 @@ describe("doctor's orphans", () => {
     expect(orphans.sort()).toEqual([lost.tmux_session, legacy.tmux_session].sort());
     expect(json(sb.spex(["doctor", "--json"], { cwd: other }).stdout).orphans.tmuxSessions).toEqual([]);
     expect(hasTmux(sb, theirs.tmux_session) && hasTmux(sb, ours.tmux_session)).toBe(true);
+  });
+});
+
+describe("one session's agent never writes another's record", () => {
+  const state = (id: string) => {
+    const r = JSON.parse(readFileSync(recordFile(sb, id), "utf8"));
+    return { status: r.status, native: r.harness_session_id };
+  };
+  const cases = [
+    { harness: "claude", turn: ["turn", "UserPromptSubmit"] },
+    { harness: "gemini", turn: ["turn", "BeforeAgent"] },
+    { harness: "codex", turn: ["turn", "UserPromptSubmit"] },
+  ] as const;
+  for (const { harness, turn } of cases) {
+    test(`${harness}: a hook whose payload names another conversation changes nothing; the session's own conversation still does`, () => {
+      const own = "11111111-1111-4111-8111-111111111111";
+      const rec = seedRecord(sb.home, sb.repo, { harness, launcher: harness, status: "idle", harness_session_id: own });
+      const bytes = readFileSync(recordFile(sb, rec.session_id));
+      for (const [action, event] of [turn, ["start", "SessionStart"], ["stop", "Stop"], ["fail", "StopFailure"], ["end", "SessionEnd"]]) {
+        fireHook(rec.session_id, action!, event!, { session_id: "22222222-2222-4222-8222-222222222222", hook_event_name: event, source: "startup" });
+        expect({ event, unchanged: readFileSync(recordFile(sb, rec.session_id)).equals(bytes) }).toEqual({ event, unchanged: true });
+      }
+      expect(readFileSync(join(sb.home, "hooks.log"), "utf8")).toContain("for conversation 22222222-2222-4222-8222-222222222222 reached session");
+      fireHook(rec.session_id, turn[0], turn[1], { session_id: own, hook_event_name: turn[1] });
+      expect(state(rec.session_id)).toEqual({ status: "active", native: own });
+    });
+  }
+
+  test("codex: the first SessionStart records the native id; a later one for another thread does not replace it", () => {
+    const rec = seedRecord(sb.home, sb.repo, { harness: "codex", launcher: "codex", status: "active" });
+    fireHook(rec.session_id, "start", "SessionStart", { session_id: "33333333-3333-4333-8333-333333333333", source: "startup" });
+    fireHook(rec.session_id, "start", "SessionStart", { session_id: "44444444-4444-4444-8444-444444444444", source: "startup" });
+    expect(state(rec.session_id).native).toBe("33333333-3333-4333-8333-333333333333");
+  });
+
+  test("a SessionStart of a cleared conversation moves the record to the new id only when it comes from the session's own agent process", () => {
+    const self = processIdentity(process.pid)!;
+    const stranger = seedLive(sb, { agent: "other", tmux: false, harness: "claude", fields: { harness_session_id: "55555555-5555-4555-8555-555555555555" } });
+    try {
+      fireHook(stranger.id, "start", "SessionStart", { session_id: "66666666-6666-4666-8666-666666666666", source: "clear" });
+      expect(state(stranger.id).native).toBe("55555555-5555-4555-8555-555555555555");
+    } finally {
+      stranger.stranger?.kill("SIGKILL");
+    }
+    // The hook runs as a child of this test process, recorded here as the session's agent.
+    const own = seedRecord(sb.home, sb.repo, { harness: "claude", launcher: "claude", harness_session_id: "55555555-5555-4555-8555-555555555555", agent_pid: String(process.pid), agent_start: self.start });
+    fireHook(own.session_id, "start", "SessionStart", { session_id: "77777777-7777-4777-8777-777777777777", source: "clear" });
+    expect(state(own.session_id).native).toBe("77777777-7777-4777-8777-777777777777");
+  });
+});
+
+describe("stop and close leave nothing of the session running", () => {
+  test("stop ends a process the agent started in a process session of its own (a daemon), and nothing of another session, another SPEX_HOME or the tmux server; close ends one whose agent is already gone", async () => {
+    installFakeAgents(sb);
+    // A launcher whose agent leaves a daemon behind, the way Codex's app-server does.
+    const launcher = join(sb.dir, "daemonic-agent");
+    writeFileSync(launcher, "#!/bin/sh\nsetsid sleep 1000 </dev/null >/dev/null 2>&1 &\nexec claude \"$@\"\n", { mode: 0o755 });
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { daemonic: { harness: "claude", command: launcher } } }));
+    const create = (prompt: string) => {
+      const r = sb.spex(["session", "new", "--launcher", "daemonic", "--json", prompt]);
+      expect(r.stderr).toBe("");
+      return json(r.stdout).session_id as string;
+    };
+    const a = create("session a");
+    const b = create("session b");
+    const daemonOf = (id: string) => waitFor(() => processesWithEnv("SPEX_SESSION_ID", id).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("sleep")), `the daemon of ${id.slice(0, 8)}`);
+    const daemonA = await daemonOf(a);
+    const daemonB = await daemonOf(b);
+    // Same session id, another store: not this session's.
+    const elsewhere = spawnSync("sh", ["-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!"], { env: { ...sb.env, SPEX_SESSION_ID: a, SPEX_HOME: join(sb.dir, "other-home") }, encoding: "utf8" });
+    const elsewherePid = Number(elsewhere.stdout.trim());
+    const tmuxServer = Number(sb.tmux(["display-message", "-p", "#{pid}"]).stdout.trim());
+    try {
+      const stopped = sb.spex(["session", "stop", a, "--json"]);
+      expect(stopped.stderr).toBe("");
+      expect(json(stopped.stdout).others).toEqual([daemonA]);
+      expect(alive(daemonA)).toBe(false);
+      expect(processesWithEnv("SPEX_SESSION_ID", a)).toEqual([elsewherePid]);
+      expect([alive(daemonB), alive(elsewherePid), alive(tmuxServer)]).toEqual([true, true, true]);
+
+      // B's agent dies on its own; its daemon does not: close still ends it.
+      process.kill(Number(json(sb.spex(["session", "show", b, "--json"]).stdout).record.agent_pid), "SIGKILL");
+      const closed = sb.spex(["session", "close", b, "--force", "--json"]);
+      expect(closed.stderr).toBe("");
+      expect(json(closed.stdout).others).toEqual([daemonB]);
+      expect(alive(daemonB)).toBe(false);
+    } finally {
+      for (const pid of [daemonA, daemonB, elsewherePid]) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
   });
 });

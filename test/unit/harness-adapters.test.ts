@@ -67,8 +67,8 @@ describe("readiness, argv and submit timing", () => {
   test("launch and resume argv", () => {
     expect(harnessAdapter("claude").launchArgs({ nativeId: "u-1" })).toEqual(["--session-id", "u-1"]);
     expect(harnessAdapter("claude").resumeArgs("u-1")).toEqual(["--resume", "u-1"]);
-    expect(harnessAdapter("codex").launchArgs({ nativeId: "" })).toEqual([]);
-    expect(harnessAdapter("codex").resumeArgs("t-1")).toEqual(["resume", "t-1"]);
+    expect(harnessAdapter("codex").launchArgs({ nativeId: "" })).toEqual(["--no-daemon"]);
+    expect(harnessAdapter("codex").resumeArgs("t-1")).toEqual(["resume", "--no-daemon", "t-1"]);
     expect(harnessAdapter("gemini").launchArgs({ nativeId: "g-1" })).toEqual(["--session-id", "g-1", "-i"]);
     expect(harnessAdapter("gemini").assignNativeId!()).toMatch(/^[0-9a-f-]{36}$/);
     expect(harnessAdapter("codex").assignNativeId).toBeUndefined();

@@ -1,0 +1,60 @@
+// The processes of a session besides its agent leaf: what the agent started
+// that left its process group and its tmux pane behind (Codex's app-server
+// daemon runs in a session of its own and outlived `stop`; a `setsid` or
+// `nohup` child does the same). A process is this session's when all hold:
+// its start environment names this session (SPEX_SESSION_ID, exported by
+// launch.sh and inherited by everything the agent starts) in this SPEX_HOME;
+// it started after the record was created (a keyed id reused after a close
+// does not inherit the earlier life's processes); and it is not infrastructure
+// shared with other sessions: not a tmux server or client, not spex itself
+// (hook runners and deliveries finish their own short work), not this
+// process or one of its ancestors.
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import { environMatcher, listPids, parentPid, processArgv, processEnviron, processExe, processIdentity, startedAtMs } from "../proc";
+import type { SessionRecord } from "../record";
+import type { ProjectStore } from "../store";
+import { endProven } from "./leaf";
+import { samePath } from "./paths";
+
+export interface SessionProcess {
+  pid: number;
+  start: string;
+}
+
+// btime has whole-second precision: a process may read as started up to a second early.
+const CLOCK_SLACK_MS = 2000;
+
+function ancestry(pid: number): Set<number> {
+  const out = new Set<number>();
+  for (let p: number | undefined = pid; p !== undefined && p > 0 && out.size < 64; p = parentPid(p)) out.add(p);
+  return out;
+}
+
+export function sessionProcesses(store: ProjectStore, id: string, record: Pick<SessionRecord, "createdAt">): SessionProcess[] {
+  if (!existsSync("/proc/self/environ")) return [];
+  const since = Date.parse(record.createdAt) - CLOCK_SLACK_MS;
+  const skip = ancestry(process.pid);
+  const selfExe = processExe(process.pid);
+  // Under Node the program is `node` for every script: the bundle's path tells spex apart.
+  const script = process.argv[1];
+  const selfScript = script && existsSync(script) ? script : undefined;
+  const isSpex = (pid: number) => processExe(pid) === selfExe && (selfScript === undefined || processArgv(pid)[1] === selfScript);
+  const namesSession = environMatcher("SPEX_SESSION_ID", id);
+  const found: SessionProcess[] = [];
+  for (const pid of listPids()) {
+    // The cheap test first: one read of the environment, the rest only for the few that name this session.
+    if (skip.has(pid) || !namesSession(pid)) continue;
+    const identity = processIdentity(pid);
+    if (!identity || (Number.isFinite(since) && startedAtMs(identity.start) < since)) continue;
+    if (!samePath(processEnviron(pid)?.get("SPEX_HOME"), store.home)) continue;
+    if (basename(processExe(pid)) === "tmux" || isSpex(pid)) continue;
+    found.push({ pid, start: identity.start });
+  }
+  return found;
+}
+
+/** End every process proven to be this session's (see above); returns the pids signalled. */
+export function endSessionProcesses(store: ProjectStore, id: string, record: Pick<SessionRecord, "createdAt">): number[] {
+  return endProven(sessionProcesses(store, id, record));
+}
