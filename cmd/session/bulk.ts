@@ -3,7 +3,7 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { formatTable, printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
-import { liveConfig, liveServers, parseStatuses } from "../../lib/live";
+import { liveConfig, parseStatuses } from "../../lib/live";
 import { BULK_ACTIONS, type BulkEnvelope, isBulkAction, isMutating, runBulk } from "../../lib/live/bulk";
 
 const isLimit = t.cascade(t.isNumber(), [t.isAtLeast(0)]);
@@ -82,7 +82,7 @@ export class SessionBulkCommand extends SpexCommand {
         maxLoad1: this.maxLoad1 === undefined ? defaults.maxLoad1 : this.maxLoad1 === "none" ? null : this.maxLoad1,
         maxLoadPerCore: this.maxLoadPerCore ?? defaults.maxLoadPerCore,
       },
-    }, { observe: { servers: liveServers(process.env, config) } });
+    }, { observe: { config } });
     if (this.json) writeJson(this.context.stdout, envelope);
     else this.context.stdout.write(bulkReport(envelope));
     // Asked to change sessions without a confirmation: refused, even when nothing was selected.

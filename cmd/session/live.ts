@@ -3,7 +3,7 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { formatTable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
-import { type LiveFilters, type LiveRow, liveConfig, liveServers, observeLive, parseStatuses, watchLive } from "../../lib/live";
+import { type LiveFilters, type LiveRow, liveConfig, observeLive, parseStatuses, watchLive } from "../../lib/live";
 
 export function liveTable(rows: LiveRow[]): string {
   if (rows.length === 0) return "no panes\n";
@@ -19,7 +19,7 @@ export class SessionLiveCommand extends SpexCommand {
     category: "Sessions",
     description: "list every live tmux pane with its status (active, idle, needs_attention, dead)",
     details: `
-      Scans the spex tmux server and your default tmux server (plus \`tmux.sockets\` from spexcode.json) with one \`list-panes\` and one batched capture per server. A spexcode.json that cannot be read is reported on stderr and the defaults are used: live answers for the whole machine wherever it is run. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.
+      Scans the spex tmux server, your default tmux server, \`tmux.sockets\` from spexcode.json and every socket a running spex session was put on, with one \`list-panes\` and one batched capture per server. A spexcode.json that cannot be read is reported on stderr and the defaults are used: live answers for the whole machine wherever it is run. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.
 
       \`--open-only\` keeps panes of open spex sessions, \`--project\` panes whose project path or slug contains the text (a path is resolved to its main checkout first), \`--machine\` this machine by name (case ignored); all apply before any capture. \`--status\` applies after classification. \`--once\` (the default) observes once; \`--watch\` repeats every \`--interval\` seconds, one JSON array per line with \`--json\`.
 
@@ -46,7 +46,7 @@ export class SessionLiveCommand extends SpexCommand {
     const filters: LiveFilters = { openOnly: this.openOnly, project: this.project, machine: this.machine, statuses: parseStatuses(this.status) };
     const config = liveConfig();
     if (config.warning) this.context.stderr.write(`spex: warning: ${config.warning}\n`);
-    const opts = { servers: liveServers(process.env, config) };
+    const opts = { config };
     const out = this.context.stdout;
     if (!this.watch) {
       const obs = observeLive(filters, opts);

@@ -10,6 +10,7 @@ import { machineName } from "./machine";
 import { ProcessTree, detectRuleSet } from "./procs";
 import { ProjectRoots, projectMatcher, projectSlugOf, sameMachine } from "./project";
 import { ruleSetFor } from "./rules";
+import { type LiveConfig, liveConfig } from "./config";
 import { liveServers } from "./servers";
 import type { LiveRow, LiveStatus, PaneInfo } from "./types";
 
@@ -35,7 +36,10 @@ export interface LiveObservation {
 }
 
 export interface ObserveOptions {
+  /** The servers to scan; by default those of liveServers(), with every socket a running record names. */
   servers?: string[];
+  /** The project config in force (read from the current folder when not given). */
+  config?: LiveConfig;
   home?: string;
   machine?: string;
 }
@@ -47,15 +51,20 @@ interface Candidate {
   projectSlug: string;
 }
 
+/** Sockets of the sessions that should have a pane: live finds them whichever project put them where. */
+function recordedSockets(governed: GovernedIndex): string[] {
+  return governed.sessions.filter((s) => s.record.tmux_session && !s.record.stopped).map((s) => s.record.tmux_socket);
+}
+
 export function screenKey(socket: string, paneId: string): string {
   return `${socket}\u0000${paneId}`;
 }
 
 export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}): LiveObservation {
   const machine = opts.machine ?? machineName();
-  const servers = opts.servers ?? liveServers();
   const observedAt = new Date().toISOString();
   const governed = governedIndex(opts.home ?? spexHome());
+  const servers = opts.servers ?? liveServers(process.env, opts.config ?? liveConfig(), recordedSockets(governed));
   const roots = new ProjectRoots();
   const wantProject = filters.project ? projectMatcher(filters.project) : undefined;
   const otherMachine = filters.machine !== undefined && !sameMachine(filters.machine, machine);

@@ -1,6 +1,7 @@
 // Which tmux servers `live` scans: the spex socket (SPEX_TMUX, else
-// `tmux.socket` of spexcode.json, else `spex`), the user's own server, and
-// `tmux.sockets` of spexcode.json. SPEX_TMUX_SERVERS replaces the whole list
+// `tmux.socket` of spexcode.json, else `spex`), the user's own server,
+// `tmux.sockets` of spexcode.json, and every socket a running spex session
+// was put on. SPEX_TMUX_SERVERS replaces the whole list
 // (tests point it at isolated sockets so a scan never reaches the user's own
 // server). The user's own server is scanned once, as "", whichever name it
 // was given.
@@ -17,9 +18,13 @@ function parseServerList(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Socket names to scan, deduplicated, in scan order ("" = the user's own server). */
-export function liveServers(env: NodeJS.ProcessEnv = process.env, config: Pick<LiveConfig, "spexSocket" | "sockets"> = liveConfig()): string[] {
+/**
+ * Socket names to scan, deduplicated, in scan order ("" = the user's own
+ * server); `recorded` are the sockets spex sessions were put on (any
+ * project's `tmux.socket`), so live finds them wherever it is run.
+ */
+export function liveServers(env: NodeJS.ProcessEnv = process.env, config: Pick<LiveConfig, "spexSocket" | "sockets"> = liveConfig(), recorded: string[] = []): string[] {
   const override = env.SPEX_TMUX_SERVERS;
-  const list = override !== undefined ? parseServerList(override) : [spexSocket(config.spexSocket, env), "", ...config.sockets];
+  const list = override !== undefined ? parseServerList(override) : [spexSocket(config.spexSocket, env), "", ...config.sockets, ...recorded];
   return [...new Set(list.map(serverOf))];
 }

@@ -84,6 +84,20 @@ test("by default sessions stay on spex's own socket: the user's tmux ls does not
   expect(spawnSync("tmux", ["-L", sb.tmuxSocket, "has-session", "-t", `=${made.tmux_session}`], { env: userEnv() }).status).toBe(0);
 });
 
+test("a project's tmux.socket is found by live run anywhere: every running session's socket is scanned", async () => {
+  setup();
+  const fleet = `${sb.tmuxSocket}-fleet`;
+  sockets.push(fleet);
+  writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { echo: { harness: "shell", command: `sh -c 'echo working on "$1"; exec cat' run` } }, tmux: { socket: fleet } }));
+  const made = newSession("on the fleet socket", { SPEX_TMUX: "" });
+  expect(made.tmux_socket).toBe(fleet);
+  // From outside the project (no spexcode.json there), with no SPEX_TMUX: the record names the socket.
+  const r = sb.spex(["session", "live", "--json"], { env: userEnv({ SPEX_TMUX: "" }), cwd: sb.dir });
+  expect(r.stderr).toBe("");
+  const rows: any[] = JSON.parse(r.stdout);
+  expect(rows.filter((row) => row.sessionId === made.session_id).map((row) => [row.socket, row.target])).toEqual([[fleet, `${made.tmux_session}:0.0`]]);
+});
+
 /**
  * A person in tmux: a client of the user's own server (session `work`, a
  * shell), itself running in a pane of a third, outer server that stands in

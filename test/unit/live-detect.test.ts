@@ -45,6 +45,12 @@ test("SPEX_TMUX_SERVERS replaces the scanned servers; 'default' names the user's
   expect(liveServers({}, { spexSocket: "fleet", sockets: ["extra"] })).toEqual(["fleet", "", "extra"]);
 });
 
+test("the sockets running sessions were put on are scanned too, unless SPEX_TMUX_SERVERS names the list", () => {
+  const none = { spexSocket: "", sockets: [] };
+  expect(liveServers({}, none, ["fleet", "spex", "default"])).toEqual(["spex", "", "fleet"]);
+  expect(liveServers({ SPEX_TMUX_SERVERS: "only" }, none, ["fleet"])).toEqual(["only"]);
+});
+
 test("the user's own server is scanned once, whether it is named 'default' or not at all", () => {
   expect(liveServers({ SPEX_TMUX: "default" }, { spexSocket: "", sockets: ["default"] })).toEqual([""]);
   expect(liveServers({}, { spexSocket: "default", sockets: [] })).toEqual([""]);
