@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { json, startFakeAgent } from "../support/comms";
 import { seedRecord } from "../support/records";
+import { processIdentity } from "../../lib/proc";
 import { projectStore } from "../../lib/store";
 import { eventsAfter } from "../../lib/comms";
 
@@ -157,8 +158,10 @@ describe("wait: death, --until, self", () => {
 
   test("an agent that died while idle is reported died, not reached, with its liveness", async () => {
     const agent = await startFakeAgent(sb, {}, {}, { remainOnExit: true, recordPid: true });
-    kill9(agent.pid());
-    await waitFor(() => spawnSync("kill", ["-0", String(agent.pid())]).status !== 0, "the agent to die");
+    const pid = agent.pid();
+    kill9(pid);
+    // Dead as spex sees it: a zombie counts as gone (kill -0 still succeeds until tmux reaps it, which a loaded machine delays).
+    await waitFor(() => processIdentity(pid) === undefined, "the agent to die");
     const r = sb.spex(["session", "wait", agent.id.slice(0, 8), "--idle", "--timeout", "5", "--json"]);
     expect(r.code).toBe(2);
     expect(json(r.stdout)).toMatchObject({ outcome: "died", sessions: [expect.objectContaining({ died: true, liveness: "offline" })] });
