@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { HOOK_ACTIONS } from "../../lib/harness";
 import { readPayload } from "../../lib/hooks/payload";
 import { handleHookEvent } from "../../lib/hooks/handle";
-import { currentProject, spexHome } from "../../lib/store";
+import { currentProject, sessionIdFromEnv, spexHome } from "../../lib/store";
 
 /**
  * Hook-facing: called by hooks/agent-hook.sh only when the record would change.
@@ -24,7 +24,7 @@ export class InternalHookCommand extends Command {
     try {
       const payload = await readPayload(this.context.stdin);
       const store = currentProject();
-      await handleHookEvent(store, id, this.action, payload);
+      await handleHookEvent(store, sessionIdFromEnv()!, this.action, payload);
     } catch (error) {
       try {
         mkdirSync(spexHome(), { recursive: true });

@@ -16,7 +16,7 @@ export class SessionLsCommand extends SpexCommand {
     category: "Sessions",
     description: "list the sessions of this repository",
     details: `
-      One row per session: its short id, display status, label, branch and a one-line preview of its prompt. A child is listed under its parent, indented; a GROUP column appears when any session is filed in a group. Archived sessions are hidden unless \`--all\` is given, and marked \`(archived)\` when shown. A record that cannot be parsed keeps its row, shown as \`corrupt\` with the parse error and its file on the line below.
+      One row per session: its short id, display status, label, branch and a one-line preview of its prompt. A child is listed under its parent, indented; a GROUP column appears when any session is filed in a group. Archived sessions are hidden unless \`--all\` is given, and marked \`(archived)\` when shown. A record that cannot be used keeps its row, shown as \`corrupt\` (unparseable bytes, not a regular file, not its folder's id) or \`unreadable\` (the system refused the read), with the error and its file on the line below.
 
       On a terminal the table is fitted to its width (the prompt preview is cut first, never the id) and the status is coloured; \`--no-color\` or a non-empty \`NO_COLOR\` turns colour off, and piped output or \`--json\` never has any.
 
@@ -29,7 +29,7 @@ export class SessionLsCommand extends SpexCommand {
       - \`review\`, \`done\`, \`close-pending\`: a proposal of \`merge\`, \`nothing\`, \`close\` (whatever the lifecycle)
       - \`starting\`: a launch waiting for its agent to be ready
       - \`offline\`: no live agent process (stopped, or it exited); live shows its pane \`idle\` at a shell, \`dead\`, or not at all
-      - \`retired\`: the worktree is gone; \`corrupt\`: the record cannot be read
+      - \`retired\`: the worktree is gone; \`corrupt\`: the record is not a usable record; \`unreadable\`: the system refused to read it
 
       live also says \`needs_attention\` for any pane with a dialog on screen, whatever the lifecycle. \`send\` and the timeline speak in lifecycles (\`the agent is active\` = \`working\`); the tmux status segment and the dashboard use the display statuses.
     `,

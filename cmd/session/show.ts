@@ -35,7 +35,7 @@ export class SessionShowCommand extends SpexCommand {
     const out = this.context.stdout;
     const row = detail.row;
     if (row.kind === "corrupt") {
-      out.write(`session ${row.id}\nstatus   corrupt\nfile     ${row.file}\nerror    ${printable(row.error)}\n`);
+      out.write(`session ${row.id}\nstatus   ${row.display}\nfile     ${row.file}\nerror    ${printable(row.error)}\n`);
       return 0;
     }
     const lines: [string, string][] = [

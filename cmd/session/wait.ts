@@ -2,7 +2,7 @@ import { Option } from "clipanion";
 import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
-import { currentProject, listSessionIds } from "../../lib/store";
+import { currentProject, listSessionIds, sessionIdFromEnv } from "../../lib/store";
 import { matchSelector, readAll } from "../../lib/sessions";
 import { SpexError } from "../../lib/errors";
 import { exitCodeOf, kickWaitingQueues, parseUntil, waitForTargets } from "../../lib/comms";
@@ -38,7 +38,7 @@ export class SessionWaitCommand extends SpexCommand {
   async execute(): Promise<number> {
     const until = this.until === undefined ? undefined : parseUntil(this.until);
     const store = currentProject();
-    const own = process.env.SPEX_SESSION_ID;
+    const own = sessionIdFromEnv();
     const readings = readAll(store);
     const targets = this.selectors.length > 0
       ? [...new Set(this.selectors.map((s) => matchSelector(readings, s).id))]

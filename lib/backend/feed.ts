@@ -6,7 +6,7 @@ import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
 import { errnoCode } from "../errors";
 import { registerCommitObserver, readSession } from "../record";
 import { rowOf } from "../sessions";
-import { type ProjectStore, sessionPaths } from "../store";
+import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 import { eventsAfter, lastSeq } from "../comms";
 import type { EventHub } from "./events";
 
@@ -144,7 +144,7 @@ export class SessionFeed {
 
   private listIds(): string[] {
     try {
-      return readdirSync(this.store.sessionsDir).filter((n) => !n.startsWith("."));
+      return readdirSync(this.store.sessionsDir).filter(isSessionId);
     } catch (e) {
       if (errnoCode(e) === "ENOENT" || errnoCode(e) === "ENOTDIR") return [];
       throw e;

@@ -30,6 +30,7 @@ const STATUS_COLOR: Record<string, (t: string) => string> = {
   parked: yellow,
   error: red,
   corrupt: red,
+  unreadable: red,
   review: magenta,
   done: magenta,
   "close-pending": magenta,
@@ -66,7 +67,7 @@ export function renderSessionTable(rows: ListRow[], opts: SessionTableOptions): 
   const label = headers.indexOf("LABEL");
   const cells = ordered.map(({ row: r, depth }) => {
     const indent = depth > 0 ? `${"  ".repeat(depth - 1)}└ ` : "";
-    if (r.kind === "corrupt") return [r.shortId, "corrupt", ...(grouped ? [""] : []), `${indent}(corrupt record)`, "", r.error];
+    if (r.kind === "corrupt") return [r.shortId, r.display, ...(grouped ? [""] : []), `${indent}(${r.display} record)`, "", r.error];
     const status = r.archived ? `${r.display} (archived)` : r.display;
     return [r.shortId, status, ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, r.preview];
   });

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { ownerAlive, selfIdentity } from "../proc";
 import { type SessionRecord, publicRecord, readSession } from "../record";
-import type { ProjectStore } from "../store";
+import { type ProjectStore, isSessionId } from "../store";
 import { capturePane, pasteText, sendKeys, sessionPane, spexSocket } from "../tmux";
 import { typedText } from "./envelope";
 import { readJsonFile } from "./files";
@@ -266,7 +266,7 @@ export async function kickWaitingQueues(store: ProjectStore, except?: string): P
     return 0;
   }
   for (const id of names) {
-    if (id === except || !existsSync(inboxMarker(store, id))) continue;
+    if (id === except || !isSessionId(id) || !existsSync(inboxMarker(store, id))) continue;
     const reading = readSession(store, id);
     if (reading.kind !== "ok" || reading.pending) continue;
     const view = publicRecord(reading.record, reading.pending);

@@ -8,11 +8,9 @@ import { SpexError, errnoCode } from "../errors";
 import { shortId } from "../naming";
 import { readSession } from "../record";
 import { matchSelector, readAll } from "../sessions";
-import type { ProjectStore } from "../store";
+import { type ProjectStore, isSessionId, sessionIdFromEnv } from "../store";
 import { revokedMarker } from "./paths";
 import type { SenderInput } from "./send";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function revokedIds(store: ProjectStore): string[] {
   try {
@@ -25,7 +23,7 @@ function revokedIds(store: ProjectStore): string[] {
 
 export function resolveSender(store: ProjectStore, from: string | undefined, env = process.env): SenderInput {
   if (from === undefined) {
-    const own = env.SPEX_SESSION_ID;
+    const own = sessionIdFromEnv(env);
     if (!own) return { kind: "user" };
     // A session of another project has no lock here: it is named, not attributed.
     const present = readSession(store, own).kind !== "absent" || revokedIds(store).includes(own);
@@ -41,7 +39,7 @@ export function resolveSender(store: ProjectStore, from: string | undefined, env
   // A closed session stays refused under its id, never reborn as a free-form name.
   const revoked = revokedIds(store).filter((id) => id === name || (name.length >= 8 && id.startsWith(name)));
   if (revoked.length === 1) return { kind: "session", id: revoked[0]! };
-  if (UUID.test(name)) {
+  if (isSessionId(name.toLowerCase())) {
     throw new SpexError("sender_unknown", `no session ${name} exists in this project`, {
       hint: "name a live session, or a plain name for a caller with no session here",
       httpStatus: 404,

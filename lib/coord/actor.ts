@@ -6,7 +6,7 @@ import { SpexError } from "../errors";
 import { labelOf, shortId } from "../naming";
 import { readSession } from "../record";
 import { matchSelector, readAll, resolveSelector } from "../sessions";
-import type { ProjectStore } from "../store";
+import { type ProjectStore, sessionIdFromEnv } from "../store";
 
 function refuseAbsent(store: ProjectStore, id: string): string {
   if (readSession(store, id).kind === "absent") {
@@ -20,7 +20,7 @@ function refuseAbsent(store: ProjectStore, id: string): string {
 
 export function actingSession(store: ProjectStore, explicit: string | undefined, cwd = process.cwd()): string {
   if (explicit) return resolveSelector(store, explicit, cwd).id;
-  const fromEnv = process.env.SPEX_SESSION_ID;
+  const fromEnv = sessionIdFromEnv();
   if (fromEnv) return refuseAbsent(store, fromEnv);
   try {
     return matchSelector(readAll(store), ".", cwd).id;
@@ -39,7 +39,7 @@ export function actingSession(store: ProjectStore, explicit: string | undefined,
 export function optionalActingSession(store: ProjectStore, explicit: string | undefined, cwd = process.cwd()): string | undefined {
   if (explicit) return actingSession(store, explicit, cwd);
   // A pane whose session was closed still carries SPEX_SESSION_ID: it reads as nobody, not as an error.
-  const fromEnv = process.env.SPEX_SESSION_ID;
+  const fromEnv = sessionIdFromEnv();
   if (fromEnv) return readSession(store, fromEnv).kind === "absent" ? undefined : fromEnv;
   try {
     return matchSelector(readAll(store), ".", cwd).id;

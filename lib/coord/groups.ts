@@ -7,7 +7,7 @@ import { isAbsolute, join, posix, relative } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
 import { writeJsonDurably } from "../record";
-import { type ProjectStore, sessionPaths } from "../store";
+import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 
 export interface GroupEntry {
   path: string;
@@ -237,6 +237,7 @@ function parseGroupsFile(text: string, file: string): GroupsFile {
 
 // lstat, not existsSync: an unreadable record is still present and keeps its group.
 function recordPresent(store: ProjectStore, id: string): boolean {
+  if (!isSessionId(id)) return false;
   try {
     lstatSync(sessionPaths(store, id).record);
     return true;

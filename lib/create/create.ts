@@ -20,7 +20,7 @@ import { type SessionRecord, emptyRecord, publicRecord, readSession, refuseUnusa
 import { parsePending } from "../record/codec";
 import { withLock, withLocks } from "../lock";
 import { type ProjectStore, projectLockPath, resourceLockPaths, sessionPaths } from "../store";
-import { listRows, resolveSelector } from "../sessions";
+import { listRows, refuseUnusableName, resolveSelector } from "../sessions";
 import { spexSocket } from "../tmux";
 import { addWatcher } from "../comms/watchers";
 import { typeFirstCommand } from "../comms/first-command";
@@ -147,6 +147,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
       async () => {
         // Two processes creating with one key: the second finds the first's record here.
         if (input.idempotencyKey && readSession(store, id).kind !== "absent") return;
+        refuseUnusableName(store, input.name ?? "", id);
         if (!input.noLaunch && countActive(store) >= config.maxActive) {
           throw new SpexError("max_active_reached", `${config.maxActive} sessions are already running in this project`, {
             hint: "stop or archive one first, raise sessions.maxActive in spexcode.json, or create with --no-launch",

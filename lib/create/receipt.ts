@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
 import { readSession } from "../record";
-import { type ProjectStore } from "../store";
+import { type ProjectStore, isSessionId } from "../store";
 import { deleteBranch, pruneWorktrees, removeWorktree } from "../git";
 import { tmuxSync } from "../tmux";
 import { fsyncDir } from "../record";
@@ -144,7 +144,8 @@ export function readReceipts(store: ProjectStore): ReceiptReadings {
   }
   const out: ReceiptReadings = { receipts: [], stuck: [] };
   for (const n of names) {
-    if (!n.endsWith(".json")) continue;
+    // A receipt is named by its session's id and names that id: any other file is never acted on.
+    if (!n.endsWith(".json") || !isSessionId(n.slice(0, -5))) continue;
     const file = join(store.receiptsDir, n);
     let text: string;
     try {
@@ -154,7 +155,8 @@ export function readReceipts(store: ProjectStore): ReceiptReadings {
       continue;
     }
     try {
-      out.receipts.push(JSON.parse(text) as CreateReceipt);
+      const r = JSON.parse(text) as CreateReceipt;
+      if (r.id === n.slice(0, -5)) out.receipts.push(r);
     } catch {
       // Receipts land by rename, so unparseable bytes were never a receipt this spex acted on.
       try {

@@ -21,6 +21,16 @@ export function payloadNativeId(payload: HookPayload): string {
   return typeof payload.session_id === "string" ? payload.session_id : "";
 }
 
+// The native id is handed back to the agent as an argv operand (`--resume <id>`):
+// only a plain token is recorded, never one that reads as an option or a path.
+const RECORDABLE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** The payload's native id when it may be recorded, else undefined. */
+export function recordableNativeId(payload: HookPayload): string | undefined {
+  const native = payloadNativeId(payload);
+  return RECORDABLE_ID.test(native) ? native : undefined;
+}
+
 export function hookOwnership(recordedNativeId: string, action: HookAction, payload: HookPayload, fromOwnAgent: () => boolean): HookOwnership {
   const native = payloadNativeId(payload);
   if (native === "" || recordedNativeId === "" || native === recordedNativeId) return "ours";

@@ -6,7 +6,7 @@ import { declareState } from "../sessions/state";
 import type { ProjectStore } from "../store";
 import type { RecordChange } from "../record";
 import type { HookPayload } from "./payload";
-import { type HookOwnership, descendsFrom, hookOwnership, payloadNativeId } from "./attribution";
+import { type HookOwnership, descendsFrom, hookOwnership, payloadNativeId, recordableNativeId } from "./attribution";
 import { SpexError } from "../errors";
 import { readSession } from "../record";
 import { sessionPaths } from "../store";
@@ -57,7 +57,7 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
   const ownership = attribute(store, id, action, payload);
   switch (action) {
     case "start":
-      return clearFence(store, id, payloadNativeId(payload) || undefined, { newConversation: ownership === "new-conversation" });
+      return clearFence(store, id, recordableNativeId(payload), { newConversation: ownership === "new-conversation" });
     case "turn":
       return declareState(store, id, { status: "active", newTurn: true });
     case "tool":

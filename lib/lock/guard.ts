@@ -3,13 +3,31 @@
 // kernel when that process dies, so stale-lock takeover is serialized without
 // a guard of its own ever going stale.
 import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { basename, dirname } from "node:path";
 
 export interface Guard {
   release(): Promise<void>;
 }
 
+const realDirs = new Map<string, string>();
+
+/**
+ * The guard is named after the lock's real path, so writers that reach
+ * SPEX_HOME through a symlink and through its real path share one guard.
+ */
 function guardName(lockPath: string): string {
-  const digest = createHash("sha256").update(lockPath).digest("hex").slice(0, 48);
+  const dir = dirname(lockPath);
+  let real = realDirs.get(dir);
+  if (real === undefined) {
+    try {
+      real = realpathSync.native(dir);
+      realDirs.set(dir, real);
+    } catch {
+      real = dir; // not made yet: nobody else can hold a lock in it through another spelling
+    }
+  }
+  const digest = createHash("sha256").update(`${real}/${basename(lockPath)}`).digest("hex").slice(0, 48);
   return `\0spex-lock-guard-${digest}`;
 }
 

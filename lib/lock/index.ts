@@ -2,7 +2,7 @@
 // owner (pid + start time + boot id); any process may take it, a lock whose
 // owner is provably gone is taken over, and the check-and-set on the file runs
 // under a kernel guard so two contenders never both hold it.
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
 import { SpexError, errnoCode } from "../errors";
@@ -57,10 +57,27 @@ function readLockFile(path: string): FileState {
   return ownerAlive(owner) ? { kind: "held", owner } : { kind: "stale" };
 }
 
+const OWNER_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
 // No fsync: a lock file only matters while its owner lives; after a crash of
-// the machine the boot id differs and the lock reads stale anyway.
+// the machine the boot id differs and the lock reads stale anyway. A lock file
+// planted as a symlink is refused, never written through.
 function writeOwner(path: string, owner: LockOwner): void {
-  writeFileSync(path, JSON.stringify(owner) + "\n", { mode: 0o644 });
+  let fd: number;
+  try {
+    fd = openSync(path, OWNER_WRITE, 0o644);
+  } catch (e) {
+    if (errnoCode(e) !== "ELOOP") throw e;
+    throw new SpexError("unsafe_path", `the lock file ${path} is a symbolic link; nothing was written through it`, {
+      hint: "remove that link (spex makes lock files itself), then retry",
+      details: { path },
+    });
+  }
+  try {
+    writeSync(fd, JSON.stringify(owner) + "\n");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Who holds the lock right now, if anyone (for diagnostics). */

@@ -20,6 +20,7 @@ export const DISPLAY_STATUSES = [
   "close-pending",
   "offline",
   "corrupt",
+  "unreadable",
   "retired",
 ] as const;
 export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
@@ -32,7 +33,7 @@ export function recordLiveness(record: SessionRecord, fenced: boolean): Liveness
 }
 
 export function displayStatus(reading: RecordReading, liveness: Liveness): DisplayStatus {
-  if (reading.kind !== "ok") return "corrupt";
+  if (reading.kind !== "ok") return reading.kind === "corrupt" && reading.unreadable ? "unreadable" : "corrupt";
   if (reading.retired) return "retired";
   if (reading.pending) return "starting";
   const view = publicRecord(reading.record, reading.pending);

@@ -1,14 +1,24 @@
-// The one writer and the three readings (DESIGN.md §1.1, §1.3).
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, constants } from "node:fs";
-import { dirname } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+// The one writer and the three readings (DESIGN.md §1.1, §1.3). A record is
+// the record of its folder: a session.json that is not a regular file, sits
+// in a linked folder, is not UTF-8 or names another id reads corrupt, and the
+// writer never lands bytes through a link.
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { basename, dirname } from "node:path";
+import { randomBytes } from "node:crypto";
 import { SpexError, errnoCode } from "../errors";
 import { parseRecord, serializeRecord } from "./codec";
 import type { PendingOriginal, SessionRecord } from "./schema";
 
 export type RecordReading =
   | { kind: "absent"; id: string; file: string }
-  | { kind: "corrupt"; id: string; file: string; error: string }
+  | {
+      kind: "corrupt";
+      id: string;
+      file: string;
+      error: string;
+      /** The system refused the read (EACCES, EIO, …): the bytes were never seen. */
+      unreadable?: boolean;
+    }
   | {
       kind: "ok";
       id: string;
@@ -20,22 +30,65 @@ export type RecordReading =
       retired: boolean;
     };
 
-/** Absent, corrupt or ok; any other failure (EACCES, EIO, …) throws. */
-export function readRecordFile(file: string, id: string): RecordReading {
-  let text: string;
+// O_NONBLOCK: a fifo planted as session.json must not hang the reader.
+const READ_NO_LINK = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+// fatal: invalid UTF-8 is corrupt, never decoded into U+FFFD; ignoreBOM: a BOM stays and fails the parse.
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function fileKind(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isSymbolicLink()) return "a symbolic link";
+  if (st.isFIFO()) return "a fifo";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * The bytes of a regular file reached without following a link at its last
+ * component or its folder; a string says why there are none.
+ */
+export function readOwnBytes(file: string): { bytes: Buffer } | { absent: true } | { refused: string; unreadable: boolean } {
+  let fd: number;
   try {
-    text = readFileSync(file, "utf8");
+    fd = openSync(file, READ_NO_LINK);
   } catch (e) {
     const code = errnoCode(e);
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent", id, file };
-    // Neither absent nor corrupt: a fault that must surface, naming the file (Node's EISDIR message does not).
-    throw new SpexError("record_unreadable", `cannot read the record ${file}: ${(e as Error).message}`, {
-      hint: "check that file's type and permissions; nothing was changed",
-      details: { file, errno: code ?? null },
-    });
+    if (code === "ENOENT" || code === "ENOTDIR") return { absent: true };
+    if (code === "ELOOP") return { refused: `${basename(file)} is a symbolic link`, unreadable: false };
+    // A socket refuses open (ENXIO): say what is there rather than that it cannot be read.
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    if (st && !st.isFile()) return { refused: `${basename(file)} is ${fileKind(st)}, not a regular file`, unreadable: false };
+    return { refused: `unreadable: ${(e as Error).message}`, unreadable: true };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { refused: `${basename(file)} is ${fileKind(st)}, not a regular file`, unreadable: false };
+    if (lstatSync(dirname(file)).isSymbolicLink()) return { refused: `its folder ${dirname(file)} is a symbolic link`, unreadable: false };
+    return { bytes: readFileSync(fd) };
+  } catch (e) {
+    return { refused: `unreadable: ${(e as Error).message}`, unreadable: true };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Absent, corrupt or ok. A read the system refuses is corrupt too, marked unreadable: one record never stops the project. */
+export function readRecordFile(file: string, id: string): RecordReading {
+  const got = readOwnBytes(file);
+  if ("absent" in got) return { kind: "absent", id, file };
+  if ("refused" in got) return { kind: "corrupt", id, file, error: got.refused, ...(got.unreadable ? { unreadable: true } : {}) };
+  let text: string;
+  try {
+    text = UTF8.decode(got.bytes);
+  } catch {
+    return { kind: "corrupt", id, file, error: "the record is not valid UTF-8" };
   }
   try {
     const { record, pending } = parseRecord(text);
+    if (record.session_id !== id) {
+      return { kind: "corrupt", id, file, error: `its session_id ${JSON.stringify(record.session_id)} is not its folder's id ${id}` };
+    }
     const retired = record.worktree_path !== "" && !existsSync(record.worktree_path);
     return { kind: "ok", id, file, record, pending, retired };
   } catch (e) {
@@ -52,16 +105,56 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+const CREATE_NO_LINK = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/**
+ * Atomic replace that follows no link: the folder must be a real folder, the
+ * temp file is made fresh beside the target (O_EXCL), and the rename replaces
+ * whatever name is there instead of writing into what it points to.
+ */
+function landDurably(file: string, text: string): void {
+  const dir = dirname(file);
+  if (!lstatSync(dir).isDirectory()) {
+    throw new SpexError("unsafe_path", `${dir} is a symbolic link; nothing was written through it`, {
+      hint: "spex makes its store folders itself: remove that link and retry",
+      details: { path: dir },
+    });
+  }
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const fd = openSync(temp, CREATE_NO_LINK, 0o644);
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (e) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+    throw e;
+  }
+  fsyncDir(dir);
+}
+
 /**
  * Land a record by atomic replace: temp file, fsync, rename, fsync of the
  * folder. Every byte of session.json comes from here.
  */
 export function writeRecordFile(file: string, record: SessionRecord): void {
   const text = serializeRecord(record);
-  // Never land bytes that would read back corrupt (an enum outside its set, a malformed fence).
+  // Never land bytes that would read back corrupt (an enum outside its set, a malformed fence, another folder's id).
   parseRecord(text);
-  writeFileAtomic.sync(file, text, { fsync: true, mode: 0o644 });
-  fsyncDir(dirname(file));
+  if (basename(dirname(file)) !== record.session_id) {
+    throw new SpexError("record_corrupt", `refusing to write session ${record.session_id} into ${file}: a record lives in its own folder`, {
+      hint: "this is a bug in spex; nothing was written",
+    });
+  }
+  landDurably(file, text);
 }
 
 /**
@@ -70,8 +163,7 @@ export function writeRecordFile(file: string, record: SessionRecord): void {
  */
 export function writeJsonDurably(file: string, value: unknown): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileAtomic.sync(file, JSON.stringify(value, null, 2) + "\n", { fsync: true, mode: 0o644 });
-  fsyncDir(dirname(file));
+  landDurably(file, JSON.stringify(value, null, 2) + "\n");
 }
 
 /** A small JSON state file read three ways, like a record: absent, corrupt (with the parse error), or its value. */

@@ -44,8 +44,14 @@ export function refuseUnusable(reading: RecordReading, opts: { allowRetired?: bo
       httpStatus: 404,
     });
   }
+  if (reading.kind === "corrupt" && reading.unreadable) {
+    throw new SpexError("record_unreadable", `the record ${reading.file} cannot be read (${reading.error}); nothing was changed`, {
+      hint: "check that file's permissions and the disk; nothing was changed",
+      details: { file: reading.file, readError: reading.error },
+    });
+  }
   if (reading.kind === "corrupt") {
-    throw new SpexError("record_corrupt", `the record ${reading.file} cannot be parsed (${reading.error}); nothing was changed`, {
+    throw new SpexError("record_corrupt", `the record ${reading.file} is corrupt (${reading.error}); nothing was changed`, {
       hint: "inspect the file; once its runtime is gone, `spex session quarantine` files it away",
       details: { file: reading.file, parseError: reading.error },
     });

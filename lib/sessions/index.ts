@@ -1,3 +1,4 @@
 export * from "./rows";
 export * from "./select";
 export * from "./state";
+export * from "./names";

@@ -46,11 +46,12 @@ export interface SessionRow {
   updatedAt: string;
 }
 
+/** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
 export interface CorruptRow {
   kind: "corrupt";
   id: string;
   shortId: string;
-  display: "corrupt";
+  display: "corrupt" | "unreadable";
   liveness: "unknown";
   file: string;
   error: string;
@@ -81,7 +82,8 @@ function readHead(file: string, bytes: number): string {
 export function rowOf(store: ProjectStore, reading: RecordReading, groups?: Map<string, string>): ListRow | undefined {
   if (reading.kind === "absent") return undefined;
   if (reading.kind === "corrupt") {
-    return { kind: "corrupt", id: reading.id, shortId: shortId(reading.id, 8), display: "corrupt", liveness: "unknown", file: reading.file, error: reading.error };
+    const display = reading.unreadable ? "unreadable" : "corrupt";
+    return { kind: "corrupt", id: reading.id, shortId: shortId(reading.id, 8), display, liveness: "unknown", file: reading.file, error: reading.error };
   }
   const view = publicRecord(reading.record, reading.pending);
   const liveness = reading.retired ? "offline" : recordLiveness(view, reading.pending !== null);

@@ -1,10 +1,11 @@
-// Selectors (DESIGN.md §4): full id, unique id prefix, name, node, branch, or
-// `.` for the session of the current worktree.
+// Selectors (DESIGN.md §4), tried in this order: full id, unique id prefix,
+// name, branch, node; or `.` for the session of the current worktree. Ids come
+// first so nothing a prompt or a rename chose can stand in for what `ls` shows.
 import { SpexError } from "../errors";
 import { findCheckout } from "../git/main-root";
 import { shortId, labelOf } from "../naming";
 import { type RecordReading, readSession } from "../record";
-import type { ProjectStore } from "../store";
+import { type ProjectStore, isSessionId, sessionIdFromEnv } from "../store";
 import { readAll } from "./rows";
 
 export type PresentReading = Exclude<RecordReading, { kind: "absent" }>;
@@ -35,10 +36,10 @@ export function matchSelector(readings: RecordReading[], selector: string, cwd =
   const ok = present.filter((r): r is Extract<RecordReading, { kind: "ok" }> => r.kind === "ok");
   const tiers: PresentReading[][] = [
     present.filter((r) => r.id === selector),
+    selector.length >= 2 ? present.filter((r) => r.id.startsWith(selector) || r.id.replace(/-/g, "").startsWith(selector)) : [],
     ok.filter((r) => r.record.name !== "" && r.record.name === selector),
     ok.filter((r) => r.record.branch === selector),
     ok.filter((r) => r.record.node !== "" && r.record.node === selector),
-    selector.length >= 2 ? present.filter((r) => r.id.startsWith(selector) || r.id.replace(/-/g, "").startsWith(selector)) : [],
   ];
   for (const tier of tiers) {
     if (tier.length === 1) return tier[0]!;
@@ -60,7 +61,7 @@ export function matchSelector(readings: RecordReading[], selector: string, cwd =
 export function resolveSelector(store: ProjectStore, selector: string, cwd = process.cwd()): PresentReading {
   // A full id names its own folder and wins over every other tier: read that one
   // record, not the whole store (hooks write state through here on every turn).
-  if (/^[0-9A-Za-z][0-9A-Za-z_-]*$/.test(selector)) {
+  if (isSessionId(selector)) {
     const reading = readSession(store, selector);
     if (reading.kind !== "absent") return reading;
   }
@@ -73,7 +74,7 @@ export function resolveSelector(store: ProjectStore, selector: string, cwd = pro
  */
 export function resolveOwnSession(store: ProjectStore, explicit: string | undefined, cwd = process.cwd()): string {
   if (explicit) return resolveSelector(store, explicit, cwd).id;
-  const fromEnv = process.env.SPEX_SESSION_ID;
+  const fromEnv = sessionIdFromEnv();
   if (fromEnv) return fromEnv;
   return matchSelector(readAll(store), ".", cwd).id;
 }

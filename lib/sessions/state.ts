@@ -81,11 +81,3 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
     { reason: "state", purpose: `state ${d.status} ${id}` },
   );
 }
-
-export async function renameSession(store: ProjectStore, id: string, name: string): Promise<RecordChange | undefined> {
-  return updateRecord(store, id, (record) => (record.name === name ? undefined : { ...record, name }), {
-    reason: "rename",
-    allowRetired: true,
-    purpose: `rename ${id}`,
-  });
-}

@@ -6,15 +6,15 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { resolveMainRoot } from "../git/main-root";
+import { isSessionId, requireSessionId } from "./ids";
+import { adoptLegacyStore, projectKey, realOrSelf, storeKeys } from "./key";
+
+export { isSessionId, requireSessionId, sessionIdFromEnv } from "./ids";
+export { legacyProjectKey, projectKey } from "./key";
 
 export function spexHome(): string {
   const fromEnv = process.env.SPEX_HOME;
   return fromEnv ? resolve(fromEnv) : join(homedir(), ".spex");
-}
-
-/** The project key: the main checkout path with `/` and `.` turned into `-`. */
-export function projectKey(mainRoot: string): string {
-  return mainRoot.replace(/[/.]/g, "-");
 }
 
 export interface ProjectStore {
@@ -29,8 +29,12 @@ export interface ProjectStore {
   receiptsDir: string;
 }
 
+/** The store of a main checkout, keyed by its real path (a store under the old key is adopted first). */
 export function projectStore(mainRoot: string, home = spexHome()): ProjectStore {
-  return storeForKey(home, projectKey(mainRoot), mainRoot);
+  const real = realOrSelf(mainRoot);
+  const key = projectKey(real);
+  adoptLegacyStore(home, key, real);
+  return storeForKey(home, key, mainRoot);
 }
 
 /** A store addressed by its folder name (enumeration gives the key; the root may be unknown). */
@@ -62,9 +66,10 @@ export interface SessionPaths {
 }
 
 export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
-  // One join normalizes; the rest is plain concatenation, because `ls` builds
-  // these for every row and path.join costs a microsecond a call.
-  const dir = join(store.sessionsDir, id);
+  // The one place an id becomes a session path: only a UUID gets this far.
+  requireSessionId(id);
+  // Plain concatenation, because `ls` builds these for every row and path.join costs a microsecond a call.
+  const dir = `${store.sessionsDir}/${id}`;
   return {
     dir,
     record: `${dir}/session.json`,
@@ -79,7 +84,7 @@ export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
 }
 
 export function recordLockPath(store: ProjectStore, id: string): string {
-  return join(store.locksDir, `${id}.lock`);
+  return join(store.locksDir, `${requireSessionId(id)}.lock`);
 }
 
 export function projectLockPath(store: ProjectStore): string {
@@ -102,7 +107,7 @@ export function resourceLockPaths(store: ProjectStore, names: { branch: string; 
   return paths;
 }
 
-/** Ids of every session folder that holds a record file (corrupt ones included). */
+/** Ids of every session folder that holds a record file (corrupt ones included); a folder not named by a UUID is no session. */
 export function listSessionIds(store: ProjectStore): string[] {
   let names: string[];
   try {
@@ -111,7 +116,7 @@ export function listSessionIds(store: ProjectStore): string[] {
     if (errnoCode(e) === "ENOENT") return [];
     throw e;
   }
-  return names.filter((n) => !n.startsWith(".") && hasRecordFile(`${store.sessionsDir}/${n}/session.json`)).sort();
+  return names.filter((n) => isSessionId(n) && hasRecordFile(`${store.sessionsDir}/${n}/session.json`)).sort();
 }
 
 // lstat, not existsSync: existsSync answers false for EACCES or ELOOP too, which
@@ -129,12 +134,7 @@ function hasRecordFile(file: string): boolean {
 
 /** Every project store under SPEX_HOME (for machine-wide views such as doctor and live). */
 export function listProjectKeys(home = spexHome()): string[] {
-  try {
-    return readdirSync(join(home, "projects")).sort();
-  } catch (e) {
-    if (errnoCode(e) === "ENOENT") return [];
-    throw e;
-  }
+  return storeKeys(join(home, "projects"));
 }
 
 /**

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { isHarnessName, HARNESS_NAMES } from "../harness";
 import { withLock } from "../lock";
-import { fsyncDir, readSession } from "../record";
+import { fsyncDir, readOwnBytes, readSession } from "../record";
 import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
 import { exactSession, spexSocket, tmuxSync } from "../tmux";
 import { branchExists } from "./git";
@@ -53,6 +53,12 @@ function checkId(id: string): void {
 
 function refuse(code: string, message: string, hint: string, details: Record<string, unknown> = {}): SpexError {
   return new SpexError(code, `${message}; nothing was moved`, { hint, details });
+}
+
+/** The size of the record's own bytes; a directory, link or fifo in its place has none. */
+function recordBytes(file: string): number {
+  const got = readOwnBytes(file);
+  return "bytes" in got ? got.bytes.length : 0;
 }
 
 function stamp(d = new Date()): string {
@@ -101,7 +107,7 @@ function prove(store: ProjectStore, id: string, claim: QuarantineClaim): Quarant
     branch: { name: claim.branch, present: false },
     adapter: { name: claim.adapter, known: true },
     thread,
-    record: { kind: "corrupt", parseError: reading.error, bytes: readFileSync(reading.file).length },
+    record: { kind: "corrupt", parseError: reading.error, bytes: recordBytes(reading.file) },
   };
 }
 

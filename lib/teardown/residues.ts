@@ -2,10 +2,10 @@
 // refusal useful they report what the bytes seem to name (worktree, branch,
 // tmux session, pid) and whether those still exist. The names are only ever
 // reported and observed, never acted on.
-import { existsSync, readFileSync } from "node:fs";
-import { SpexError, errnoCode } from "../errors";
+import { existsSync } from "node:fs";
+import { SpexError } from "../errors";
 import { processIdentity } from "../proc";
-import type { RecordReading } from "../record";
+import { type RecordReading, readOwnBytes } from "../record";
 import type { ProjectStore } from "../store";
 import { sessionPaths } from "../store";
 import { exactSession, spexSocket, tmuxSync } from "../tmux";
@@ -42,18 +42,18 @@ export interface Residues {
   leaf: { pid: number; source: "agent.pid" | "record bytes"; alive: boolean } | null;
 }
 
+// Only the folder's own regular file is read: a link or a directory names nothing of this session.
 function readBytes(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (e) {
-    if (errnoCode(e) === "ENOENT") return "";
-    throw e;
-  }
+  const got = readOwnBytes(file);
+  return "bytes" in got ? got.bytes.toString("utf8") : "";
 }
 
 /** Observe (read-only) what a corrupt record's bytes name. */
 export function observeResidues(store: ProjectStore, id: string, file: string): Residues {
-  const names = candidateNames(readBytes(file));
+  const text = readBytes(file);
+  // Bytes that say they are another session's record name that session's things, not this one's.
+  const claimed = /"session_id"\s*:\s*"([^"]*)"/.exec(text)?.[1];
+  const names = claimed !== undefined && claimed !== id ? {} : candidateNames(text);
   const wt = names.worktree_path;
   const br = names.branch;
   const tm = names.tmux_session;

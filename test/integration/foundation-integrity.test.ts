@@ -1,9 +1,9 @@
 // Record integrity through the binary (DESIGN.md §1.1, §1.3): notes round-trip
 // byte for byte, corrupt records keep their rows and refuse every writer,
-// other read faults surface, and a retired record stays retired.
+// a record file that is no record keeps its row too, and a retired record stays retired.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { readRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { seedRecord } from "../support/records";
@@ -149,8 +149,8 @@ describe("corrupt records", () => {
   }
 });
 
-describe("other read faults", () => {
-  // Tests run as root, so EACCES cannot be staged; a record path that is a directory gives EISDIR, which root gets too.
+describe("a record file that is no record", () => {
+  // Tests run as root, so EACCES cannot be staged; a directory in the record's place stands in for it.
   let id: string;
   beforeAll(() => {
     id = seedRecord(sb.home, sb.repo, { prompt: "unreadable" }).session_id;
@@ -162,20 +162,22 @@ describe("other read faults", () => {
     rmSync(sessionPaths(projectStore(sb.repo, sb.home), id).dir, { recursive: true });
   });
 
-  test("ls surfaces the error: the row is neither dropped as absent nor shown as corrupt", () => {
+  test("ls keeps its row, naming the file and what is wrong, instead of failing or dropping it", () => {
     const r = sb.spex(["session", "ls", "--json"]);
-    expect(r.code).toBe(1);
-    expect(json(r.stdout).error).toMatchObject({ code: "record_unreadable", file: recordPath(id), errno: "EISDIR" });
+    expect(r.code).toBe(0);
+    const row = (json(r.stdout) as any[]).find((x) => x.id === id);
+    expect(row).toMatchObject({ kind: "corrupt", display: "corrupt", liveness: "unknown", file: recordPath(id) });
+    expect(row.error).toMatch(/session\.json is a directory/);
     const human = sb.spex(["session", "ls"]);
-    expect(human.code).toBe(1);
-    expect(human.stdout).toBe("");
-    expect(human.stderr).toMatch(/^spex: cannot read the record .*session\.json: EISDIR.* \[record_unreadable\]\n$/);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(id.slice(0, 8));
   });
 
-  test("a writer surfaces the error too and creates nothing", () => {
+  test("a writer refuses it and leaves it as it is", () => {
     const r = sb.spex(["internal", "session-state", "active", "--session", id, "--json"]);
     expect(r.code).toBe(1);
-    expect(json(r.stdout).error.code).toBe("record_unreadable");
+    expect(json(r.stdout).error.code).toBe("record_corrupt");
+    expect(readdirSync(recordPath(id))).toEqual([]);
   });
 
   test("another session addressed by its full id is not held hostage by the unreadable record", () => {

@@ -3,7 +3,7 @@
 // for, then named by lock_timeout.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acquireLock, lockHolder, withLocks } from "../../lib/lock";
@@ -58,16 +58,19 @@ async function held(w: Worker): Promise<number> {
 }
 
 describe("record lock", () => {
-  test("16 processes × 50 read-modify-write increments end at exactly 800, every intermediate record parseable", async () => {
+  // Issue 10 item 7: the guard was named after the path string, so the two spellings did not exclude each other.
+  test("16 processes × 50 read-modify-write increments end at exactly 800, every intermediate record parseable, half of them reaching SPEX_HOME through a symlink", async () => {
     const home = join(dir, "home");
+    const homeLink = join(dir, "home-link");
     const root = join(dir, "repo");
     const id = "00000000-0000-4000-8000-000000000001";
     const store = projectStore(root, home);
     const file = sessionPaths(store, id).record;
     mkdirSync(sessionPaths(store, id).dir, { recursive: true });
     writeRecordFile(file, { ...emptyRecord(id), project_root: root, note: "0" });
+    symlinkSync(home, homeLink);
 
-    const workers = Array.from({ length: 16 }, () => track(worker(["increment", home, root, id, "50"])));
+    const workers = Array.from({ length: 16 }, (_, i) => track(worker(["increment", i % 2 ? homeLink : home, root, id, "50"], { SPEX_LOCK_TIMEOUT_MS: "60000" })));
     let running = true;
     const all = Promise.all(workers.map((w) => w.exited)).finally(() => (running = false));
     let reads = 0;
@@ -189,5 +192,16 @@ describe("record lock", () => {
     writeFileSync(lock, JSON.stringify(theirs));
     await mine.release();
     expect(JSON.parse(readFileSync(lock, "utf8")).nonce).toBe("theirs");
+  });
+
+  test("a lock file planted as a symlink is never written through: unsafe_path, the target unchanged", async () => {
+    const lock = join(dir, "locks", "h.lock");
+    const target = join(dir, "victim.txt");
+    mkdirSync(join(dir, "locks"));
+    writeFileSync(target, "not a lock\n");
+    symlinkSync(target, lock);
+    const err = await acquireLock(lock, { timeoutMs: 500 }).catch((e) => e);
+    expect((err as SpexError).code).toBe("unsafe_path");
+    expect(readFileSync(target, "utf8")).toBe("not a lock\n");
   });
 });

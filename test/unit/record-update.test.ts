@@ -1,7 +1,7 @@
 // Read-modify-write under the record lock, the writer's refusals, commit
 // observers, and the derived display status.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lockHolder } from "../../lib/lock";
@@ -100,9 +100,24 @@ describe("updateRecord", () => {
     expect(renamed?.after.name).toBe("x");
   });
 
-  test("a read error other than absence surfaces from the writer instead of being repaired", async () => {
+  test("a session.json that is a directory is refused as corrupt, never repaired", async () => {
     mkdirSync(sessionPaths(store, ID).record, { recursive: true });
-    await expect(updateRecord(store, ID, (r) => r)).rejects.toMatchObject({ code: "record_unreadable", details: { errno: "EISDIR" } });
+    await expect(updateRecord(store, ID, (r) => ({ ...r, note: "x" }))).rejects.toMatchObject({ code: "record_corrupt" });
+    expect(readdirSync(sessionPaths(store, ID).record)).toEqual([]);
+  });
+
+  test("a session.json linked to another session's record is refused: neither file changes", async () => {
+    const other = "bbbbbbbb-0000-4000-8000-000000000002";
+    const otherPaths = sessionPaths(store, other);
+    mkdirSync(otherPaths.dir, { recursive: true });
+    writeRecordFile(otherPaths.record, { ...emptyRecord(other, "2026-01-01T00:00:00.000Z"), worktree_path: worktree, name: "B" });
+    const before = readFileSync(otherPaths.record, "utf8");
+    mkdirSync(sessionPaths(store, ID).dir, { recursive: true });
+    symlinkSync(otherPaths.record, sessionPaths(store, ID).record);
+    const e = await refusal(updateRecord(store, ID, (r) => ({ ...r, name: "renamed through the link" })));
+    expect(e.code).toBe("record_corrupt");
+    expect(readFileSync(otherPaths.record, "utf8")).toBe(before);
+    expect(lstatSync(sessionPaths(store, ID).record).isSymbolicLink()).toBe(true);
   });
 
   test("commit observers run under the lock, then after its release, once per write", async () => {

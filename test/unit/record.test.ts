@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -102,6 +102,32 @@ describe("the writer", () => {
     expect(Buffer.from(reading.kind === "ok" ? reading.record.note : "", "utf8").equals(Buffer.from(note, "utf8"))).toBe(true);
   });
 
+  test("never writes through a link: a session.json that is a symlink is replaced by the record, its target untouched", () => {
+    const file = recordFile();
+    const target = join(dir, "not-a-record.txt");
+    writeFileSync(target, "someone else's bytes\n");
+    symlinkSync(target, file);
+    writeRecordFile(file, { ...emptyRecord(ID), note: "landed" });
+    expect(readFileSync(target, "utf8")).toBe("someone else's bytes\n");
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(readRecordFile(file, ID)).toMatchObject({ kind: "ok", record: { note: "landed" } });
+  });
+
+  test("never writes through a linked session folder: unsafe_path, and the folder it points to is untouched", () => {
+    const real = join(dir, "elsewhere");
+    mkdirSync(real);
+    mkdirSync(join(dir, "sessions"));
+    symlinkSync(real, join(dir, "sessions", ID));
+    expect(() => writeRecordFile(join(dir, "sessions", ID, "session.json"), emptyRecord(ID))).toThrow(expect.objectContaining({ code: "unsafe_path" }));
+    expect(readdirSync(real)).toEqual([]);
+  });
+
+  test("refuses to land a record in another session's folder", () => {
+    const file = recordFile();
+    expect(() => writeRecordFile(file, emptyRecord("99999999-2222-4333-8444-555555555555"))).toThrow(expect.objectContaining({ code: "record_corrupt" }));
+    expect(readdirSync(join(dir, "sessions", ID))).toEqual([]);
+  });
+
   test("replaces the file atomically: no temp file is left beside the record", () => {
     const file = recordFile();
     for (let i = 0; i < 5; i++) writeRecordFile(file, { ...emptyRecord(ID), note: String(i) });
@@ -169,16 +195,66 @@ describe("the three readings", () => {
     expect(reading.kind === "ok" && reading.record.after_turn).toBe("");
   });
 
-  test("a record that is a directory is neither absent nor corrupt: the read error surfaces (EISDIR)", () => {
-    const file = recordFile();
-    mkdirSync(file);
-    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "record_unreadable", details: { file, errno: "EISDIR" } }));
+  // Issue 10 item 3: a record is the record of its folder.
+  function otherRecord(): string {
+    const other = "99999999-2222-4333-8444-555555555555";
+    mkdirSync(join(dir, "sessions", other), { recursive: true });
+    const file = join(dir, "sessions", other, "session.json");
+    writeRecordFile(file, { ...emptyRecord(other), worktree_path: dir, note: "the other session" });
+    return file;
+  }
+
+  const notRegular: [string, (file: string) => void, RegExp][] = [
+    ["a symbolic link to another session's record", (f) => symlinkSync(otherRecord(), f), /session\.json is a symbolic link/],
+    ["a directory", (f) => mkdirSync(f), /session\.json is a directory, not a regular file/],
+    ["a symlink loop", (f) => symlinkSync(f, f), /session\.json is a symbolic link/],
+    ["a fifo (read without hanging)", (f) => spawnSync("mkfifo", [f]), /session\.json is a fifo, not a regular file/],
+    ["a unix socket", (f) => spawnSync("python3", ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", f]), /session\.json is a socket, not a regular file/],
+  ];
+  for (const [what, plant, error] of notRegular) {
+    test(`a session.json that is ${what} reads corrupt, naming what is there`, () => {
+      const file = recordFile();
+      plant(file);
+      const reading = readRecordFile(file, ID);
+      expect(reading).toMatchObject({ kind: "corrupt", id: ID, file });
+      expect(reading.kind === "corrupt" && reading.error).toMatch(error);
+    });
+  }
+
+  test("a record inside a session folder that is a symbolic link reads corrupt", () => {
+    const real = join(dir, "elsewhere");
+    mkdirSync(join(real, ID), { recursive: true });
+    writeRecordFile(join(real, ID, "session.json"), { ...emptyRecord(ID), worktree_path: dir });
+    mkdirSync(join(dir, "sessions"), { recursive: true });
+    symlinkSync(join(real, ID), join(dir, "sessions", ID));
+    const reading = readRecordFile(join(dir, "sessions", ID, "session.json"), ID);
+    expect(reading.kind === "corrupt" && reading.error).toMatch(/folder .* is a symbolic link/);
   });
 
-  test("a record that is a symlink loop is neither absent nor corrupt: the read error surfaces (ELOOP)", () => {
+  test("a record whose session_id is not its folder's id reads corrupt (a copy of another session's record)", () => {
     const file = recordFile();
-    symlinkSync(file, file);
-    expect(() => readRecordFile(file, ID)).toThrow(expect.objectContaining({ code: "record_unreadable", details: { file, errno: "ELOOP" } }));
+    writeFileSync(file, readFileSync(otherRecord()));
+    const reading = readRecordFile(file, ID);
+    expect(reading.kind === "corrupt" && reading.error).toMatch(/session_id "99999999-2222-4333-8444-555555555555" is not its folder's id/);
+  });
+
+  // Issue 10 item 10: bytes are never repaired.
+  test("a record with invalid UTF-8 reads corrupt instead of decoding to U+FFFD", () => {
+    const file = recordFile();
+    writeRecordFile(file, { ...emptyRecord(ID), worktree_path: dir, note: "caf\u00e9" });
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf(Buffer.from("caf\u00e9", "utf8")) + 3;
+    bytes[at] = 0xff; // "café" → "caf\xff\xa9": not UTF-8
+    writeFileSync(file, bytes);
+    const reading = readRecordFile(file, ID);
+    expect(reading.kind === "corrupt" && reading.error).toMatch(/not valid UTF-8/);
+  });
+
+  test("a record that starts with a byte-order mark reads corrupt (a BOM is not silently dropped)", () => {
+    const file = recordFile();
+    writeRecordFile(file, { ...emptyRecord(ID), worktree_path: dir });
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
+    expect(readRecordFile(file, ID).kind).toBe("corrupt");
   });
 
   test("retired is derived from the recorded worktree being gone, never stored", () => {

@@ -3,13 +3,13 @@
 import { SpexError } from "../../../lib/errors";
 import { readSession } from "../../../lib/record";
 import { matchSelector, readAll, resolveSelector } from "../../../lib/sessions";
-import { type ProjectStore, currentProject } from "../../../lib/store";
+import { type ProjectStore, currentProject, sessionIdFromEnv } from "../../../lib/store";
 import { Option } from "clipanion";
 import { SpexCommand } from "../../base";
 
 export function resolveWatcher(store: ProjectStore, explicit: string | undefined): string {
   if (explicit) return resolveSelector(store, explicit).id;
-  const own = process.env.SPEX_SESSION_ID;
+  const own = sessionIdFromEnv();
   if (own && readSession(store, own).kind !== "absent") return own;
   throw new SpexError("watcher_unknown", "watching needs a session to deliver to, and this caller has none", {
     hint: "pass --watcher SEL, or use `spex session wait` / `spex session watch stream` from a plain terminal",

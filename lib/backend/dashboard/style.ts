@@ -34,7 +34,7 @@ tr.row.flash td { animation: flash 1s ease-out; }
 .st-working, .st-starting { color: var(--info); border-color: var(--info); }
 .st-idle { color: var(--ok); border-color: var(--ok); }
 .st-asking, .st-review, .st-close-pending, .st-parked { color: var(--warn); border-color: var(--warn); }
-.st-error, .st-corrupt { color: var(--bad); border-color: var(--bad); }
+.st-error, .st-corrupt, .st-unreadable { color: var(--bad); border-color: var(--bad); }
 .st-offline, .st-retired, .st-done, .st-queued { color: var(--dim); }
 .live-online { color: var(--ok); }
 .live-offline, .live-unknown { color: var(--dim); }
