@@ -96,7 +96,7 @@ export function corruptRefusal(store: ProjectStore, reading: Extract<RecordReadi
   const residues = observeResidues(store, reading.id, reading.file);
   return new SpexError(
     "record_corrupt",
-    `cannot ${verb} session ${reading.id}: its record ${reading.file} cannot be parsed (${reading.error}); residues: ${describe(residues)}`,
+    `cannot ${verb} session ${reading.id}: its record ${reading.file} is corrupt (${reading.error}); residues: ${describe(residues)}`,
     { hint: quarantineHint(reading.id, residues), details: { file: reading.file, parseError: reading.error, residues } },
   );
 }
