@@ -5,8 +5,8 @@
 // lstat; the file is opened O_NOFOLLOW, and a replace lands by rename (which
 // replaces a name, never follows it).
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 
 function unsafePath(path: string, what: string): SpexError {
@@ -108,12 +108,23 @@ function openNoFollow(path: string, flags: number, mode?: number): number {
   }
 }
 
+/** Make a rename or a new name in `dir` durable (write-file-atomic and rename itself do not). */
+export function fsyncDir(dir: string): void {
+  const fd = openSync(dir, constants.O_RDONLY);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Replace (or create) `rel` under `root` with `text`: written beside it, then
  * renamed over it. Keeps an existing file's mode; `mode` applies to a new file
- * (or always, with `forceMode`).
+ * (or always, with `forceMode`). `durable` fsyncs the file before the rename
+ * and its folder after (the store's records and state files).
  */
-export function writeFileNoFollow(root: string, rel: string, text: string, opts: { mode?: number; forceMode?: boolean } = {}): string {
+export function writeFileNoFollow(root: string, rel: string, text: string, opts: { mode?: number; forceMode?: boolean; durable?: boolean } = {}): string {
   refuseLinks(root, rel);
   const file = makeParents(root, rel);
   const existing = lstatOrAbsent(file);
@@ -125,6 +136,7 @@ export function writeFileNoFollow(root: string, rel: string, text: string, opts:
     try {
       writeSync(fd, text);
       fchmodSync(fd, mode);
+      if (opts.durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -139,6 +151,7 @@ export function writeFileNoFollow(root: string, rel: string, text: string, opts:
     }
     throw e;
   }
+  if (opts.durable) fsyncDir(dirname(file));
   return file;
 }
 

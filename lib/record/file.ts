@@ -2,10 +2,10 @@
 // the record of its folder: a session.json that is not a regular file, sits
 // in a linked folder, is not UTF-8 or names another id reads corrupt, and the
 // writer never lands bytes through a link.
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
-import { randomBytes } from "node:crypto";
 import { SpexError, errnoCode } from "../errors";
+import { writeFileNoFollow } from "../nofollow";
 import { parseRecord, serializeRecord } from "./codec";
 import type { PendingOriginal, SessionRecord } from "./schema";
 
@@ -96,65 +96,22 @@ export function readRecordFile(file: string, id: string): RecordReading {
   }
 }
 
-export function fsyncDir(dir: string): void {
-  const fd = openSync(dir, constants.O_RDONLY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const CREATE_NO_LINK = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-
-/**
- * Atomic replace that follows no link: the folder must be a real folder, the
- * temp file is made fresh beside the target (O_EXCL), and the rename replaces
- * whatever name is there instead of writing into what it points to.
- */
-function landDurably(file: string, text: string): void {
-  const dir = dirname(file);
-  if (!lstatSync(dir).isDirectory()) {
-    throw new SpexError("unsafe_path", `${dir} is a symbolic link; nothing was written through it`, {
-      hint: "spex makes its store folders itself: remove that link and retry",
-      details: { path: dir },
-    });
-  }
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  const fd = openSync(temp, CREATE_NO_LINK, 0o644);
-  try {
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-  } catch (e) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // already gone
-    }
-    throw e;
-  }
-  fsyncDir(dir);
-}
-
 /**
  * Land a record by atomic replace: temp file, fsync, rename, fsync of the
- * folder. Every byte of session.json comes from here.
+ * folder. Every byte of session.json comes from here. Nothing is written
+ * through a link: a linked session folder or session.json is `unsafe_path`.
  */
 export function writeRecordFile(file: string, record: SessionRecord): void {
   const text = serializeRecord(record);
   // Never land bytes that would read back corrupt (an enum outside its set, a malformed fence, another folder's id).
   parseRecord(text);
-  if (basename(dirname(file)) !== record.session_id) {
+  const folder = dirname(file);
+  if (basename(folder) !== record.session_id) {
     throw new SpexError("record_corrupt", `refusing to write session ${record.session_id} into ${file}: a record lives in its own folder`, {
       hint: "this is a bug in spex; nothing was written",
     });
   }
-  landDurably(file, text);
+  writeFileNoFollow(dirname(folder), `${basename(folder)}/${basename(file)}`, text, { mode: 0o644, forceMode: true, durable: true });
 }
 
 /**
@@ -163,7 +120,7 @@ export function writeRecordFile(file: string, record: SessionRecord): void {
  */
 export function writeJsonDurably(file: string, value: unknown): void {
   mkdirSync(dirname(file), { recursive: true });
-  landDurably(file, JSON.stringify(value, null, 2) + "\n");
+  writeFileNoFollow(dirname(file), basename(file), JSON.stringify(value, null, 2) + "\n", { mode: 0o644, forceMode: true, durable: true });
 }
 
 /** A small JSON state file read three ways, like a record: absent, corrupt (with the parse error), or its value. */

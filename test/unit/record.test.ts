@@ -102,15 +102,14 @@ describe("the writer", () => {
     expect(Buffer.from(reading.kind === "ok" ? reading.record.note : "", "utf8").equals(Buffer.from(note, "utf8"))).toBe(true);
   });
 
-  test("never writes through a link: a session.json that is a symlink is replaced by the record, its target untouched", () => {
+  test("never writes through a link: a session.json that is a symlink is refused (unsafe_path), its target untouched", () => {
     const file = recordFile();
     const target = join(dir, "not-a-record.txt");
     writeFileSync(target, "someone else's bytes\n");
     symlinkSync(target, file);
-    writeRecordFile(file, { ...emptyRecord(ID), note: "landed" });
+    expect(() => writeRecordFile(file, { ...emptyRecord(ID), note: "landed" })).toThrow(expect.objectContaining({ code: "unsafe_path" }));
     expect(readFileSync(target, "utf8")).toBe("someone else's bytes\n");
-    expect(lstatSync(file).isFile()).toBe(true);
-    expect(readRecordFile(file, ID)).toMatchObject({ kind: "ok", record: { note: "landed" } });
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
   });
 
   test("never writes through a linked session folder: unsafe_path, and the folder it points to is untouched", () => {
