@@ -2,7 +2,7 @@
 // without losing a byte of anyone else's hook. A hook found in its place (the
 // user's, husky's, pre-commit's — also one installed after spex's own) is
 // moved aside under the next free chained name and run first, every time.
-import { lstatSync, readFileSync, readdirSync, renameSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ASSETS } from "../generated/assets";
 import { errnoCode } from "../errors";
@@ -96,6 +96,8 @@ export function installPostCheckout(commonDir: string, mainRoot: string, spexBin
   const { root, rel } = splitUnder(trustedRoot(dir, commonDir, mainRoot), join(dir, HOOK));
   const relDir = relative(root, dir);
   if (relDir !== "") refuseLinks(root, relDir, "folder");
+  // A hooks folder outside the repository is the user's own configured path: made as it is named.
+  else mkdirSync(dir, { recursive: true });
   const file = join(dir, HOOK);
   const chained = chainedHooks(dir);
   const { installed, ours } = isOurs(dir, root);

@@ -86,3 +86,12 @@ describe("the post-checkout chain", () => {
     expect(snapshot()).toEqual(before);
   });
 });
+
+test("a core.hooksPath outside the repository that does not exist yet is made and the hook installed there (as before)", () => {
+  sb = sandbox();
+  const outside = join(sb.dir, "my-hooks", "git");
+  sb.git(["config", "core.hooksPath", outside]);
+  newSession(sb, "one");
+  expect(readFileSync(join(outside, "post-checkout"), "utf8")).toContain("spex-post-checkout");
+  expect(hookCheck(sb).ok).toBe(true);
+});
