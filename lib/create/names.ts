@@ -2,11 +2,11 @@
 // project lock: a name something already holds (another create, the user's own
 // worktree or folder, a tmux session) is passed over for a longer suffix, or
 // refused with name_collision. It is never taken, so never rolled back.
-import { lstatSync } from "node:fs";
 import { basename, join } from "node:path";
-import { SpexError, errnoCode } from "../errors";
+import { SpexError } from "../errors";
 import { resolveRefs } from "../git";
 import { shortId } from "../naming";
+import { lstatOrAbsent } from "../nofollow";
 import { hasSession } from "../tmux";
 
 export interface SessionNames {
@@ -17,16 +17,6 @@ export interface SessionNames {
 
 /** The suffix lengths tried in turn: the short id first, a longer one when that is held. */
 const SUFFIXES = [4, 12];
-
-function pathTaken(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch (e) {
-    if (errnoCode(e) === "ENOENT") return false;
-    throw e;
-  }
-}
 
 export function namesFor(naming: { worktreeRoot: string; branchPrefix: string; slug: string }, suffix: string): SessionNames {
   const worktree = join(naming.worktreeRoot, `${naming.slug}-${suffix}`);
@@ -49,7 +39,7 @@ export async function chooseFreeNames(
   const held: string[] = [];
   for (const c of candidates) {
     const taken = [
-      pathTaken(c.worktree) ? c.worktree : "",
+      lstatOrAbsent(c.worktree) ? c.worktree : "",
       refs.has(`refs/heads/${c.branch}`) ? `branch ${c.branch}` : "",
       tmuxSocket && hasSession(tmuxSocket, c.tmuxSession) ? `tmux session ${c.tmuxSession}` : "",
     ].filter(Boolean);

@@ -16,7 +16,8 @@ function unsafePath(path: string, what: string): SpexError {
   });
 }
 
-function lstatOrAbsent(path: string) {
+/** lstat, or undefined when nothing is there (a dangling link is something). */
+export function lstatOrAbsent(path: string) {
   try {
     return lstatSync(path);
   } catch (e) {
