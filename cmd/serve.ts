@@ -30,6 +30,16 @@ export class ServeCommand extends SpexCommand {
   async execute(): Promise<number> {
     const store = currentProject();
     const backend = await startBackend(store, { port: this.port, host: this.host });
+    // Signal handlers before the address is printed: a caller that reads the
+    // address and sends SIGTERM at once must still find the record removed.
+    const stopped = new Promise<void>((resolve) => {
+      const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+      const stop = () => {
+        for (const s of signals) process.off(s, stop);
+        void backend.close().then(resolve, resolve);
+      };
+      for (const s of signals) process.on(s, stop);
+    });
     const out = this.context.stdout;
     if (this.json) {
       out.write(JSON.stringify({ ...backend.instance, url: backend.url, dashboard: backend.dashboardUrl, token: backend.token }) + "\n");
@@ -38,14 +48,7 @@ export class ServeCommand extends SpexCommand {
         `serving ${store.root}\n  api        ${backend.url}/api\n  dashboard  ${backend.dashboardUrl}\n  pid        ${process.pid}\nstop with Ctrl-C\n`,
       );
     }
-    await new Promise<void>((resolve) => {
-      const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-      const stop = () => {
-        for (const s of signals) process.off(s, stop);
-        void backend.close().then(resolve, resolve);
-      };
-      for (const s of signals) process.on(s, stop);
-    });
+    await stopped;
     return 0;
   }
 }
