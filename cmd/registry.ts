@@ -21,6 +21,8 @@ import { SessionInterruptCommand } from "./session/interrupt";
 import { SessionArchiveCommand } from "./session/archive";
 import { SessionResumeCommand } from "./session/resume";
 import { SessionCloseCommand } from "./session/close";
+import { SessionDiffCommand } from "./session/diff";
+import { SessionMergeCommand } from "./session/merge";
 import { SessionQuarantineCommand } from "./session/quarantine";
 import { InternalAfterTurnCommand } from "./internal/after-turn";
 import { SessionSendCommand } from "./session/send";
@@ -69,6 +71,8 @@ export const commands: CommandClass<any>[] = [
   SessionArchiveCommand,
   SessionResumeCommand,
   SessionCloseCommand,
+  SessionDiffCommand,
+  SessionMergeCommand,
   SessionQuarantineCommand,
   InternalAfterTurnCommand,
   SessionSendCommand,

@@ -68,7 +68,7 @@ export class SessionWaitCommand extends SpexCommand {
         for (const s of result.sessions.filter((x) => x.died)) this.context.stdout.write(printable(`died: ${s.shortId} ${s.label}: ${s.diedReason}`) + "\n");
       } else {
         for (const e of result.events) {
-          const what = e.kind === "state" ? `${e.status}${e.proposal ? ` (proposes ${e.proposal})` : ""}` : e.kind === "message_in" ? `message ${e.messageId} in` : `message ${e.messageId} out`;
+          const what = e.kind === "state" ? `${e.status}${e.proposal ? ` (proposes ${e.proposal})` : ""}` : e.kind === "message_in" ? `message ${e.messageId} in` : e.kind === "merge" ? `merged into ${e.into} (${e.landing})` : `message ${e.messageId} out`;
           this.context.stdout.write(`${e.session.slice(0, 8)} #${e.seq} ${what}\n`);
         }
         for (const s of result.sessions) {

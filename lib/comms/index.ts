@@ -1,6 +1,6 @@
 // Messages, waiting and watching (DESIGN.md §1.11, §7): the durable timeline,
 // the exactly-once delivery queue, wait cursors, watchers and reparenting.
-export { type Sender, type TimelineEvent, type EventBody, appendEvent, eventsAfter, lastSeq, lastStateEvent } from "./timeline";
+export { type Sender, type TimelineEvent, type EventBody, type MergeEvent, appendEvent, eventsAfter, lastSeq, lastStateEvent, lastMergeEvent } from "./timeline";
 export {
   type QueuedMessage,
   type MessageState,

@@ -38,7 +38,22 @@ export interface MessageOutEvent {
   to: string;
 }
 
-export type EventBody = StateEvent | MessageInEvent | MessageOutEvent;
+/** The session's branch landed on the main branch (lib/review). */
+export interface MergeEvent {
+  kind: "merge";
+  into: string;
+  landing: "fast-forward" | "merge-commit" | "squash" | "rebase";
+  branch: string;
+  /** The session's tip that landed: close counts commits up to it as merged, whatever the strategy. */
+  branchHead: string;
+  before: string;
+  after: string;
+  commits: number;
+  /** The commit spex made of the uncommitted work first ("" when there was none). */
+  workCommit: string;
+}
+
+export type EventBody = StateEvent | MessageInEvent | MessageOutEvent | MergeEvent;
 export type TimelineEvent = EventBody & { seq: number; at: string };
 
 const TAIL_CHUNK = 64 * 1024;
@@ -136,6 +151,16 @@ export function lastStateEvent(store: ProjectStore, id: string): (StateEvent & {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!;
     if (e.kind === "state") return e;
+  }
+  return undefined;
+}
+
+/** The newest merge event, if any. */
+export function lastMergeEvent(store: ProjectStore, id: string): (MergeEvent & { seq: number; at: string }) | undefined {
+  const { events } = readBackwards(timelineFile(store, id), (e) => e.kind === "merge");
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.kind === "merge") return e;
   }
   return undefined;
 }

@@ -21,6 +21,7 @@ import { samePath } from "./paths";
 import { sessionProcesses } from "./strays";
 import { type LeafStop, type RuntimeStop, assertNotRelaunched, endTmuxSession, refuseUnprovable, stopRecordedLeaf } from "./runtime";
 import { revokeSender } from "../comms/revoke";
+import { lastMergeEvent } from "../comms/timeline";
 
 export interface CloseOptions {
   force?: boolean;
@@ -56,7 +57,7 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
     changes,
     branchExists: exists,
     branchCheckedOutAt: holders.filter((e) => e !== wt).map((e) => e.path),
-    unmerged: exists ? unmergedCommits(store.root, mainRef, record.branch) : { commits: [], more: false },
+    unmerged: exists ? unmergedCommits(store.root, mainRef, record.branch, 50, lastMergeEvent(store, record.session_id)?.branchHead) : { commits: [], more: false },
     mainRef,
   };
 }

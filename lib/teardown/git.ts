@@ -112,10 +112,14 @@ export interface Commit {
   subject: string;
 }
 
-/** Commits on `branch` that `mainRef` does not contain: the first `limit`, and whether there are more. */
-export function unmergedCommits(root: string, mainRef: string, branch: string, limit = 50): { commits: Commit[]; more: boolean } {
-  const range = `${mainRef}..refs/heads/${branch}`;
-  const out = gitOrThrow(root, ["log", `--max-count=${limit + 1}`, "--format=%h%x00%s", range, "--"], "listing unmerged commits");
+/**
+ * Commits on `branch` that `mainRef` does not contain: the first `limit`, and
+ * whether there are more. `landed` is a tip `spex session merge` landed (a
+ * squash or rebase lands copies): commits it contains count as merged.
+ */
+export function unmergedCommits(root: string, mainRef: string, branch: string, limit = 50, landed = ""): { commits: Commit[]; more: boolean } {
+  const range = [`${mainRef}..refs/heads/${branch}`, ...(landed ? ["--ignore-missing", `^${landed}`] : [])];
+  const out = gitOrThrow(root, ["log", `--max-count=${limit + 1}`, "--format=%h%x00%s", ...range, "--"], "listing unmerged commits");
   const commits = out
     .split("\n")
     .filter(Boolean)

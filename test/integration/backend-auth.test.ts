@@ -97,6 +97,8 @@ describe("every route, without and with a wrong token", () => {
     { method: "POST", path: "/api/sessions", open: false },
     { method: "POST", path: "/api/sessions/reparent", open: false },
     ...["send", "stop", "archive", "resume", "close", "rename"].map((verb) => ({ method: "POST", path: `/api/sessions/${id}/${verb}`, open: false })),
+    { method: "GET", path: `/api/sessions/${id}/diff`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/merge`, open: false },
   ];
 
   test("the table names every route the server has", () => {

@@ -15,6 +15,8 @@ function describe(e: TimelineEvent & { session: string }): string {
       return `${e.at} ${who} <- ${e.messageId}`;
     case "message_out":
       return `${e.at} ${who} -> ${e.messageId} to ${e.to.slice(0, 8)}`;
+    case "merge":
+      return `${e.at} ${who} merged ${e.branch} into ${e.into} (${e.landing})`;
   }
 }
 

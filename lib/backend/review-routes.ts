@@ -1,0 +1,43 @@
+// Review routes (docs/review.md): a session's diff and its merge, both behind
+// the token like every route that shows or changes session content.
+import { type MergeStrategy, diffSession, mergeSession } from "../review";
+import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
+import { ID, type Reply, type Route, type RouteContext, ok, sessionId } from "./route-kit";
+
+/** A patch larger than this is cut (at a line end) and marked `truncated`: the page shows text, not a 100 MB blob. */
+export const MAX_PATCH_BYTES = 2 * 1024 * 1024;
+
+const STRATEGIES: readonly MergeStrategy[] = ["merge", "squash", "ff-only", "rebase"];
+
+function flag(ctx: RouteContext, name: string): boolean {
+  const v = ctx.url.searchParams.get(name);
+  if (v === null || v === "0" || v === "false") return false;
+  if (v === "" || v === "1" || v === "true") return true;
+  throw httpError("query_invalid", `"${name}" must be 1 or 0`, 400);
+}
+
+async function diff(ctx: RouteContext): Promise<Reply> {
+  const id = sessionId(ctx);
+  return ok(await diffSession(ctx.store, id, { worktree: flag(ctx, "worktree"), stat: flag(ctx, "stat"), maxPatchBytes: MAX_PATCH_BYTES }));
+}
+
+async function merge(ctx: RouteContext): Promise<Reply> {
+  const body = await readJsonObject(ctx.req);
+  refuseUnknown(body, ["strategy", "message", "close", "includeUncommitted"]);
+  const { strategy, message } = stringFields({ strategy: body.strategy, message: body.message }, ["strategy", "message"]);
+  if (strategy !== undefined && !STRATEGIES.includes(strategy as MergeStrategy)) {
+    throw httpError("field_invalid", `"strategy" must be one of ${STRATEGIES.join(", ")}`, 400);
+  }
+  const id = sessionId(ctx);
+  return ok(await mergeSession(ctx.store, id, {
+    strategy: (strategy as MergeStrategy | undefined) ?? "merge",
+    message: message || undefined,
+    close: booleanField(body, "close"),
+    includeUncommitted: booleanField(body, "includeUncommitted"),
+  }));
+}
+
+export const REVIEW_ROUTES: Route[] = [
+  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/diff$`), handle: diff },
+  { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/merge$`), handle: merge },
+];

@@ -1,0 +1,125 @@
+// `spex session diff`: the session's work against its fork point, committed
+// (its branch) and with `worktree` also uncommitted (a private-index tree,
+// work.ts). The patch is display text: whatever the agent wrote.
+import { gitSyncOrThrow } from "../git/sync";
+import type { ProjectStore } from "../store";
+import { forkPoint, reviewFacts } from "./facts";
+import { snapshotWork } from "./work";
+
+export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied" | "typechange" | "unmerged" | "unknown";
+
+export interface DiffFile {
+  path: string;
+  /** The path before a rename or copy. */
+  oldPath?: string;
+  status: FileStatus;
+  /** Lines added and removed; 0 and 0 for a binary file. */
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+export interface SessionDiff {
+  id: string;
+  label: string;
+  branch: string;
+  into: string;
+  /** The commit the work is compared with, and the branch tip. */
+  forkPoint: string;
+  head: string;
+  worktree: boolean;
+  /** Uncommitted files included (with `worktree`). */
+  uncommitted: string[];
+  files: DiffFile[];
+  additions: number;
+  deletions: number;
+  /** The unified patch (absent with `stat`); cut at `maxPatchBytes`, then `truncated`. */
+  patch?: string;
+  truncated?: boolean;
+  /** `git diff --stat` text (with `stat`). */
+  stat?: string;
+}
+
+export interface DiffOptions {
+  worktree?: boolean;
+  stat?: boolean;
+  /** Lands on this branch instead of the main branch (the fork point follows). */
+  into?: string;
+  maxPatchBytes?: number;
+}
+
+const STATUS: Record<string, FileStatus> = { A: "added", M: "modified", D: "deleted", R: "renamed", C: "copied", T: "typechange", U: "unmerged" };
+
+/** Parse `git diff --raw --numstat -z`: raw entries (":…") first, then one numstat entry per file, same order. */
+export function parseRawNumstat(text: string): DiffFile[] {
+  const fields = text.split("\0");
+  const files: DiffFile[] = [];
+  let i = 0;
+  while (i < fields.length && fields[i]!.startsWith(":")) {
+    const letter = fields[i]!.split(" ")[4]?.charAt(0) ?? "";
+    const status = STATUS[letter] ?? "unknown";
+    if (letter === "R" || letter === "C") {
+      files.push({ path: fields[i + 2] ?? "", oldPath: fields[i + 1] ?? "", status, additions: 0, deletions: 0, binary: false });
+      i += 3;
+    } else {
+      files.push({ path: fields[i + 1] ?? "", status, additions: 0, deletions: 0, binary: false });
+      i += 2;
+    }
+  }
+  for (const file of files) {
+    const counts = fields[i] ?? "";
+    const [added, removed, path] = counts.split("\t");
+    // A rename's numstat has an empty path and the two names in the next fields.
+    i += path === "" ? 3 : 1;
+    file.binary = added === "-";
+    file.additions = file.binary ? 0 : Number(added) || 0;
+    file.deletions = file.binary ? 0 : Number(removed) || 0;
+  }
+  return files;
+}
+
+/** At most `max` bytes of `text`, cut at a line end. */
+export function cutPatch(text: string, max: number): { patch: string; truncated: boolean } {
+  if (Buffer.byteLength(text) <= max) return { patch: text, truncated: false };
+  const head = Buffer.from(text).subarray(0, max).toString("utf8");
+  const nl = head.lastIndexOf("\n");
+  return { patch: head.slice(0, nl + 1), truncated: true };
+}
+
+export async function diffSession(store: ProjectStore, id: string, opts: DiffOptions = {}): Promise<SessionDiff> {
+  const f = await reviewFacts(store, id, opts.into);
+  const fork = forkPoint(store, f);
+  let to = f.head;
+  let uncommitted: string[] = [];
+  if (opts.worktree && f.hasWorktree) {
+    const snap = snapshotWork(f.record.worktree_path, f.record.harness, f.branch);
+    to = snap.tree;
+    uncommitted = snap.files;
+  }
+  const root = store.root;
+  // No colour, no external diff tool or textconv of the user's: plain git output.
+  const plain = ["-c", "color.ui=false", "diff", "--no-ext-diff", "--no-textconv", "-M"];
+  const files = parseRawNumstat(gitSyncOrThrow(root, [...plain, "--raw", "--numstat", "-z", fork, to, "--"], "listing the changed files"));
+  const out: SessionDiff = {
+    id: f.id,
+    label: f.label,
+    branch: f.branch,
+    into: f.into,
+    forkPoint: fork,
+    head: f.head,
+    worktree: !!opts.worktree,
+    uncommitted,
+    files,
+    additions: files.reduce((n, x) => n + x.additions, 0),
+    deletions: files.reduce((n, x) => n + x.deletions, 0),
+  };
+  if (opts.stat) {
+    out.stat = gitSyncOrThrow(root, [...plain, "--stat=100", fork, to, "--"], "summing up the diff");
+    return out;
+  }
+  const patch = gitSyncOrThrow(root, [...plain, "--patch", fork, to, "--"], "writing the patch");
+  const cut = cutPatch(patch, opts.maxPatchBytes ?? Number.MAX_SAFE_INTEGER);
+  out.patch = cut.patch;
+  if (cut.truncated) out.truncated = true;
+  return out;
+}

@@ -1,0 +1,62 @@
+// Moving the main branch to the merge's commit without disturbing anyone's
+// checkout. Where no checkout has the branch out, the ref moves by
+// compare-and-swap. Where one does and it is clean, it fast-forwards there
+// (`git merge --ff-only`), so its files follow the branch. A checkout with
+// uncommitted changes to tracked files is never touched: the merge refuses.
+import { SpexError } from "../errors";
+import { gitSync } from "../git/sync";
+import { listWorktrees } from "../teardown/git";
+import { headsRef, refCommit } from "./facts";
+
+export interface Holder {
+  path: string;
+  /** Tracked files with uncommitted changes there (`git status` short lines). */
+  dirty: string[];
+}
+
+/** The checkout that has `branch` out, if any, and whether it has uncommitted changes to tracked files. */
+export function branchHolder(root: string, branch: string): Holder | undefined {
+  const entry = listWorktrees(root).find((e) => e.branch === headsRef(branch) && !e.bare && !e.prunable);
+  if (!entry) return undefined;
+  const status = gitSync(entry.path, ["status", "--porcelain=v1", "-z", "--untracked-files=no"]);
+  const dirty = status.code !== 0 ? ["(git status failed)"] : status.stdout.split("\0").filter((l) => l.length > 3);
+  return { path: entry.path, dirty };
+}
+
+export function dirtyCheckoutError(into: string, h: Holder): SpexError {
+  const files = h.dirty.map((l) => l.slice(3));
+  return new SpexError("main_checkout_dirty", `${into} is checked out at ${h.path} with uncommitted changes (${files.slice(0, 10).join(", ")}${files.length > 10 ? ", …" : ""}); spex does not touch it, nothing was changed`, {
+    hint: `commit or stash them there (or check out another branch there), then merge again`,
+    details: { checkout: h.path, files, into },
+  });
+}
+
+export type LandOutcome = { kind: "landed"; checkout: string } | { kind: "moved" };
+
+/**
+ * Move `into` from `before` to `after`. "moved" means the branch is no longer
+ * at `before` (someone else landed something first): nothing was changed and
+ * the caller may plan again.
+ */
+export function landOnBranch(root: string, into: string, before: string, after: string, reflog: string): LandOutcome {
+  const ref = headsRef(into);
+  const holder = branchHolder(root, into);
+  if (!holder) {
+    const r = gitSync(root, ["update-ref", "-m", reflog, ref, after, before]);
+    if (r.code === 0) return { kind: "landed", checkout: "" };
+    if (refCommit(root, ref) !== before) return { kind: "moved" };
+    throw new SpexError("git_failed", `moving ${into} failed: ${r.stderr.trim().replace(/\s*\n\s*/g, "; ")}; nothing was changed`, {
+      hint: "fix what git reports, then merge again",
+    });
+  }
+  if (holder.dirty.length > 0) throw dirtyCheckoutError(into, holder);
+  if (refCommit(root, ref) !== before) return { kind: "moved" };
+  // The checkout's own fast-forward moves the branch and its files together, and refuses (changing nothing) when an untracked file is in the way.
+  const r = gitSync(holder.path, ["merge", "--ff-only", "--no-edit", "-q", after]);
+  if (r.code === 0) return { kind: "landed", checkout: holder.path };
+  if (refCommit(root, ref) !== before) return { kind: "moved" };
+  throw new SpexError("main_checkout_dirty", `${into} is checked out at ${holder.path} and git would not bring its files along (${r.stderr.trim().replace(/\s*\n\s*/g, "; ").slice(0, 400)}); nothing was changed`, {
+    hint: "move the files git names out of the way there, then merge again",
+    details: { checkout: holder.path, into, git: r.stderr.trim() },
+  });
+}

@@ -1,0 +1,89 @@
+// The session's uncommitted work as git objects, without touching its
+// worktree or index: a private index starts from the worktree's HEAD and takes
+// the session's work (sessionWork: staged, unstaged and untracked files, not
+// ignored ones and not what spex rendered there), and gives a tree. A diff with
+// --worktree shows that tree; a merge with --include-uncommitted commits it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SpexError } from "../errors";
+import { gitSync, gitSyncOrThrow } from "../git/sync";
+import { sessionWork } from "../teardown/work";
+import { headsRef } from "./facts";
+
+export interface WorkSnapshot {
+  /** Paths of the uncommitted work, relative to the worktree. */
+  files: string[];
+  /** The worktree's HEAD commit and its tree with the work in it. */
+  head: string;
+  tree: string;
+  /** HEAD is the session's branch (a commit of the work can go on it). */
+  onBranch: boolean;
+}
+
+/** The paths git names for each change; a rename or copy ("old -> new") names both. */
+export function workPaths(entries: { status: string; path: string }[]): string[] {
+  const out: string[] = [];
+  for (const e of entries) {
+    if (e.status === "!!") continue; // ignored files are not part of what merges
+    const arrow = /[RC]/.test(e.status) ? e.path.lastIndexOf(" -> ") : -1;
+    if (arrow >= 0) out.push(e.path.slice(0, arrow), e.path.slice(arrow + 4));
+    else out.push(e.path.replace(/\/$/, ""));
+  }
+  return [...new Set(out)];
+}
+
+export function snapshotWork(worktree: string, harness: string, branch: string): WorkSnapshot {
+  const files = workPaths(sessionWork(worktree, harness));
+  const head = gitSyncOrThrow(worktree, ["rev-parse", "--verify", "HEAD^{commit}"], "reading the worktree's HEAD").trim();
+  const symbolic = gitSync(worktree, ["symbolic-ref", "-q", "HEAD"]).stdout.trim();
+  const onBranch = symbolic === headsRef(branch);
+  if (files.length === 0) {
+    const tree = gitSyncOrThrow(worktree, ["rev-parse", `${head}^{tree}`], "reading the worktree's tree").trim();
+    return { files, head, tree, onBranch };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "spex-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join(dir, "index") };
+    gitSyncOrThrow(worktree, ["read-tree", head], "reading HEAD into a private index", { env });
+    // Pathspecs are literal: a file named `*` or `:(glob)x` is that file.
+    for (let i = 0; i < files.length; i += 500) {
+      gitSyncOrThrow(worktree, ["--literal-pathspecs", "add", "-A", "--", ...files.slice(i, i + 500)], "staging the session's work in a private index", { env });
+    }
+    const tree = gitSyncOrThrow(worktree, ["write-tree"], "writing the work's tree", { env }).trim();
+    return { files, head, tree, onBranch };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A commit of the snapshot on top of the branch tip; nothing points at it until the caller moves the branch. */
+export function commitWork(root: string, snap: WorkSnapshot, message: string): string {
+  return gitSyncOrThrow(root, ["commit-tree", snap.tree, "-p", snap.head, "-F", "-"], "committing the uncommitted work", { input: message }).trim();
+}
+
+/**
+ * Move the session's branch to the commit of its work, and its index with it
+ * (the files are already what was committed). The branch moves only if it is
+ * still where the snapshot saw it; an index that cannot follow puts it back.
+ */
+export function adoptWorkCommit(root: string, worktree: string, branch: string, snap: WorkSnapshot, commit: string): void {
+  const ref = headsRef(branch);
+  const moved = gitSync(root, ["update-ref", "-m", "spex merge: commit uncommitted work", ref, commit, snap.head]);
+  if (moved.code !== 0) {
+    throw new SpexError("merge_raced", `the branch ${branch} moved while its uncommitted work was being committed; nothing was merged`, {
+      hint: "run the merge again",
+      details: { branch },
+    });
+  }
+  const index = gitSync(worktree, ["read-tree", commit]);
+  if (index.code !== 0) {
+    gitSync(root, ["update-ref", ref, snap.head, commit]);
+    throw new SpexError("git_failed", `the worktree's index could not follow the commit of its work: ${index.stderr.trim().replace(/\s*\n\s*/g, "; ")}; nothing was merged`, {
+      hint: "a git command may be running in the session's worktree; run the merge again",
+      details: { worktree },
+    });
+  }
+  // read-tree drops the stat data: refresh it now rather than on the agent's next `git status`.
+  gitSync(worktree, ["update-index", "-q", "--refresh"]);
+}
