@@ -2,7 +2,10 @@
 // the token like every route that shows or changes session content.
 import { type MergeStrategy, diffSession, mergeSession } from "../review";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
-import { ID, type Reply, type Route, type RouteContext, ok, sessionId } from "./route-kit";
+import { type Reply, type Route, type RouteContext, ok, pathParam, sessionFromSelector } from "./route";
+
+const ID = "([^/]+)";
+const sessionId = (ctx: RouteContext): string => sessionFromSelector(ctx, pathParam(ctx), "the path").id;
 
 /** A patch larger than this is cut (at a line end) and marked `truncated`: the page shows text, not a 100 MB blob. */
 export const MAX_PATCH_BYTES = 2 * 1024 * 1024;

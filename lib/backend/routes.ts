@@ -3,6 +3,7 @@
 // needs the instance token except the ones marked `open` (issue 11): what the
 // others answer (screens, prompts, notes, messages, events) is not in any file
 // another local user can read, so a loopback port must not hand it out either.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createSession } from "../create";
 import { SpexError } from "../errors";
 import { detailOf, listRows, renameSession, resolveSelector } from "../sessions";
@@ -10,16 +11,64 @@ import type { ProjectStore } from "../store";
 import { archiveSession, closeSession, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
 import { capturePane } from "../tmux";
 import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage } from "../comms";
+import type { EventHub } from "./events";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
-import { checkIdempotencyKey } from "./keyed";
-import { ID, type Reply, type Route, type RouteContext, ok, sessionId, sessionReading } from "./route-kit";
-import { REVIEW_ROUTES } from "./review-routes";
+import { KeyedCreates, checkIdempotencyKey } from "./keyed";
 import { CHALLENGE, instanceProof } from "./proof";
+import { REVIEW_ROUTES } from "./review-routes";
 
-export type { Instance, Reply, Route, RouteContext } from "./route-kit";
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export interface Instance {
+  instanceId: string;
+  root: string;
+  pid: number;
+  startedAt: string;
+  version: string;
+}
+
+export interface RouteContext {
+  store: ProjectStore;
+  instance: Instance;
+  keyed: KeyedCreates;
+  hub: EventHub;
+  token: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: string[];
+}
+
+export interface Route {
+  method: "GET" | "POST";
+  pattern: RegExp;
+  /** Served without the token: it shows nothing a session holds. */
+  open?: true;
+  /** The reply, or undefined when the handler answered itself (the event stream). */
+  handle(ctx: RouteContext): Promise<Reply> | Reply | undefined;
+}
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
 
 /** Lines of scrollback a live capture includes. */
 const SCREEN_HISTORY = 200;
+
+/** The session a path selector names; `.` would mean the server's own folder, which no caller means. */
+function sessionReading(ctx: RouteContext) {
+  let selector: string;
+  try {
+    selector = decodeURIComponent(ctx.params[0]!);
+  } catch {
+    selector = "";
+  }
+  if (selector === "." || selector === "") throw httpError("selector_invalid", "name the session by id, id prefix, name, node or branch", 400);
+  return resolveSelector(ctx.store, selector);
+}
+
+const sessionId = (ctx: RouteContext): string => sessionReading(ctx).id;
 
 /** Library results may carry the RecordChange (whole records and the store): answer without it. */
 function withoutChange<T extends object>(result: T): Omit<T, "change"> {
@@ -138,6 +187,7 @@ function instance(ctx: RouteContext): Reply {
   return ok({ ...ctx.instance, proof: instanceProof(ctx.token, challenge, ctx.req.socket.localPort ?? 0) });
 }
 
+const ID = "([^/]+)";
 export const ROUTES: Route[] = [
   { method: "GET", pattern: /^\/api\/instance$/, open: true, handle: instance },
   { method: "GET", pattern: /^\/api\/events$/, handle: (c) => void c.hub.attach(c.req, c.res) },

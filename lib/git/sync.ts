@@ -22,11 +22,16 @@ export function gitSync(cwd: string, args: string[], opts: GitRunOptions = {}): 
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
+/** git's message on one line (an error message carries no line break). */
+export function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, "; ");
+}
+
 /** stdout of a git step that must succeed; `what` names the step in the error. */
 export function gitSyncOrThrow(cwd: string, args: string[], what: string, opts: GitRunOptions = {}): string {
   const r = gitSync(cwd, args, opts);
   if (r.code !== 0) {
-    throw new SpexError("git_failed", `${what} failed: git ${args.join(" ")}: ${r.stderr.trim().replace(/\s*\n\s*/g, "; ") || `exit ${r.code}`}`, {
+    throw new SpexError("git_failed", `${what} failed: git ${args.join(" ")}: ${oneLine(r.stderr) || `exit ${r.code}`}`, {
       hint: "fix the repository state git reports, then run the command again",
       details: { git: args, exit: r.code, stderr: r.stderr.trim() },
     });

@@ -4,7 +4,7 @@
 // (`git merge --ff-only`), so its files follow the branch. A checkout with
 // uncommitted changes to tracked files is never touched: the merge refuses.
 import { SpexError } from "../errors";
-import { gitSync } from "../git/sync";
+import { gitSync, oneLine } from "../git/sync";
 import { listWorktrees } from "../teardown/git";
 import { headsRef, refCommit } from "./facts";
 
@@ -45,7 +45,7 @@ export function landOnBranch(root: string, into: string, before: string, after: 
     const r = gitSync(root, ["update-ref", "-m", reflog, ref, after, before]);
     if (r.code === 0) return { kind: "landed", checkout: "" };
     if (refCommit(root, ref) !== before) return { kind: "moved" };
-    throw new SpexError("git_failed", `moving ${into} failed: ${r.stderr.trim().replace(/\s*\n\s*/g, "; ")}; nothing was changed`, {
+    throw new SpexError("git_failed", `moving ${into} failed: ${oneLine(r.stderr)}; nothing was changed`, {
       hint: "fix what git reports, then merge again",
     });
   }
@@ -55,7 +55,7 @@ export function landOnBranch(root: string, into: string, before: string, after: 
   const r = gitSync(holder.path, ["merge", "--ff-only", "--no-edit", "-q", after]);
   if (r.code === 0) return { kind: "landed", checkout: holder.path };
   if (refCommit(root, ref) !== before) return { kind: "moved" };
-  throw new SpexError("main_checkout_dirty", `${into} is checked out at ${holder.path} and git would not bring its files along (${r.stderr.trim().replace(/\s*\n\s*/g, "; ").slice(0, 400)}); nothing was changed`, {
+  throw new SpexError("main_checkout_dirty", `${into} is checked out at ${holder.path} and git would not bring its files along (${oneLine(r.stderr).slice(0, 400)}); nothing was changed`, {
     hint: "move the files git names out of the way there, then merge again",
     details: { checkout: holder.path, into, git: r.stderr.trim() },
   });

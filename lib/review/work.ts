@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpexError } from "../errors";
-import { gitSync, gitSyncOrThrow } from "../git/sync";
+import { gitSync, gitSyncOrThrow, oneLine } from "../git/sync";
 import { sessionWork } from "../teardown/work";
 import { headsRef } from "./facts";
 
@@ -79,7 +79,7 @@ export function adoptWorkCommit(root: string, worktree: string, branch: string, 
   const index = gitSync(worktree, ["read-tree", commit]);
   if (index.code !== 0) {
     gitSync(root, ["update-ref", ref, snap.head, commit]);
-    throw new SpexError("git_failed", `the worktree's index could not follow the commit of its work: ${index.stderr.trim().replace(/\s*\n\s*/g, "; ")}; nothing was merged`, {
+    throw new SpexError("git_failed", `the worktree's index could not follow the commit of its work: ${oneLine(index.stderr)}; nothing was merged`, {
       hint: "a git command may be running in the session's worktree; run the merge again",
       details: { worktree },
     });
