@@ -48,6 +48,14 @@ import { GroupNewCommand } from "./group/new";
 import { GroupLsCommand } from "./group/ls";
 import { GroupRmCommand } from "./group/rm";
 import { GroupFileCommand } from "./group/file";
+import { SessionReadCommand } from "./session/read";
+import { TerminalNewCommand } from "./terminal/new";
+import { TerminalLsCommand } from "./terminal/ls";
+import { TerminalSendCommand } from "./terminal/send";
+import { TerminalReadCommand } from "./terminal/read";
+import { TerminalCloseCommand } from "./terminal/close";
+import { TerminalAttachCommand } from "./terminal/attach";
+import { SnapshotCommand } from "./snapshot";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -98,4 +106,12 @@ export const commands: CommandClass<any>[] = [
   GroupLsCommand,
   GroupRmCommand,
   GroupFileCommand,
+  SessionReadCommand,
+  TerminalNewCommand,
+  TerminalLsCommand,
+  TerminalSendCommand,
+  TerminalReadCommand,
+  TerminalCloseCommand,
+  TerminalAttachCommand,
+  SnapshotCommand,
 ];

@@ -1,30 +1,42 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
+import { SpexError } from "../../lib/errors";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { archiveSession, describeRuntime } from "../../lib/teardown";
+import { archiveSession, describeRuntime, restoreArchived } from "../../lib/teardown";
 
 export class SessionArchiveCommand extends SpexCommand {
   static paths = [["session", "archive"]];
   static usage = SpexCommand.Usage({
     category: "Lifecycle",
-    description: "file a session away, capturing its last screen first",
+    description: "file a session away, capturing its last screen first (or bring it back with --restore)",
     details: `
       The pane's screen (with some scrollback) is saved to the session's \`last-screen.txt\`, shown by \`spex session show\`, and the row is hidden from \`ls\` (\`ls --all\` shows it). A live pane keeps running unless \`--stop\` is given, which stops it exactly like \`spex session stop\`.
+
+      \`--restore\` un-archives: the row is listed again and nothing else changes. Nothing is launched: a stopped session stays stopped until \`spex session resume\`.
     `,
     examples: [
       ["Archive a finished session", "spex session archive 3f2a"],
       ["Archive and stop its agent", "spex session archive 3f2a --stop"],
+      ["Bring an archived session back into the list", "spex session archive --restore 3f2a"],
     ],
   });
 
   selector = Option.String({ name: "SEL" });
   stop = Option.Boolean("--stop", false, { description: "Also stop the agent and its tmux session" });
+  restore = Option.Boolean("--restore", false, { description: "Un-archive instead: list the row again, without relaunching anything" });
 
   async execute(): Promise<number> {
     const store = currentProject();
+    if (this.restore && this.stop) throw new SpexError("usage", "--restore and --stop do not go together", { hint: "restore it, then `spex session stop` it", exitCode: 2 });
     const { id } = resolveSelector(store, this.selector);
+    if (this.restore) {
+      const { change: _c, ...restored } = await restoreArchived(store, id);
+      if (this.json) writeJson(this.context.stdout, restored);
+      else this.context.stdout.write(`${restored.changed ? "restored" : "not archived:"} ${id.slice(0, 8)}\n`);
+      return 0;
+    }
     const { change: _change, ...result } = await archiveSession(store, id, { stop: this.stop });
     if (this.json) {
       writeJson(this.context.stdout, result);

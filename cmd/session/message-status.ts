@@ -3,7 +3,7 @@ import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
 import { currentProject } from "../../lib/store";
-import { drainNow, findMessage, kickWaitingQueues, listPending, positionOf } from "../../lib/comms";
+import { drainNow, findMessage, kickWaitingQueues, listPending, messageView } from "../../lib/comms";
 import { readSession } from "../../lib/record";
 
 const isSettledState = (s: string) => s === "delivered" || s === "held" || s === "dropped";
@@ -39,20 +39,8 @@ export class SessionMessageStatusCommand extends SpexCommand {
       });
     }
     if (m.state === "queued") await kickWaitingQueues(store);
-    const state = m.state === "claimed" ? "queued" : m.state;
-    const position = state === "queued" ? positionOf(m, listPending(store, m.target)) : 0;
-    const view = {
-      messageId: m.id,
-      target: m.target,
-      from: m.from,
-      state,
-      reason: m.reason,
-      queuePosition: position,
-      createdAt: m.createdAt,
-      deliveredAt: m.deliveredAt ?? null,
-      text: m.text,
-      keys: m.keys,
-    };
+    const view = messageView(m, isSettledState(m.state) ? [] : listPending(store, m.target));
+    const { state, queuePosition: position } = view;
     if (this.json) writeJson(this.context.stdout, view);
     else {
       const extra = state === "queued" ? ` (position ${position}${m.reason ? `; ${m.reason}` : ""})` : m.reason ? ` (${m.reason})` : "";

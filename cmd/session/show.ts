@@ -2,7 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
-import { detailOf, resolveSelector } from "../../lib/sessions";
+import { detailOf, readSessionScreen, resolveSelector } from "../../lib/sessions";
 import { readSession } from "../../lib/record";
 import { settleFence } from "../../lib/launch/settle";
 
@@ -10,9 +10,11 @@ export class SessionShowCommand extends SpexCommand {
   static paths = [["session", "show"]];
   static usage = SpexCommand.Usage({
     category: "Sessions",
-    description: "show one session: the full record, the full prompt and its last screen",
+    description: "show one session: the full record, the full prompt and its screen",
     details: `
       SEL is a full id, a unique id prefix, a name, a node, a branch, or \`.\` for the session whose worktree you are in.
+
+      A session with a tmux pane shows its screen as it is now (\`screen\` in \`--json\`); one without shows the last screen saved when it was stopped or archived (\`lastScreen\`). \`spex session read\` prints the screen alone, with scrollback or colours.
     `,
     examples: [
       ["Show a session by id prefix", "spex session show 3f2a"],
@@ -28,8 +30,11 @@ export class SessionShowCommand extends SpexCommand {
     // A launch whose launcher died shows as what it became, not as starting for good.
     if (reading.kind === "ok" && reading.pending && (await settleFence(store, reading.id))) reading = readSession(store, reading.id) as typeof reading;
     const detail = detailOf(store, reading)!;
+    // A session with a pane shows what it shows now; the saved last screen stays for the one without.
+    const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;
+    const screen = now?.source === "pane" ? now.screen : null;
     if (this.json) {
-      writeJson(this.context.stdout, { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, lastScreen: detail.lastScreen });
+      writeJson(this.context.stdout, { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen });
       return 0;
     }
     const out = this.context.stdout;
@@ -57,8 +62,8 @@ export class SessionShowCommand extends SpexCommand {
     ];
     for (const [k, v] of lines) if (v) out.write(`${k.padEnd(9)}${printable(v)}\n`);
     out.write(`\nprompt:\n${printable(detail.prompt)}\n`);
-    const screen = detail.lastScreen ? trimScreen(detail.lastScreen) : "";
-    if (screen) out.write(`\nlast screen:\n${printable(screen)}\n`);
+    if (screen) out.write(`\nscreen:\n${printable(screen)}\n`);
+    else if (detail.lastScreen && trimScreen(detail.lastScreen)) out.write(`\nlast screen:\n${printable(trimScreen(detail.lastScreen))}\n`);
     return 0;
   }
 }

@@ -12,6 +12,18 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
+/**
+ * A styled screen for a terminal: its colour and attribute sequences (SGR,
+ * `ESC [ … m`) pass, every other control is made visible, so pane text cannot
+ * move the cursor, retitle the window or write the clipboard of whoever reads it.
+ */
+export function printableStyled(text: string): string {
+  return text
+    .split(/(\u001b\[[0-9;:]*m)/u)
+    .map((part, i) => (i % 2 === 1 ? part : printable(part)))
+    .join("");
+}
+
 /** A captured screen without the blanks a terminal pads it with: trailing spaces of each line, and blank lines at the end. */
 export function trimScreen(screen: string): string {
   return screen.replace(/[ \t]+$/gm, "").replace(/\n+$/, "");

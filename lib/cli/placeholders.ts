@@ -30,6 +30,7 @@ const PLACEHOLDERS: Record<string, string> = {
   "--thread": "id",
   "--tmux": "session",
   "--ttl": "duration",
+  "--history": "lines",
   "--timeout": "seconds",
   "--interval": "seconds",
   "--jitter": "ms",

@@ -11,6 +11,7 @@ export {
   listSettled,
   positionOf,
 } from "./queue";
+export { type MessageView, messageView, listQueuedMessages } from "./status";
 export { revokeSender, isRevoked } from "./revoke";
 export { inboxMarker } from "./paths";
 export { screenAtRest, pasteEchoed, echoProbe } from "./screen";

@@ -2,3 +2,4 @@ export * from "./rows";
 export * from "./select";
 export * from "./state";
 export * from "./names";
+export * from "./screen";

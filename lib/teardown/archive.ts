@@ -1,15 +1,12 @@
 // archive: file the row away, capturing the last screen first. A live pane
 // keeps running unless the caller asks for a stop too.
-import { writeFileSync, renameSync } from "node:fs";
+import { SpexError } from "../errors";
 import { type RecordChange, type SessionRecord, readSession, refuseUnusable, updateRecord } from "../record";
-import { type ProjectStore, sessionPaths } from "../store";
-import { capturePane } from "../tmux";
-import { type RuntimeStop, assertNotRelaunched, endTmuxSession, sessionPaneTarget, stopRecordedLeaf } from "./runtime";
+import type { ProjectStore } from "../store";
+import { saveLastScreen } from "../sessions/screen";
+import { type RuntimeStop, assertNotRelaunched, endTmuxSession, stopRecordedLeaf } from "./runtime";
 import { refuseCorrupt, stoppedRecord } from "./stop";
 import { timed } from "./timing";
-
-/** Lines of scrollback kept above the visible screen. */
-export const LAST_SCREEN_HISTORY = 200;
 
 export interface ArchiveResult {
   id: string;
@@ -19,18 +16,6 @@ export interface ArchiveResult {
   stopped: boolean;
   runtime: RuntimeStop | null;
   changed: boolean;
-}
-
-/** Capture the pane into last-screen.txt (atomic replace); null when there is no pane. */
-export function captureLastScreen(store: ProjectStore, id: string, record: SessionRecord): number | null {
-  if (!record.tmux_session) return null;
-  const screen = timed("tmux", () => capturePane(record.tmux_socket, sessionPaneTarget(record.tmux_session), LAST_SCREEN_HISTORY));
-  if (screen === undefined) return null;
-  const file = sessionPaths(store, id).lastScreen;
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, screen);
-  renameSync(tmp, file);
-  return Buffer.byteLength(screen);
 }
 
 export interface ArchiveOptions {
@@ -48,7 +33,7 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
     return { id, archived: true, screenBytes: null, stopped: false, runtime: null, changed: false };
   }
   // The screen is captured before anything is stopped: it is what the row is filed away with.
-  const screenBytes = captureLastScreen(store, id, reading.record);
+  const screenBytes = timed("tmux", () => saveLastScreen(store, id, reading.record));
   const leafStop = opts.stop ? stopRecordedLeaf(store, id, reading.record) : undefined;
   let runtime: RuntimeStop | null = null;
   const change = await updateRecord(
@@ -69,4 +54,34 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
     { reason: "archive", purpose: `archive ${id}` },
   );
   return { id, archived: true, screenBytes, stopped: !!opts.stop, runtime, changed: change !== undefined, change };
+}
+
+export interface RestoreArchivedResult {
+  id: string;
+  archived: false;
+  /** False when the session was not archived. */
+  changed: boolean;
+}
+
+/**
+ * Un-archive: the row is listed again; nothing is launched or signalled (a
+ * stopped session stays stopped until `resume`). A retired row may come back
+ * too, so it can be seen and closed.
+ */
+export async function restoreArchived(store: ProjectStore, id: string): Promise<RestoreArchivedResult & { change?: RecordChange }> {
+  const change = await updateRecord(
+    store,
+    id,
+    (record, ctx) => {
+      // A launch under way un-archives the row itself, or puts the archived original back if it fails.
+      if (ctx.pending) {
+        throw new SpexError("launch_in_progress", `session ${id.slice(0, 8)} is starting; a launch un-archives it when it succeeds`, {
+          hint: "wait for the launch to finish, then check `spex session ls`",
+        });
+      }
+      return record.archived ? { ...record, archived: false } : undefined;
+    },
+    { allowRetired: true, reason: "unarchive", purpose: `unarchive ${id}` },
+  );
+  return { id, archived: false, changed: change !== undefined, change };
 }

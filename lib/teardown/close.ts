@@ -22,6 +22,7 @@ import { sessionProcesses } from "./strays";
 import { type LeafStop, type RuntimeStop, assertNotRelaunched, endTmuxSession, refuseUnprovable, stopRecordedLeaf } from "./runtime";
 import { revokeSender } from "../comms/revoke";
 import { lastMergeEvent } from "../comms/timeline";
+import { type TerminalClose, closeSessionTerminals } from "../terminals";
 
 export interface CloseOptions {
   force?: boolean;
@@ -35,6 +36,8 @@ export interface CloseResult extends RuntimeStop {
   branch: "deleted" | "absent" | "kept";
   /** What a forced close threw away. */
   discarded: ClosePlan["discards"];
+  /** The terminals opened beside the session, closed with it. */
+  terminals: TerminalClose[];
   senderRevoked: true;
 }
 
@@ -116,6 +119,8 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
         });
       }
       const tmux = endTmuxSession(id, record);
+      // Before the worktree goes: a shell left running in it would hold a folder that no longer exists.
+      const terminals = closeSessionTerminals(store, id);
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path, force);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
       if (plan.branch === "delete") deleteBranch(store.root, record.branch);
@@ -133,6 +138,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
         worktree: plan.worktree === "remove" ? "removed" : plan.worktree === "prune" ? "pruned" : "absent",
         branch: plan.branch === "delete" ? "deleted" : plan.branch === "keep" ? "kept" : "absent",
         discarded: plan.discards,
+        terminals,
         senderRevoked: true,
       };
     },

@@ -21,6 +21,7 @@ export function describeClose(r: CloseResult): string {
     describeRuntime(r),
     r.worktree === "removed" ? "worktree removed" : r.worktree === "pruned" ? "stale worktree entry pruned" : "no worktree left",
     r.branch === "deleted" ? "branch deleted" : r.branch === "kept" ? "branch kept (it has unmerged commits; --force deletes it)" : "no branch left",
+    ...(r.terminals.length > 0 ? [`${r.terminals.length} terminal${r.terminals.length > 1 ? "s" : ""} closed`] : []),
     "record removed",
   ];
   let text = `closed ${r.id.slice(0, 8)}${r.retired ? " (retired)" : ""}: ${parts.join(", ")}\n`;

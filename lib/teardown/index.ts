@@ -4,7 +4,7 @@
 export { type Leaf, type LeafOutcome, recordedLeaf, parseAgentPid, probe as probeRecordedLeaf, stopLeaf } from "./leaf";
 export { type RuntimeStop, type TmuxOutcome, endTmuxSession, sessionPaneTarget } from "./runtime";
 export { type StopResult, type StopOptions, type InterruptResult, stopSession, interruptSession } from "./stop";
-export { type ArchiveResult, type ArchiveOptions, archiveSession, captureLastScreen, LAST_SCREEN_HISTORY } from "./archive";
+export { type ArchiveResult, type ArchiveOptions, type RestoreArchivedResult, archiveSession, restoreArchived } from "./archive";
 export { type CloseOptions, type CloseResult, closeSession, gatherCloseFacts } from "./close";
 export { resourceLockPaths } from "../store";
 export { type CloseFacts, type ClosePlan, planClose } from "./plan";

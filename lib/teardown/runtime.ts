@@ -7,6 +7,7 @@ import { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { exactSession, killSession, sessionPanes, tmuxSync } from "../tmux";
+export { sessionPaneTarget } from "../tmux";
 import { type Leaf, type LeafOutcome, probe, recordedLeaf, stopLeaf, unprovableError } from "./leaf";
 import { endSessionProcesses } from "./strays";
 import { timed } from "./timing";
@@ -25,11 +26,6 @@ export interface LeafStop {
   leaf: Leaf;
   outcome: LeafOutcome;
   others: number[];
-}
-
-/** The `target-pane` form of a session's active pane (`=name` alone does not resolve to a pane). */
-export function sessionPaneTarget(name: string): string {
-  return `${exactSession(name)}:`;
 }
 
 export function leafOf(store: ProjectStore, id: string, record: SessionRecord): Leaf {

@@ -8,6 +8,7 @@ import { type RecordChange, type SessionRecord, publicRecord, readSession, refus
 import { type ProjectStore, sessionPaths } from "../store";
 import { sendKeys } from "../tmux";
 import { declareState } from "../sessions/state";
+import { saveLastScreen } from "../sessions/screen";
 import { corruptRefusal } from "./residues";
 import { type RuntimeStop, type TmuxOutcome, assertNotRelaunched, endTmuxSession, hasTmuxSession, sessionPaneTarget, stopRecordedLeaf } from "./runtime";
 import { timed } from "./timing";
@@ -51,6 +52,8 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
   refuseUnusable(reading, { allowRetired: true });
   const skip = (r: SessionRecord) => opts.onlyIfRequested !== undefined && r.after_turn !== opts.onlyIfRequested;
   if (skip(reading.record)) return { id, leaf: "none", pid: null, tmux: "none", others: [], changed: false, skipped: true };
+  // The screen as the agent left it, before anything is signalled: `show` and `read` keep it.
+  timed("tmux", () => saveLastScreen(store, id, reading.record));
   const { leaf, outcome, others } = stopRecordedLeaf(store, id, reading.record);
   let tmux: TmuxOutcome | undefined;
   const change = await updateRecord(

@@ -99,6 +99,11 @@ export function exactSession(name: string): string {
   return `=${name}`;
 }
 
+/** The `target-pane` form of a session's active pane (`=name` alone does not resolve to a pane). */
+export function sessionPaneTarget(name: string): string {
+  return `${exactSession(name)}:`;
+}
+
 export function hasSession(socket: string, name: string): boolean {
   return tmuxSync(socket, ["has-session", "-t", exactSession(name)]).code === 0;
 }

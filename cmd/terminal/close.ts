@@ -1,0 +1,33 @@
+import { Option } from "clipanion";
+import { SpexCommand } from "../base";
+import { printable, writeJson } from "../../lib/cli/output";
+import { currentProject } from "../../lib/store";
+import { closeTerminal, resolveTerminal } from "../../lib/terminals";
+
+export class TerminalCloseCommand extends SpexCommand {
+  static paths = [["terminal", "close"]];
+  static usage = SpexCommand.Usage({
+    category: "Terminals",
+    description: "end a terminal and remove its record",
+    details: `
+      Kills the terminal's tmux session (whatever runs in it ends), proves no pane of it is left, then removes its record. A terminal whose tmux session is already gone, or whose record is corrupt, just loses its record. Closing a session closes the terminals opened beside it.
+    `,
+    examples: [
+      ["Close a terminal by id prefix", "spex terminal close 7c1e"],
+      ["By name, as JSON", "spex terminal close tests --json"],
+    ],
+  });
+
+  selector = Option.String({ name: "ID" });
+
+  async execute(): Promise<number> {
+    const store = currentProject();
+    const result = closeTerminal(store, resolveTerminal(store, this.selector));
+    if (this.json) writeJson(this.context.stdout, { ...result, closed: true });
+    else {
+      const tmux = result.tmux === "killed" ? "tmux session ended" : result.tmux === "absent" ? "tmux session already gone" : "corrupt record";
+      this.context.stdout.write(printable(`closed terminal ${result.id.slice(0, 8)}${result.name ? ` (${result.name})` : ""}: ${tmux}, record removed`) + "\n");
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,190 @@
+// Opening and closing terminals. A terminal is its own tmux session on the
+// spex socket (so stopping an agent never takes a shell with it), started in a
+// session's worktree or the main checkout, with no worktree or branch of its
+// own. A terminal beside a session is made under that session's record lock,
+// and close holds the same lock while it closes the session's terminals: a
+// terminal is never left behind by a close that ran at the same moment.
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { loadConfig } from "../config";
+import { SpexError, errnoCode } from "../errors";
+import { withLock } from "../lock";
+import { labelOf, shortId, slugify } from "../naming";
+import { readSession, refuseUnusable } from "../record";
+import { type ProjectStore, recordLockPath } from "../store";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxSync } from "../tmux";
+import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
+
+/** tmux user option naming the terminal a tmux session belongs to. */
+export const SPEX_TERMINAL_OPTION = "@spex_terminal";
+
+/** What a session's agent is told in its environment; a terminal must not pass for that session. */
+const SESSION_IDENTITY = ["SPEX_SESSION_ID", "SPEX_RECORD", "SPEX_HARNESS"];
+
+export interface NewTerminalInput {
+  /** The session (already resolved to its id) whose worktree the terminal opens in. */
+  session?: string;
+  name?: string;
+  /** Where it starts: relative to the worktree (or the main checkout), or absolute. */
+  dir?: string;
+  /** A program and its arguments, run as they are (no shell); empty for the user's login shell. */
+  command?: string[];
+}
+
+function refuseName(name: string): void {
+  if (name.length > 100 || /[\u0000-\u001f\u007f-\u009f]/u.test(name) || /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) {
+    throw new SpexError("usage", `${JSON.stringify(name.slice(0, 100))} is not a terminal name`, {
+      hint: "a name is up to 100 characters, without control characters, and not shaped like an id",
+      exitCode: 2,
+      httpStatus: 400,
+    });
+  }
+}
+
+/** The folder a terminal starts in: must exist and be a folder. */
+function startDirectory(base: string, dir: string | undefined): string {
+  const path = dir ? (isAbsolute(dir) ? dir : resolve(base, dir)) : base;
+  let folder = false;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch (e) {
+    if (errnoCode(e) !== "ENOENT" && errnoCode(e) !== "ENOTDIR") throw e;
+  }
+  if (!folder) {
+    throw new SpexError("directory_missing", `${path} is not a folder; the terminal was not opened`, {
+      hint: `--dir is relative to ${base} (or absolute) and must exist`,
+      details: { directory: path },
+      httpStatus: 400,
+    });
+  }
+  return path;
+}
+
+/** `<owner>-<n>`, the lowest n no present terminal of that owner uses. */
+function defaultName(store: ProjectStore, owner: string): string {
+  const taken = new Set(
+    listTerminalIds(store).flatMap((id) => {
+      const r = readTerminal(store, id);
+      return r.kind === "ok" ? [r.record.name] : [];
+    }),
+  );
+  for (let n = 1; ; n++) if (!taken.has(`${owner}-${n}`)) return `${owner}-${n}`;
+}
+
+/** A tmux session name: ASCII letters, digits and dashes only (tmux reads `.` and `:` as separators). */
+function tmuxNameFor(name: string, id: string): string {
+  const slug = slugify(name).replace(/[^a-z0-9-]+/g, "").replace(/^-+|-+$/g, "").slice(0, 30);
+  return `term-${slug || "t"}-${shortId(id, 8)}`;
+}
+
+function startTmux(store: ProjectStore, record: TerminalRecord): void {
+  const { tmux_socket: socket, tmux_session: name } = record;
+  const session = exactSession(name);
+  const pane = sessionPaneTarget(name);
+  const argv = record.command.length > 0 ? ["--", "sh", "-c", 'exec "$@"', "spex-terminal", ...record.command] : [];
+  // Opened on a placeholder so remain-on-exit and the environment are in place before the real program starts:
+  // a command that exits at once still leaves its last screen to read.
+  const started = tmuxSync(socket, [
+    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", name, "-c", record.directory, "-x", "200", "-y", "50",
+    ";", "set-option", "-w", "-t", pane, "remain-on-exit", "on",
+    ";", "set-option", "-t", pane, SPEX_PROJECT_OPTION, store.root,
+    ";", "set-option", "-t", pane, SPEX_HOME_OPTION, store.home,
+    ";", "set-option", "-t", pane, SPEX_TERMINAL_OPTION, record.terminal_id,
+    ";", "set-environment", "-t", session, "SPEX_TERMINAL_ID", record.terminal_id,
+    ";", "set-environment", "-t", session, "SPEX_HOME", store.home,
+    ";", "set-environment", "-t", session, "SPEX_TMUX", socket,
+    ...SESSION_IDENTITY.flatMap((v) => [";", "set-environment", "-t", session, "-r", v]),
+    ";", "respawn-pane", "-k", "-t", pane, "-c", record.directory, ...argv,
+  ]);
+  if (started.code === 0) return;
+  // -P printed the id only if this call made the session: nothing made by anyone else is killed.
+  const made = /^\$\d+$/m.exec(started.stdout)?.[0];
+  if (made) tmuxSync(socket, ["kill-session", "-t", made]);
+  throw new SpexError("tmux_failed", `tmux could not open the terminal ${name}: ${started.stderr.trim()}`, {
+    hint: "check that tmux works here (`spex doctor`)",
+  });
+}
+
+function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string, owner: string): TerminalRecord {
+  const id = randomUUID();
+  const name = input.name || defaultName(store, owner);
+  const record: TerminalRecord = {
+    terminal_id: id,
+    name,
+    session: input.session ?? "",
+    project_root: store.root,
+    directory: startDirectory(base, input.dir),
+    command: input.command ?? [],
+    tmux_socket: spexSocket(loadConfig(store.root).tmuxSocket),
+    tmux_session: tmuxNameFor(name, id),
+    createdAt: new Date().toISOString(),
+  };
+  // The record lands first, so a terminal whose start failed half-way is still listed and closable.
+  writeTerminal(store, record);
+  try {
+    startTmux(store, record);
+  } catch (e) {
+    removeTerminalRecord(store, id);
+    throw e;
+  }
+  return record;
+}
+
+/** Open a terminal in a session's worktree (under its record lock) or in the main checkout. */
+export async function newTerminal(store: ProjectStore, input: NewTerminalInput): Promise<TerminalRecord> {
+  if (input.name !== undefined && input.name !== "") refuseName(input.name);
+  if (input.command?.length === 0) delete input.command;
+  const session = input.session;
+  if (!session) return openTerminal(store, input, store.root, "main");
+  return withLock(
+    recordLockPath(store, session),
+    () => {
+      const reading = readSession(store, session);
+      // A retired session has no worktree to open a shell in.
+      refuseUnusable(reading);
+      return openTerminal(store, input, reading.record.worktree_path, slugify(labelOf(reading.record)).slice(0, 30) || shortId(session, 8));
+    },
+    { purpose: `open a terminal beside ${session}` },
+  );
+}
+
+export interface TerminalClose {
+  id: string;
+  name: string;
+  /** What happened to its tmux session. */
+  tmux: "killed" | "absent" | "unknown";
+  /** False when another close removed the record first. */
+  removed: boolean;
+}
+
+/** End a terminal's tmux session, prove no pane is left, then remove its record. */
+export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalReading, { kind: "absent" }>): TerminalClose {
+  if (reading.kind === "corrupt") {
+    // Nothing in it can be trusted to name a tmux session: only the file goes.
+    return { id: reading.id, name: "", tmux: "unknown", removed: removeTerminalRecord(store, reading.id) };
+  }
+  const { tmux_socket: socket, tmux_session: name } = reading.record;
+  const killed = killSession(socket, name).code === 0;
+  const left = sessionPanes(socket, name);
+  if (left.length > 0) {
+    throw new SpexError("tmux_pane_left", `terminal ${shortId(reading.id, 8)}: tmux session ${name} still has panes ${left.join(", ")} after kill-session; its record was kept`, {
+      hint: `inspect it with \`tmux -L ${socket || "default"} list-panes -s -t =${name}\``,
+      details: { tmuxSession: name, panes: left },
+    });
+  }
+  return { id: reading.id, name: reading.record.name, tmux: killed ? "killed" : "absent", removed: removeTerminalRecord(store, reading.id) };
+}
+
+/**
+ * Close every terminal opened beside a session. The caller (session close)
+ * holds the session's record lock, so no new one can appear meanwhile.
+ */
+export function closeSessionTerminals(store: ProjectStore, session: string): TerminalClose[] {
+  const closed: TerminalClose[] = [];
+  for (const id of listTerminalIds(store)) {
+    const reading = readTerminal(store, id);
+    if (reading.kind === "ok" && reading.record.session === session) closed.push(closeTerminal(store, reading));
+  }
+  return closed;
+}

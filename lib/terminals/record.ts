@@ -1,0 +1,156 @@
+// A terminal's record: one small JSON file per terminal under the project's
+// store (terminals/<id>.json). Like a session record it has one writer (fixed
+// key order, atomic replace, never through a link) and three readings:
+// absent, corrupt (naming the file and why) and ok. A terminal id is a UUID,
+// checked before it becomes a path.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { SpexError, errnoCode } from "../errors";
+import { readFileNoFollow, refuseLinks, writeFileNoFollow } from "../nofollow";
+import { fsyncDir } from "../record";
+import type { ProjectStore } from "../store";
+
+export interface TerminalRecord {
+  terminal_id: string;
+  name: string;
+  /** The session it sits beside (its worktree, closed with it); "" for one in the main checkout. */
+  session: string;
+  project_root: string;
+  /** The folder it started in. */
+  directory: string;
+  /** The program it runs; empty for the user's login shell. */
+  command: string[];
+  tmux_socket: string;
+  tmux_session: string;
+  createdAt: string;
+}
+
+const FIELDS: readonly (keyof TerminalRecord)[] = [
+  "terminal_id",
+  "name",
+  "session",
+  "project_root",
+  "directory",
+  "command",
+  "tmux_socket",
+  "tmux_session",
+  "createdAt",
+];
+
+export type TerminalReading =
+  | { kind: "absent"; id: string; file: string }
+  | { kind: "corrupt"; id: string; file: string; error: string }
+  | { kind: "ok"; id: string; file: string; record: TerminalRecord };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isTerminalId(value: string): boolean {
+  return UUID.test(value);
+}
+
+function requireTerminalId(id: string): string {
+  if (isTerminalId(id)) return id;
+  throw new SpexError("terminal_not_found", `${JSON.stringify(id.slice(0, 80))} is not a terminal id`, {
+    hint: "a terminal id is a UUID as `spex terminal ls` shows it",
+    httpStatus: 404,
+  });
+}
+
+export function terminalsDir(store: ProjectStore): string {
+  return join(store.dir, "terminals");
+}
+
+const fileName = (id: string) => `${requireTerminalId(id)}.json`;
+
+export function terminalFile(store: ProjectStore, id: string): string {
+  return join(terminalsDir(store), fileName(id));
+}
+
+/** The one place terminal record text is composed. */
+export function serializeTerminal(record: TerminalRecord): string {
+  const ordered: Record<string, unknown> = {};
+  for (const key of FIELDS) ordered[key] = record[key];
+  return JSON.stringify(ordered, null, 2) + "\n";
+}
+
+/** Parse record text for the terminal `id`; a string says why it is corrupt. */
+export function parseTerminal(text: string, id: string): TerminalRecord | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return "the record is not a JSON object";
+  const obj = raw as Record<string, unknown>;
+  for (const key of FIELDS) {
+    const value = obj[key];
+    if (key === "command") {
+      if (!Array.isArray(value) || value.some((a) => typeof a !== "string")) return "field command is not a list of strings";
+    } else if (typeof value !== "string") return `field ${key} is not a string`;
+  }
+  if (obj.terminal_id !== id) return `its terminal_id ${JSON.stringify(obj.terminal_id)} is not its file's id ${id}`;
+  if (obj.session !== "" && !UUID.test(obj.session as string)) return `its session ${JSON.stringify(obj.session)} is not a session id`;
+  if (obj.tmux_session === "") return "field tmux_session is empty";
+  const record = {} as Record<string, unknown>;
+  for (const key of FIELDS) record[key] = obj[key];
+  return record as unknown as TerminalRecord;
+}
+
+/** Absent, corrupt or ok; a link where the file or its folder should be reads corrupt. */
+export function readTerminal(store: ProjectStore, id: string): TerminalReading {
+  const file = terminalFile(store, id);
+  let text: string | undefined;
+  try {
+    text = readFileNoFollow(store.dir, `terminals/${fileName(id)}`);
+  } catch (e) {
+    if (e instanceof SpexError && e.code === "unsafe_path") return { kind: "corrupt", id, file, error: e.message };
+    throw e;
+  }
+  if (text === undefined) return { kind: "absent", id, file };
+  const parsed = parseTerminal(text, id);
+  return typeof parsed === "string" ? { kind: "corrupt", id, file, error: parsed } : { kind: "ok", id, file, record: parsed };
+}
+
+/** Land a terminal record by atomic replace, never through a link; bytes that would read back corrupt are refused. */
+export function writeTerminal(store: ProjectStore, record: TerminalRecord): void {
+  const text = serializeTerminal(record);
+  const check = parseTerminal(text, record.terminal_id);
+  if (typeof check === "string") throw new SpexError("internal_error", `refusing to write a terminal record that would read corrupt: ${check}`);
+  // The project folder is the trusted root; from terminals/ down nothing is written through a link.
+  mkdirSync(store.dir, { recursive: true });
+  writeFileNoFollow(store.dir, `terminals/${fileName(record.terminal_id)}`, text, { mode: 0o644, forceMode: true });
+  fsyncDir(terminalsDir(store));
+}
+
+/** Ids of every terminal record file; a name that is not `<uuid>.json` is no terminal. */
+export function listTerminalIds(store: ProjectStore): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(terminalsDir(store));
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return [];
+    throw e;
+  }
+  return names.flatMap((n) => (n.endsWith(".json") && isTerminalId(n.slice(0, -5)) ? [n.slice(0, -5)] : [])).sort();
+}
+
+/**
+ * Remove a terminal's record: renamed out of sight first (only one of two
+ * racing closes wins the rename), then deleted. False when it was already gone.
+ */
+export function removeTerminalRecord(store: ProjectStore, id: string): boolean {
+  const gone = join(terminalsDir(store), `.closed-${fileName(id)}-${randomBytes(4).toString("hex")}`);
+  // The rename happens inside terminals/: that folder must be the store's own, not a link elsewhere.
+  if (refuseLinks(store.dir, "terminals", "folder") === 0) return false;
+  try {
+    renameSync(terminalFile(store, id), gone);
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return false;
+    throw e;
+  }
+  fsyncDir(terminalsDir(store));
+  rmSync(gone, { force: true });
+  return true;
+}

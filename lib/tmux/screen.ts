@@ -1,0 +1,51 @@
+// Reading a pane's screen for a person or an orchestrator (`session read`,
+// `terminal read`, `show`): the rows as the pane shows them now, optionally
+// with their colours (SGR sequences, `capture-pane -e`) and scrollback above.
+// What comes back is display text (DESIGN.md §1.10): never parsed for commands.
+import { tmuxSync } from "./index";
+
+export interface ScreenOptions {
+  /** Lines of scrollback above the visible screen (0: the screen alone). */
+  history?: number;
+  /** Keep the colours and attributes as ANSI SGR sequences. */
+  styled?: boolean;
+}
+
+export interface PaneScreen {
+  /** The pane's process has exited (the pane is kept, showing its last screen). */
+  dead: boolean;
+  screen: string;
+}
+
+/** tmux keeps 2,000 lines of scrollback by default; a read never asks for more than this. */
+export const MAX_READ_HISTORY = 100_000;
+
+const SGR = /\u001b\[[0-9;:]*m/g;
+const RESET = "\u001b[0m";
+
+/**
+ * The screen without the blank rows a terminal pads it with. A styled blank
+ * row may still carry colour changes; it counts as blank all the same, and a
+ * styled screen ends with a reset so it never leaves a reader's terminal coloured.
+ */
+export function trimScreenEnd(text: string, styled = false): string {
+  const rows = text.replace(/\n$/, "").split("\n");
+  while (rows.length > 0 && rows[rows.length - 1]!.replace(SGR, "").trim() === "") rows.pop();
+  const out = rows.map((r) => (styled ? r : r.replace(/[ \t]+$/, ""))).join("\n");
+  return styled && out.includes("\u001b[") ? out + RESET : out;
+}
+
+/**
+ * One tmux call: whether the pane is dead, then its rows (no `-J`: rows as
+ * shown, wrapped lines stay wrapped). Undefined when the target is gone.
+ */
+export function readPaneScreen(socket: string, target: string, opts: ScreenOptions = {}): PaneScreen | undefined {
+  const capture = ["capture-pane", "-p", "-t", target];
+  if (opts.styled) capture.push("-e");
+  if (opts.history && opts.history > 0) capture.push("-S", String(-Math.min(opts.history, MAX_READ_HISTORY)));
+  const r = tmuxSync(socket, ["display-message", "-p", "-t", target, "#{pane_dead}", ";", ...capture]);
+  if (r.code !== 0) return undefined;
+  const cut = r.stdout.indexOf("\n");
+  if (cut < 0) return undefined;
+  return { dead: r.stdout.slice(0, cut) === "1", screen: trimScreenEnd(r.stdout.slice(cut + 1), opts.styled) };
+}
