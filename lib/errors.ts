@@ -20,7 +20,8 @@ export class SpexError extends Error {
     this.hint = opts.hint ?? "";
     this.details = opts.details ?? {};
     this.exitCode = opts.exitCode ?? 1;
-    this.httpStatus = opts.httpStatus ?? 409;
+    // A usage error is the caller's request being wrong, over HTTP as on the command line.
+    this.httpStatus = opts.httpStatus ?? (this.exitCode === 2 ? 400 : 409);
   }
 
   toJSON(): { error: Record<string, unknown> } {

@@ -3,70 +3,28 @@
 // needs the instance token except the ones marked `open` (issue 11): what the
 // others answer (screens, prompts, notes, messages, events) is not in any file
 // another local user can read, so a loopback port must not hand it out either.
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { createSession } from "../create";
 import { SpexError } from "../errors";
-import { detailOf, listRows, renameSession, resolveSelector } from "../sessions";
-import type { ProjectStore } from "../store";
-import { archiveSession, closeSession, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
+import { detailOf, listRows, parseHistory, readSessionScreen, renameSession, resolveSelector } from "../sessions";
+import { buildSnapshot } from "../snapshot";
+import { archiveSession, closeSession, quarantineRecord, restoreArchived, restoreRecord, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
 import { capturePane } from "../tmux";
 import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage } from "../comms";
-import type { EventHub } from "./events";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
-import { KeyedCreates, checkIdempotencyKey } from "./keyed";
+import { checkIdempotencyKey } from "./keyed";
 import { CHALLENGE, instanceProof } from "./proof";
 import { REVIEW_ROUTES } from "./review-routes";
+import { type Reply, type Route, type RouteContext, ok, pathParam, sessionFromSelector } from "./route";
+import { COORD_ROUTES } from "./routes-coord";
+import { TERMINAL_ROUTES } from "./routes-terminals";
 
-export interface Reply {
-  status: number;
-  body: unknown;
-}
-
-export interface Instance {
-  instanceId: string;
-  root: string;
-  pid: number;
-  startedAt: string;
-  version: string;
-}
-
-export interface RouteContext {
-  store: ProjectStore;
-  instance: Instance;
-  keyed: KeyedCreates;
-  hub: EventHub;
-  token: string;
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  params: string[];
-}
-
-export interface Route {
-  method: "GET" | "POST";
-  pattern: RegExp;
-  /** Served without the token: it shows nothing a session holds. */
-  open?: true;
-  /** The reply, or undefined when the handler answered itself (the event stream). */
-  handle(ctx: RouteContext): Promise<Reply> | Reply | undefined;
-}
-
-const ok = (body: unknown): Reply => ({ status: 200, body });
+export type { Instance, Reply, Route, RouteContext } from "./route";
 
 /** Lines of scrollback a live capture includes. */
 const SCREEN_HISTORY = 200;
 
-/** The session a path selector names; `.` would mean the server's own folder, which no caller means. */
-function sessionReading(ctx: RouteContext) {
-  let selector: string;
-  try {
-    selector = decodeURIComponent(ctx.params[0]!);
-  } catch {
-    selector = "";
-  }
-  if (selector === "." || selector === "") throw httpError("selector_invalid", "name the session by id, id prefix, name, node or branch", 400);
-  return resolveSelector(ctx.store, selector);
-}
+/** The session a path selector names. */
+const sessionReading = (ctx: RouteContext) => sessionFromSelector(ctx, pathParam(ctx), "the path");
 
 const sessionId = (ctx: RouteContext): string => sessionReading(ctx).id;
 
@@ -119,7 +77,11 @@ async function lifecycle(ctx: RouteContext, verb: string): Promise<Reply> {
       refuseUnknown(body, []);
       return ok(withoutChange(await stopSession(ctx.store, id)));
     case "archive":
-      refuseUnknown(body, ["stop"]);
+      refuseUnknown(body, ["stop", "restore"]);
+      if (booleanField(body, "restore")) {
+        if (booleanField(body, "stop")) throw httpError("usage", '"restore" and "stop" do not go together', 400);
+        return ok(withoutChange(await restoreArchived(ctx.store, id)));
+      }
       return ok(withoutChange(await archiveSession(ctx.store, id, { stop: booleanField(body, "stop") })));
     case "resume":
       refuseUnknown(body, ["force"]);
@@ -176,6 +138,33 @@ function detail(ctx: RouteContext): Reply {
   return ok({ ...d, screen });
 }
 
+/** The screen as `spex session read --json` prints it: `?history=N&styled=1`. */
+function read(ctx: RouteContext): Reply {
+  const reading = sessionReading(ctx);
+  const history = parseHistory(ctx.url.searchParams.get("history") ?? undefined);
+  return ok(readSessionScreen(ctx.store, reading, { history, styled: ctx.url.searchParams.get("styled") === "1" }));
+}
+
+const QUARANTINE_FIELDS = ["id", "adapter", "thread", "tmux", "worktree", "branch"] as const;
+
+/** `spex session quarantine ID …`: the id is a full id (a corrupt record answers no other selector). */
+async function quarantine(ctx: RouteContext): Promise<Reply> {
+  const body = stringFields(await readJsonObject(ctx.req), QUARANTINE_FIELDS, ["id", "adapter", "tmux", "worktree", "branch"]);
+  const result = await quarantineRecord(ctx.store, body.id!, {
+    adapter: body.adapter!,
+    thread: body.thread ?? "",
+    tmux: body.tmux!,
+    worktree: body.worktree!,
+    branch: body.branch!,
+  });
+  return ok({ ...result, quarantined: true });
+}
+
+async function unquarantine(ctx: RouteContext): Promise<Reply> {
+  const body = stringFields(await readJsonObject(ctx.req), ["id"] as const, ["id"]);
+  return ok({ ...(await restoreRecord(ctx.store, body.id!)), restored: true });
+}
+
 /**
  * Who serves, for the CLI's authority probe. `?challenge=HEX` adds `proof`, the
  * token holder's answer to it (lib/backend/proof.ts); the token never leaves.
@@ -196,11 +185,17 @@ export const ROUTES: Route[] = [
   { method: "POST", pattern: /^\/api\/sessions\/reparent$/, handle: reparent },
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}$`), handle: detail },
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/timeline$`), handle: timeline },
+  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/read$`), handle: read },
   { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/send$`), handle: send },
   ...["stop", "archive", "resume", "close", "rename"].map(
     (verb): Route => ({ method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/${verb}$`), handle: (c) => lifecycle(c, verb) }),
   ),
   ...REVIEW_ROUTES,
+  { method: "POST", pattern: /^\/api\/quarantine$/, handle: quarantine },
+  { method: "POST", pattern: /^\/api\/quarantine\/restore$/, handle: unquarantine },
+  { method: "GET", pattern: /^\/api\/snapshot$/, handle: async (c) => ok(await buildSnapshot(c.store)) },
+  ...COORD_ROUTES,
+  ...TERMINAL_ROUTES,
 ];
 
 export function matchRoute(method: string, path: string): { route: Route; params: string[] } | { allowed: string[] } | undefined {

@@ -16,7 +16,8 @@ import { SessionFeed } from "./feed";
 import { allowedHosts, checkHost, checkToken, httpError, presentedToken, sendAsset, sendError, sendJson } from "./http";
 import { KeyedCreates } from "./keyed";
 import { loadHttp } from "./lazy";
-import { type Instance, matchRoute } from "./routes";
+import { matchRoute } from "./routes";
+import type { Instance } from "./route";
 
 export interface ServeOptions {
   host?: string;

@@ -79,6 +79,7 @@ export function parseTtl(text: string): number {
     throw new SpexError("ttl_too_long", `a lease lasts at most 4h, not ${text}`, {
       hint: "reserve for 4h or less and reserve again to renew",
       details: { ttl_ms: ms, max_ttl_ms: MAX_LEASE_TTL_MS },
+      httpStatus: 400,
     });
   }
   return ms;

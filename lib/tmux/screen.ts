@@ -35,17 +35,30 @@ export function trimScreenEnd(text: string, styled = false): string {
   return styled && out.includes("\u001b[") ? out + RESET : out;
 }
 
+function captureArgs(target: string, styled: boolean | undefined, history: number): string[] {
+  const capture = ["capture-pane", "-p", "-t", target];
+  if (styled) capture.push("-e");
+  if (history > 0) capture.push("-S", String(-history));
+  return capture;
+}
+
 /**
  * One tmux call: whether the pane is dead, then its rows (no `-J`: rows as
  * shown, wrapped lines stay wrapped). Undefined when the target is gone.
  */
 export function readPaneScreen(socket: string, target: string, opts: ScreenOptions = {}): PaneScreen | undefined {
-  const capture = ["capture-pane", "-p", "-t", target];
-  if (opts.styled) capture.push("-e");
-  if (opts.history && opts.history > 0) capture.push("-S", String(-Math.min(opts.history, MAX_READ_HISTORY)));
-  const r = tmuxSync(socket, ["display-message", "-p", "-t", target, "#{pane_dead}", ";", ...capture]);
+  const history = Math.min(Math.max(opts.history ?? 0, 0), MAX_READ_HISTORY);
+  const r = tmuxSync(socket, ["display-message", "-p", "-t", target, "#{pane_dead}", ";", ...captureArgs(target, opts.styled, history)]);
   if (r.code !== 0) return undefined;
   const cut = r.stdout.indexOf("\n");
   if (cut < 0) return undefined;
-  return { dead: r.stdout.slice(0, cut) === "1", screen: trimScreenEnd(r.stdout.slice(cut + 1), opts.styled) };
+  const dead = r.stdout.slice(0, cut) === "1";
+  let text = r.stdout.slice(cut + 1);
+  if (dead) {
+    // tmux writes "Pane is dead" on a new bottom row, scrolling the top row of the last screen into
+    // the scrollback: read one more line, so the screen reads as the program left it.
+    const again = tmuxSync(socket, captureArgs(target, opts.styled, history + 1));
+    if (again.code === 0) text = again.stdout;
+  }
+  return { dead, screen: trimScreenEnd(text, opts.styled) };
 }

@@ -1,0 +1,204 @@
+// Terminals (issue 13, item 1): plain shells beside the agents, driven through
+// the built binary against a real tmux server. A fleet of terminals on several
+// sessions, close of a session closing exactly its own, hostile text arriving
+// as one paste, and the states a terminal can be found in.
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { BUN, FAKE_COMPOSER } from "../support/comms";
+import { seedLive } from "../support/teardown";
+import { spexAsync } from "./backend-support";
+import { projectStore } from "../../lib/store";
+
+setDefaultTimeout(120000);
+let sb: Sandbox;
+beforeEach(() => {
+  sb = sandbox();
+});
+afterEach(() => sb.cleanup());
+
+const json = (r: { code: number; stdout: string; stderr: string }) => {
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+const terminalsDir = () => join(projectStore(sb.repo, sb.home).dir, "terminals");
+const tmuxSessions = () => (sb.tmux(["list-sessions", "-F", "#{session_name}"]).stdout || "").split("\n").filter(Boolean).sort();
+const ls = (...args: string[]) => json(sb.spex(["terminal", "ls", "--json", ...args]));
+const open = (...args: string[]) => json(sb.spex(["terminal", "new", "--json", ...args]));
+const screenOf = (id: string) => json(sb.spex(["terminal", "read", id, "--json"])).screen as string;
+
+describe("terminals beside sessions", () => {
+  test("twenty terminals on six sessions and the main checkout; closing two sessions closes exactly their six", async () => {
+    const sessions = Array.from({ length: 6 }, (_, i) => seedLive(sb, { slug: `s${i}`, tmux: false }));
+    const opened = new Map<string, string[]>();
+    for (const s of sessions) opened.set(s.id, [0, 1, 2].map(() => open("--session", s.id).id));
+    const mains = [open().id, open("--name", "builds", "--", "sh", "-c", "sleep 600").id];
+    expect(mains.length + 18).toBe(20);
+
+    const rows = ls();
+    expect(rows).toHaveLength(20);
+    expect(rows.every((r: any) => r.state === "running")).toBe(true);
+    for (const s of sessions) {
+      const mine = rows.filter((r: any) => r.session === s.id);
+      expect(mine.map((r: any) => r.id).sort()).toEqual([...opened.get(s.id)!].sort());
+      // Each opens in its own session's worktree, named after the session.
+      expect(mine.every((r: any) => r.directory === s.worktree)).toBe(true);
+      expect(mine.map((r: any) => r.name).sort()).toEqual([1, 2, 3].map((n) => `task-${s.tmuxName}-${n}`));
+    }
+    expect(rows.filter((r: any) => r.session === "").map((r: any) => r.directory)).toEqual([sb.repo, sb.repo]);
+    expect(ls("--session", sessions[3]!.id).map((r: any) => r.id).sort()).toEqual([...opened.get(sessions[3]!.id)!].sort());
+    const before = tmuxSessions();
+    expect(before.filter((n) => n.startsWith("term-"))).toHaveLength(20);
+
+    const closing = [sessions[1]!, sessions[4]!];
+    for (const s of closing) {
+      const r = json(sb.spex(["session", "close", s.id, "--force", "--json"]));
+      expect(r.terminals.map((t: any) => t.id).sort()).toEqual([...opened.get(s.id)!].sort());
+      expect(r.terminals.every((t: any) => t.tmux === "killed" && t.removed)).toBe(true);
+    }
+    const after = ls();
+    const gone = new Set(closing.flatMap((s) => opened.get(s.id)!));
+    expect(after.map((r: any) => r.id).sort()).toEqual(rows.map((r: any) => r.id).filter((id: string) => !gone.has(id)).sort());
+    expect(after.every((r: any) => r.state === "running")).toBe(true);
+    const left = tmuxSessions().filter((n) => n.startsWith("term-"));
+    expect(left).toHaveLength(14);
+    for (const id of gone) expect(left.some((n) => n.endsWith(id.replace(/-/g, "").slice(0, 8)))).toBe(false);
+  });
+
+  test("a terminal runs in its folder, without the session's identity, and does not count toward maxActive", async () => {
+    writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ sessions: { maxActive: 1 } }));
+    const s = seedLive(sb, { slug: "api-work", tmux: false });
+    mkdirSync(join(s.worktree, "services", "api"), { recursive: true });
+    const probe = ["--", "sh", "-c", 'echo "cwd=$(pwd) sid=${SPEX_SESSION_ID-unset} tid=$SPEX_TERMINAL_ID"; exec sleep 600'];
+    // Opened from inside an agent's pane (SPEX_SESSION_ID set), starting the tmux server itself:
+    // the terminal still does not pass for that session (stop ends what runs as a session).
+    const inside = json(sb.spex(["terminal", "new", "--json", ...probe], { env: { SPEX_SESSION_ID: s.id } }));
+    await waitFor(() => screenOf(inside.id).includes("cwd="), "the first terminal to print");
+    expect(screenOf(inside.id)).toBe(`cwd=${sb.repo} sid=unset tid=${inside.id}`);
+    const t = open("--session", "spex/api-work", "--dir", "services/api", "--name", "api shell", ...probe);
+    await waitFor(() => screenOf(t.id).includes("cwd="), "the terminal to print");
+    expect(screenOf(t.id)).toBe(`cwd=${join(s.worktree, "services", "api")} sid=unset tid=${t.id}`);
+
+    const missing = sb.spex(["terminal", "new", "--session", "spex/api-work", "--dir", "no/such/folder", "--json"]);
+    expect([missing.code, JSON.parse(missing.stdout).error.code]).toEqual([1, "directory_missing"]);
+    // Two running terminals hold no slot: with sessions.maxActive 1 an agent still launches.
+    expect(ls().map((r: any) => r.state)).toEqual(["running", "running"]);
+    const made = sb.spex(["session", "new", "one more", "--launcher", "shell", "--json"]);
+    expect([made.code, made.stderr]).toEqual([0, ""]);
+  });
+
+  test("hostile text arrives as exactly one paste each, controls made visible; keys outside key names are refused", async () => {
+    const log = join(sb.dir, "composer.log");
+    const t = open("--name", "composer", "--", "env", "FAKE_NO_STATE=1", `FAKE_LOG=${log}`, BUN, FAKE_COMPOSER);
+    await waitFor(() => /^>/m.test(screenOf(t.id)), "the composer's prompt");
+    const ESC = "\u001b";
+    const hostile: Array<[string, string]> = [
+      [`hello${ESC}[201~\nrm -rf ~ # a second command?\n`, "hello\u241b[201~\nrm -rf ~ # a second command?\n"],
+      [`a${ESC}[200~b${ESC}[201~\rc\r\nd`, "a\u241b[200~b\u241b[201~\nc\nd"],
+      [`eight-bit\u009b201~\nsecond submission?`, "eight-bit\ufffd201~\nsecond submission?"],
+      [`bell\u0007 nul\u0000 del\u007f tab\tend`, "bell\u2407 nul\u2400 del\u2421 tab\tend"],
+    ];
+    const received = () => (existsSync(log) ? require("node:fs").readFileSync(log, "utf8").split("\n").filter(Boolean).map((l: string) => JSON.parse(l).text) : []);
+    for (const [i, [body]] of hostile.entries()) {
+      const r = json(sb.spex(["terminal", "send", "composer", "--text-file", "-", "--json"], { input: body }));
+      expect(r).toMatchObject({ id: t.id, sent: "text", enter: true });
+      await waitFor(() => received().length > i, `submission ${i + 1}`);
+    }
+    expect(received()).toEqual(hostile.map(([, shown]) => shown));
+
+    for (const keys of ["-t other:", "Enter;kill-server", "#{pane_pid}", "--", "$(id)"]) {
+      const r = sb.spex(["terminal", "send", t.id, "--keys", keys, "--json"]);
+      expect([keys, r.code, JSON.parse(r.stdout).error.code]).toEqual([keys, 2, "usage"]);
+    }
+    const both = sb.spex(["terminal", "send", t.id, "text", "--keys", "Enter", "--json"]);
+    expect([both.code, JSON.parse(both.stdout).error.code]).toEqual([2, "usage"]);
+    expect(received()).toHaveLength(hostile.length);
+    // Plain key names do go through: C-c ends the composer.
+    json(sb.spex(["terminal", "send", t.id, "--keys", "C-c", "--json"]));
+    await waitFor(() => ls().find((r: any) => r.id === t.id)?.state === "exited", "the composer to exit");
+  });
+
+  test("an exited command keeps its screen; a terminal whose tmux session is gone is listed as gone, and close removes it", async () => {
+    const done = open("--name", "once", "--", "sh", "-c", "sleep 0.3; echo finished-42; exit 3");
+    await waitFor(() => ls().find((r: any) => r.id === done.id)?.state === "exited", "the command to exit");
+    expect(screenOf(done.id)).toContain("finished-42");
+    const typed = sb.spex(["terminal", "send", "once", "echo more", "--json"]);
+    expect([typed.code, JSON.parse(typed.stdout).error.code]).toEqual([1, "terminal_exited"]);
+
+    const shell = open("--name", "doomed");
+    sb.tmux(["kill-server"]);
+    const rows = ls();
+    expect(rows.map((r: any) => [r.name, r.state])).toEqual([["once", "gone"], ["doomed", "gone"]]);
+    const human = sb.spex(["terminal", "ls"]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain("its tmux session no longer exists");
+    for (const verb of [["read", shell.id], ["send", shell.id, "ls"]]) {
+      const r = sb.spex(["terminal", ...verb, "--json"]);
+      expect([verb[0], r.code, JSON.parse(r.stdout).error.code]).toEqual([verb[0], 1, "terminal_gone"]);
+    }
+    expect(json(sb.spex(["terminal", "close", "doomed", "--json"]))).toMatchObject({ id: shell.id, tmux: "absent", removed: true, closed: true });
+    expect(ls().map((r: any) => r.name)).toEqual(["once"]);
+  });
+
+  test("a terminal opened while its session closes is never left behind", async () => {
+    for (let round = 0; round < 6; round++) {
+      const s = seedLive(sb, { slug: `race${round}`, tmux: false });
+      const [made, closed] = await Promise.all([
+        spexAsync(sb, ["terminal", "new", "--session", s.id, "--json"]),
+        spexAsync(sb, ["session", "close", s.id, "--force", "--json"]),
+      ]);
+      expect(closed.code).toBe(0);
+      // Either the terminal came first and the close took it along, or the close came first and the terminal was refused.
+      if (made.code === 0) expect(JSON.parse(closed.stdout).terminals.map((t: any) => t.id)).toEqual([JSON.parse(made.stdout).id]);
+      else expect(["session_not_found", "record_absent"]).toContain(JSON.parse(made.stdout).error.code);
+      expect(ls().filter((r: any) => r.session === s.id)).toEqual([]);
+    }
+    expect(tmuxSessions().filter((n) => n.startsWith("term-"))).toEqual([]);
+  });
+});
+
+describe("a planted terminals folder", () => {
+  test("a record that is a link, names another id, or is not JSON reads corrupt, is never followed, and close removes only it", () => {
+    const t = open("--name", "real");
+    const dir = terminalsDir();
+    const outside = join(sb.dir, "outside.json");
+    writeFileSync(outside, readFile(join(dir, `${t.id}.json`)));
+    const linked = "11111111-2222-4333-8444-555555555555";
+    symlinkSync(outside, join(dir, `${linked}.json`));
+    const other = "22222222-2222-4333-8444-555555555555";
+    writeFileSync(join(dir, `${other}.json`), readFile(join(dir, `${t.id}.json`)));
+    const broken = "33333333-2222-4333-8444-555555555555";
+    writeFileSync(join(dir, `${broken}.json`), "{ not json");
+    writeFileSync(join(dir, "../../x.json"), "{}");
+    writeFileSync(join(dir, "not-an-id.json"), readFile(join(dir, `${t.id}.json`)));
+
+    const rows = ls();
+    expect(rows.map((r: any) => [r.id, r.state]).sort()).toEqual(
+      [[t.id, "running"], [linked, "corrupt"], [other, "corrupt"], [broken, "corrupt"]].sort(),
+    );
+    expect(rows.find((r: any) => r.id === linked).error).toContain("symbolic link");
+    expect(rows.find((r: any) => r.id === other).error).toContain("is not its file's id");
+    // Closing the corrupt ones touches no tmux session (none can be trusted) and never the link's target.
+    for (const id of [linked, other, broken]) expect(json(sb.spex(["terminal", "close", id.slice(0, 8), "--json"]))).toMatchObject({ id, tmux: "unknown", removed: true });
+    expect(existsSync(outside)).toBe(true);
+    expect(ls().map((r: any) => r.id)).toEqual([t.id]);
+    expect(tmuxSessions().filter((n) => n.startsWith("term-"))).toHaveLength(1);
+  });
+
+  test("a terminals folder that is a link elsewhere is refused, and nothing is written through it", () => {
+    const elsewhere = join(sb.dir, "elsewhere");
+    mkdirSync(elsewhere);
+    const project = projectStore(sb.repo, sb.home).dir;
+    mkdirSync(project, { recursive: true });
+    symlinkSync(elsewhere, join(project, "terminals"));
+    const r = sb.spex(["terminal", "new", "--json"]);
+    expect([r.code, JSON.parse(r.stdout).error.code]).toEqual([1, "unsafe_path"]);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(tmuxSessions().filter((n) => n.startsWith("term-"))).toEqual([]);
+  });
+});
+
+function readFile(path: string): string {
+  return require("node:fs").readFileSync(path, "utf8");
+}
