@@ -3,7 +3,7 @@
 // a queued message carries its place in line.
 import { readdirSync } from "node:fs";
 import { errnoCode } from "../errors";
-import type { ProjectStore } from "../store";
+import { type ProjectStore, isSessionId } from "../store";
 import { type MessageState, type QueuedMessage, listPending, positionOf } from "./queue";
 import type { Sender } from "./timeline";
 
@@ -37,13 +37,11 @@ export function messageView(m: QueuedMessage, pending: QueuedMessage[]): Message
   };
 }
 
-const TARGET = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** Every message of the project not yet handed over, by target, each target's in queue order. */
 export function listQueuedMessages(store: ProjectStore): MessageView[] {
   let targets: string[];
   try {
-    targets = readdirSync(store.queueDir).filter((t) => TARGET.test(t)).sort();
+    targets = readdirSync(store.queueDir).filter(isSessionId).sort();
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return [];
     throw e;

@@ -7,9 +7,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
-import { readFileNoFollow, refuseLinks, writeFileNoFollow } from "../nofollow";
-import { fsyncDir } from "../record";
-import type { ProjectStore } from "../store";
+import { fsyncDir, readFileNoFollow, refuseLinks, writeFileNoFollow } from "../nofollow";
+import { type ProjectStore, isSessionId } from "../store";
 
 export interface TerminalRecord {
   terminal_id: string;
@@ -43,11 +42,8 @@ export type TerminalReading =
   | { kind: "corrupt"; id: string; file: string; error: string }
   | { kind: "ok"; id: string; file: string; record: TerminalRecord };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function isTerminalId(value: string): boolean {
-  return UUID.test(value);
-}
+/** A terminal id has the shape of a session id: a canonical lower-case UUID. */
+export const isTerminalId = isSessionId;
 
 function requireTerminalId(id: string): string {
   if (isTerminalId(id)) return id;
@@ -91,7 +87,7 @@ export function parseTerminal(text: string, id: string): TerminalRecord | string
     } else if (typeof value !== "string") return `field ${key} is not a string`;
   }
   if (obj.terminal_id !== id) return `its terminal_id ${JSON.stringify(obj.terminal_id)} is not its file's id ${id}`;
-  if (obj.session !== "" && !UUID.test(obj.session as string)) return `its session ${JSON.stringify(obj.session)} is not a session id`;
+  if (obj.session !== "" && !isSessionId(obj.session as string)) return `its session ${JSON.stringify(obj.session)} is not a session id`;
   if (obj.tmux_session === "") return "field tmux_session is empty";
   const record = {} as Record<string, unknown>;
   for (const key of FIELDS) record[key] = obj[key];
@@ -120,8 +116,7 @@ export function writeTerminal(store: ProjectStore, record: TerminalRecord): void
   if (typeof check === "string") throw new SpexError("internal_error", `refusing to write a terminal record that would read corrupt: ${check}`);
   // The project folder is the trusted root; from terminals/ down nothing is written through a link.
   mkdirSync(store.dir, { recursive: true });
-  writeFileNoFollow(store.dir, `terminals/${fileName(record.terminal_id)}`, text, { mode: 0o644, forceMode: true });
-  fsyncDir(terminalsDir(store));
+  writeFileNoFollow(store.dir, `terminals/${fileName(record.terminal_id)}`, text, { mode: 0o644, forceMode: true, durable: true });
 }
 
 /** Ids of every terminal record file; a name that is not `<uuid>.json` is no terminal. */

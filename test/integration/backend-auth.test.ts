@@ -19,8 +19,9 @@ let sb: Sandbox;
 let be: Served;
 let attacker: OtherUser;
 let id = "";
+let terminalId = "";
 const tag = Math.random().toString(36).slice(2, 10);
-const SECRETS = { prompt: `prompt-secret-${tag}`, pane: `pane-secret-${tag}`, message: `message-secret-${tag}`, note: `note-secret-${tag}` };
+const SECRETS = { prompt: `prompt-secret-${tag}`, pane: `pane-secret-${tag}`, message: `message-secret-${tag}`, note: `note-secret-${tag}`, terminal: `terminal-secret-${tag}` };
 
 beforeAll(async () => {
   sb = sandbox();
@@ -36,6 +37,12 @@ beforeAll(async () => {
   expect((await http(be.url, `/api/sessions/${id}/send`, { body: { text: SECRETS.message, deliver: false }, token: be.token })).status).toBe(200);
   expect(sb.spex(["session", "park", "--session", id, "--note", SECRETS.note]).code).toBe(0);
   await waitFor(async () => ((await http(be.url, `/api/sessions/${id}?capture=1`, { token: be.token })).json?.screen ?? "").includes(SECRETS.pane), "the typed secret on the live screen");
+  // A terminal showing a secret, and a task, a lease and a group naming one: the new routes hand out nothing without the token either.
+  const term = await http(be.url, "/api/terminals", { body: { command: ["sh", "-c", `echo ${SECRETS.terminal}; exec sleep 600`] }, token: be.token });
+  expect(term.status).toBe(201);
+  terminalId = term.json.id;
+  await waitFor(async () => ((await http(be.url, `/api/terminals/${terminalId}/read`, { token: be.token })).json?.screen ?? "").includes(SECRETS.terminal), "the terminal's secret");
+  expect((await http(be.url, "/api/tasks", { body: { title: `task ${SECRETS.note}` }, token: be.token })).status).toBe(201);
 });
 
 afterAll(async () => {
@@ -48,7 +55,19 @@ const leaks = (text: string): string[] => Object.values(SECRETS).filter((s) => t
 
 describe("another local user", () => {
   test("reads no screen, prompt, note, message or event without the token", async () => {
-    const paths = [`/api/sessions/${id}?capture=1`, `/api/sessions/${id}/timeline`, "/api/events", "/api/sessions", `/api/sessions/${id}`, "/api/instance"];
+    const paths = [
+      `/api/sessions/${id}?capture=1`,
+      `/api/sessions/${id}/timeline`,
+      `/api/sessions/${id}/read`,
+      "/api/events",
+      "/api/sessions",
+      `/api/sessions/${id}`,
+      "/api/snapshot",
+      "/api/terminals",
+      `/api/terminals/${terminalId}/read`,
+      "/api/tasks",
+      "/api/instance",
+    ];
     const tokenFile = backendPaths(projectStore(sb.repo, sb.home)).token;
     const got = await attacker.run(READER, [be.url, tokenFile, ...paths]);
     expect(got.uid).toBe(attacker.uid);
@@ -94,11 +113,30 @@ describe("every route, without and with a wrong token", () => {
     { method: "GET", path: `/api/sessions/${id}?capture=1`, open: false },
     { method: "GET", path: `/api/sessions/${id}/timeline?tail=5`, open: false },
     { method: "GET", path: "/api/events", open: false },
+    { method: "GET", path: `/api/sessions/${id}/read?history=10&styled=1`, open: false },
     { method: "POST", path: "/api/sessions", open: false },
     { method: "POST", path: "/api/sessions/reparent", open: false },
     ...["send", "stop", "archive", "resume", "close", "rename"].map((verb) => ({ method: "POST", path: `/api/sessions/${id}/${verb}`, open: false })),
     { method: "GET", path: `/api/sessions/${id}/diff`, open: false },
     { method: "POST", path: `/api/sessions/${id}/merge`, open: false },
+    { method: "POST", path: "/api/quarantine", open: false },
+    { method: "POST", path: "/api/quarantine/restore", open: false },
+    { method: "GET", path: "/api/snapshot", open: false },
+    { method: "GET", path: "/api/tasks", open: false },
+    { method: "POST", path: "/api/tasks", open: false },
+    { method: "POST", path: "/api/tasks/claim", open: false },
+    ...["finish", "release", "rm"].map((verb) => ({ method: "POST", path: `/api/tasks/t1/${verb}`, open: false })),
+    { method: "GET", path: "/api/reservations", open: false },
+    { method: "POST", path: "/api/reservations", open: false },
+    { method: "POST", path: "/api/reservations/release", open: false },
+    { method: "GET", path: "/api/groups", open: false },
+    { method: "POST", path: "/api/groups", open: false },
+    { method: "POST", path: "/api/groups/rm", open: false },
+    { method: "POST", path: "/api/groups/file", open: false },
+    { method: "GET", path: "/api/terminals", open: false },
+    { method: "POST", path: "/api/terminals", open: false },
+    { method: "GET", path: `/api/terminals/${terminalId}/read`, open: false },
+    ...["send", "close"].map((verb) => ({ method: "POST", path: `/api/terminals/${terminalId}/${verb}`, open: false })),
   ];
 
   test("the table names every route the server has", () => {
@@ -122,9 +160,12 @@ describe("every route, without and with a wrong token", () => {
     }
     expect(missing).toEqual(rows.map((r) => [r.method, r.path, r.open ? "answered" : "token_required", []]));
     expect(wrong).toEqual(rows.map((r) => [r.method, r.path, r.open ? "answered" : "token_invalid", []]));
-    // Nothing happened to the session on the way.
+    // Nothing happened to the session, the terminal or the task list on the way.
     const row = (await http(be.url, `/api/sessions/${id}`, { token: be.token })).json.row;
     expect([row.stopped, row.archived, row.name]).toEqual([false, false, ""]);
+    const terminals = (await http(be.url, "/api/terminals", { token: be.token })).json.terminals;
+    expect(terminals.map((t: any) => [t.id, t.state])).toEqual([[terminalId, "running"]]);
+    expect((await http(be.url, "/api/tasks", { token: be.token })).json.tasks).toHaveLength(1);
   });
 
   test("the identity route tells who serves, and nothing a session holds", async () => {
