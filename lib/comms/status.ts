@@ -3,6 +3,7 @@
 // a queued message carries its place in line.
 import { readdirSync } from "node:fs";
 import { errnoCode } from "../errors";
+import { readSession } from "../record";
 import { type ProjectStore, isSessionId } from "../store";
 import { type MessageState, type QueuedMessage, listPending, positionOf } from "./queue";
 import type { Sender } from "./timeline";
@@ -37,11 +38,17 @@ export function messageView(m: QueuedMessage, pending: QueuedMessage[]): Message
   };
 }
 
-/** Every message of the project not yet handed over, by target, each target's in queue order. */
+/**
+ * Every message of the project not yet handed over, by target, each target's
+ * in queue order. A closed target's leftovers are not listed: the next
+ * handover attempt drops them.
+ */
 export function listQueuedMessages(store: ProjectStore): MessageView[] {
   let targets: string[];
   try {
-    targets = readdirSync(store.queueDir).filter(isSessionId).sort();
+    targets = readdirSync(store.queueDir)
+      .filter((t) => isSessionId(t) && readSession(store, t).kind !== "absent")
+      .sort();
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return [];
     throw e;
