@@ -10,6 +10,7 @@ import { readReceipts } from "../create/receipt";
 import { whichSync } from "../launch/launcher";
 import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
 import { readAll } from "../sessions";
+import { readAllTerminals } from "../terminals";
 import type { ProjectStore } from "../store";
 import { spexSocket } from "../tmux";
 import { projectTmuxSessions } from "./tmux";
@@ -90,6 +91,8 @@ export function runDoctor(store: ProjectStore): DoctorReport {
   const readings = readAll(store);
   const known = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.worktree_path] : [])));
   const names = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.tmux_session] : [])));
+  // A terminal's tmux session is tagged as this project's too: its record makes it no orphan.
+  for (const t of readAllTerminals(store)) if (t.kind === "ok") names.add(t.record.tmux_session);
   let worktrees: string[] = [];
   if (existsSync(config.worktreeRoot)) {
     worktrees = readdirSync(config.worktreeRoot)

@@ -3,7 +3,7 @@
 // sessions, close of a session closing exactly its own, hostile text arriving
 // as one paste, and the states a terminal can be found in.
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { BUN, FAKE_COMPOSER } from "../support/comms";
@@ -80,10 +80,16 @@ describe("terminals beside sessions", () => {
     await waitFor(() => screenOf(t.id).includes("cwd="), "the terminal to print");
     expect(screenOf(t.id)).toBe(`cwd=${join(s.worktree, "services", "api")} sid=unset tid=${t.id}`);
 
+    // doctor knows the terminals' tmux sessions as this project's, and none of them is an orphan while its record is there.
+    const orphans = () => JSON.parse(sb.spex(["doctor", "--json"]).stdout).orphans.tmuxSessions;
+    expect(orphans()).toEqual([]);
+    rmSync(join(terminalsDir(), `${inside.id}.json`));
+    expect(orphans()).toEqual([inside.tmuxSession]);
+
     const missing = sb.spex(["terminal", "new", "--session", "spex/api-work", "--dir", "no/such/folder", "--json"]);
     expect([missing.code, JSON.parse(missing.stdout).error.code]).toEqual([1, "directory_missing"]);
-    // Two running terminals hold no slot: with sessions.maxActive 1 an agent still launches.
-    expect(ls().map((r: any) => r.state)).toEqual(["running", "running"]);
+    // Running terminals hold no slot: with sessions.maxActive 1 an agent still launches.
+    expect(ls().map((r: any) => r.state)).toEqual(["running"]);
     const made = sb.spex(["session", "new", "one more", "--launcher", "shell", "--json"]);
     expect([made.code, made.stderr]).toEqual([0, ""]);
   });
