@@ -134,7 +134,6 @@ function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string
 /** Open a terminal in a session's worktree (under its record lock) or in the main checkout. */
 export async function newTerminal(store: ProjectStore, input: NewTerminalInput): Promise<TerminalRecord> {
   if (input.name !== undefined && input.name !== "") refuseName(input.name);
-  if (input.command?.length === 0) delete input.command;
   const session = input.session;
   if (!session) return openTerminal(store, input, store.root, "main");
   return withLock(
