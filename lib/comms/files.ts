@@ -1,10 +1,9 @@
 // Small durable-file helpers for comms state (queue entries, watchers, cursors):
 // atomic replace with fsync of the folder, and reads where absence is a value.
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { writeStoreFile } from "../nofollow";
 
 export { writeJsonDurably } from "../record";
-import { fsyncDir, readJsonState } from "../record";
+import { readJsonState } from "../record";
 
 /** The parsed file, undefined when it does not exist, `corrupt` when it cannot be parsed. */
 export function readJsonFile<T>(file: string): T | undefined | "corrupt" {
@@ -14,13 +13,5 @@ export function readJsonFile<T>(file: string): T | undefined | "corrupt" {
 
 /** Create (or keep) a small marker file, durably. */
 export function touchDurably(file: string, content = ""): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const fd = openSync(file, "w", 0o644);
-  try {
-    if (content) writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  fsyncDir(dirname(file));
+  writeStoreFile(file, content, { durable: true });
 }

@@ -2,9 +2,9 @@
 // line, with a sequence that only grows. Appends happen only while the
 // session's record lock is held, so reading the last sequence and writing the
 // next one cannot interleave with another writer.
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import { errnoCode } from "../errors";
+import { appendStoreFile, openStoreFileForRead } from "../nofollow";
 import type { Lifecycle, Proposal } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 
@@ -64,7 +64,7 @@ function timelineFile(store: ProjectStore, id: string): string {
 
 function openForRead(file: string): number | undefined {
   try {
-    return openSync(file, "r");
+    return openStoreFileForRead(file);
   } catch (e) {
     const code = errnoCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -175,13 +175,7 @@ export function appendEvent(store: ProjectStore, id: string, body: EventBody): T
   const seq = (events.length ? events[events.length - 1]!.seq : 0) + 1;
   const event = { seq, at: new Date().toISOString(), ...body } as TimelineEvent;
   const line = (size > 0 && !endsWithNewline ? "\n" : "") + JSON.stringify(event) + "\n";
-  mkdirSync(dirname(file), { recursive: true });
-  const fd = openSync(file, "a", 0o644);
-  try {
-    writeSync(fd, line);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  // Never through a link planted at the session folder or the timeline itself.
+  appendStoreFile(file, line, { durable: true });
   return event;
 }

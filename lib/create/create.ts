@@ -2,7 +2,8 @@
 // machine can settle is resolved before the first git mutation; names are
 // chosen free under the project lock; a receipt notes each thing once this
 // create has made it, and a failure at any later step rolls back exactly those.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { writeStoreFile } from "../nofollow";
 import { createHash, randomUUID } from "node:crypto";
 import { loadConfig } from "../config";
 import { SpexError } from "../errors";
@@ -196,7 +197,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
           copyLocalConfig(store.root, names.worktree);
           await renderWorktree(names.worktree, adapter.name, store.home);
           crashpoint("render");
-          writeFileSync(paths.prompt, input.prompt);
+          writeStoreFile(paths.prompt, input.prompt);
           writeRecordFile(paths.record, made);
           if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record] }, false);
           crashpoint("record");

@@ -3,15 +3,15 @@
 // so a create killed at any step is rolled back by the next spex command — and
 // a rollback removes only what that create made: never a branch, folder or
 // tmux session that was already there under the same name (DESIGN.md §13).
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from "node:fs";
-import { join } from "node:path";
-import { SpexError, errnoCode } from "../errors";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { SpexError, errnoCode, isSpexError } from "../errors";
+import { writeStoreFile } from "../nofollow";
 import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
 import { readSession } from "../record";
-import { type ProjectStore, isSessionId } from "../store";
+import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 import { deleteBranch, pruneWorktrees, removeWorktree } from "../git";
 import { tmuxSync } from "../tmux";
-import { fsyncDir } from "../record";
 
 /** What a create made, by the step that made it. */
 export interface MadeByCreate {
@@ -50,16 +50,14 @@ function stuckReceipt(file: string, why: string): SpexError {
 
 function landReceipt(store: ProjectStore, receipt: CreateReceipt, durable: boolean): void {
   const file = receiptPath(store, receipt.id);
-  writeFileSync(`${file}.tmp`, JSON.stringify(receipt, null, 2) + "\n");
   try {
-    renameSync(`${file}.tmp`, file);
+    // Only the first landing is fsynced: a later note lost to a power cut leaks a thing, never removes one.
+    writeStoreFile(file, JSON.stringify(receipt, null, 2) + "\n", { durable });
   } catch (e) {
-    rmSync(`${file}.tmp`, { force: true });
-    if (errnoCode(e) === "EISDIR" || errnoCode(e) === "ENOTEMPTY" || errnoCode(e) === "EEXIST") throw stuckReceipt(file, "is in the way (not a file)");
+    const code = isSpexError(e) ? e.code : errnoCode(e);
+    if (code === "unsafe_path" || code === "EISDIR" || code === "ENOTEMPTY" || code === "EEXIST") throw stuckReceipt(file, "is in the way (not a file)");
     throw e;
   }
-  // Only the first landing is fsynced: a later note lost to a power cut leaks a thing, never removes one.
-  if (durable) fsyncDir(store.receiptsDir);
 }
 
 export function writeReceipt(store: ProjectStore, r: { id: string; worktree: string; branch: string; made: MadeByCreate }): CreateReceipt {
@@ -107,10 +105,16 @@ export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<s
     }
   };
   const made = r.made ?? {};
+  // A receipt names things by path; the store's own parts of them must be this
+  // session's, so a planted receipt cannot point a removal at any other folder.
+  const ownDir = sessionPaths(store, r.id).dir;
+  if (made.sessionDir !== undefined && made.sessionDir !== ownDir) failed.push(`session folder ${made.sessionDir}: not the folder of session ${r.id}`);
+  const ownFiles = (made.files ?? []).filter((f) => dirname(f) === ownDir);
+  if (ownFiles.length !== (made.files ?? []).length) failed.push(`files outside ${ownDir}: not removed`);
   // No tmux here means no tmux session to remove.
   if (made.tmux) await step(`tmux session ${made.tmux.name}`, () => killMadeTmux(made.tmux!));
-  if (made.sessionDir) await step(`session folder ${made.sessionDir}`, () => rmSync(made.sessionDir!, { recursive: true, force: true }));
-  for (const file of made.files ?? []) await step(`file ${file}`, () => rmSync(file, { force: true }));
+  if (made.sessionDir === ownDir) await step(`session folder ${ownDir}`, () => rmSync(ownDir, { recursive: true, force: true }));
+  for (const file of ownFiles) await step(`file ${file}`, () => rmSync(file, { force: true }));
   if (made.worktree) {
     await step(`worktree ${made.worktree}`, async () => {
       try {

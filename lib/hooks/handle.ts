@@ -44,7 +44,7 @@ function attribute(store: ProjectStore, id: string, action: HookAction, payload:
     return probeRecordedLeaf(leaf) === "owned" && descendsFrom(leaf.pid);
   });
   if (ownership === "foreign") {
-    throw new SpexError("hook_not_ours", `a ${action} hook for conversation ${payloadNativeId(payload)} reached session ${id.slice(0, 8)}, whose conversation is ${record.harness_session_id}; nothing was changed`, {
+    throw new SpexError("hook_not_ours", `a ${action} hook for conversation ${JSON.stringify(payloadNativeId(payload).slice(0, 80))} reached session ${id.slice(0, 8)}, whose conversation is ${record.harness_session_id}; nothing was changed`, {
       hint: "a process outside this session's agent ran with its environment (for Codex: a shared app-server daemon); stop it, or relaunch the agent with spex",
     });
   }

@@ -1,7 +1,8 @@
 // The launch readiness fence (DESIGN.md §3): while a launch is unproven the
 // record holds the frozen original; readers show it, pinned offline. Success
 // publishes the final record once; failure restores the original silently.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeStoreFile } from "../nofollow";
 import { errnoCode } from "../errors";
 import { ownerAlive, selfIdentity } from "../proc";
 import { type PendingOriginal, type RecordChange, type SessionRecord, parseRecord, serializeRecord, updateRecord } from "../record";
@@ -23,7 +24,7 @@ function launcherFile(store: ProjectStore, id: string): string {
 
 /** Record this process as the one waiting on the session's readiness (a reader leaves the fence to it while it lives). */
 export function markLauncher(store: ProjectStore, id: string): void {
-  writeFileSync(launcherFile(store, id), JSON.stringify(selfIdentity()) + "\n");
+  writeStoreFile(launcherFile(store, id), JSON.stringify(selfIdentity()) + "\n");
 }
 
 /** Is the process that raised the fence still alive? undefined when no launcher was recorded (an older spex). */

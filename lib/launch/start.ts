@@ -1,6 +1,7 @@
 // Starting an agent: fence the record, render launch.sh, open the tmux
 // session, and wait (bounded) for the harness to prove readiness.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { writeStoreFile } from "../nofollow";
 import { loadConfig } from "../config";
 import { SpexError } from "../errors";
 import { harnessAdapter } from "../harness";
@@ -135,7 +136,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     prompt,
     setup: shell?.setup,
   });
-  writeFileSync(paths.launch, script, { mode: 0o755 });
+  writeStoreFile(paths.launch, script, { mode: 0o755 });
   rmSync(paths.agentPid, { force: true });
   markLauncher(store, id);
 
@@ -209,7 +210,7 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
     }
     if (paneDead(socket, name)) {
       const screen = capturePane(socket, `${exactSession(name)}:`, 200)?.trimEnd() ?? "";
-      writeFileSync(sessionPaths(store, id).lastScreen, screen + "\n");
+      writeStoreFile(sessionPaths(store, id).lastScreen, screen + "\n");
       killSession(socket, name);
       await restoreOriginal(store, id);
       // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.

@@ -156,14 +156,46 @@ export function writeFileNoFollow(root: string, rel: string, text: string, opts:
   return file;
 }
 
-/** Append `text` to `rel` under `root` (created when absent); never through a link. */
-export function appendFileNoFollow(root: string, rel: string, text: string, mode = 0o644): void {
+/** Append `text` to `rel` under `root` (created when absent); never through a link. `durable` fsyncs the file. */
+export function appendFileNoFollow(root: string, rel: string, text: string, mode = 0o644, opts: { durable?: boolean } = {}): void {
   refuseLinks(root, rel);
   const file = makeParents(root, rel);
   const fd = openNoFollow(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, mode);
   try {
     writeSync(fd, text);
+    if (opts.durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+// A file in one of the store's own folders (a session's folder, the receipts
+// folder): the store above is trusted as reached (SPEX_HOME may be a link),
+// the folder and the file are checked like any other write.
+function storeFolderSplit(file: string): { root: string; rel: string } {
+  const folder = dirname(file);
+  mkdirSync(dirname(folder), { recursive: true });
+  return { root: dirname(folder), rel: `${folder.slice(folder.lastIndexOf(sep) + 1)}${sep}${file.slice(file.lastIndexOf(sep) + 1)}` };
+}
+
+/** Replace a file in a store folder; never through a link at the folder or the file. */
+export function writeStoreFile(file: string, text: string, opts: { mode?: number; durable?: boolean } = {}): void {
+  const { root, rel } = storeFolderSplit(file);
+  writeFileNoFollow(root, rel, text, { mode: opts.mode ?? 0o644, forceMode: true, durable: opts.durable });
+}
+
+/** Append to a file in a store folder; never through a link at the folder or the file. */
+export function appendStoreFile(file: string, text: string, opts: { durable?: boolean } = {}): void {
+  const { root, rel } = storeFolderSplit(file);
+  appendFileNoFollow(root, rel, text, 0o644, opts);
+}
+
+/** Open a store file for reading without following a link at the file itself (ENOENT, ELOOP and others throw). */
+export function openStoreFileForRead(file: string): number {
+  try {
+    return openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    if (errnoCode(e) === "ELOOP") throw unsafePath(file, "a symbolic link");
+    throw e;
   }
 }
