@@ -9,7 +9,7 @@ import { detailOf, listRows, parseHistory, readSessionScreen, renameSession, res
 import { buildSnapshot } from "../snapshot";
 import { archiveSession, closeSession, quarantineRecord, restoreArchived, restoreRecord, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
 import { capturePane } from "../tmux";
-import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage } from "../comms";
+import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage, withDelivery } from "../comms";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
 import { checkIdempotencyKey } from "./keyed";
 import { CHALLENGE, instanceProof } from "./proof";
@@ -17,6 +17,7 @@ import { REVIEW_ROUTES } from "./review-routes";
 import { type Reply, type Route, type RouteContext, ok, pathParam, sessionFromSelector } from "./route";
 import { COORD_ROUTES } from "./routes-coord";
 import { TERMINAL_ROUTES } from "./routes-terminals";
+import { PANE_ROUTES } from "./pane-routes";
 
 export type { Instance, Reply, Route, RouteContext } from "./route";
 
@@ -123,7 +124,7 @@ function timeline(ctx: RouteContext): Reply {
   const limit = Number(ctx.url.searchParams.get("limit") ?? "1000");
   if (!Number.isInteger(after) || after < 0) throw httpError("query_invalid", '"after" and "tail" must be whole numbers (0 or more)', 400);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw httpError("query_invalid", '"limit" must be between 1 and 10000', 400);
-  return ok({ id, events: eventsAfter(ctx.store, id, after, limit), lastSeq: last });
+  return ok({ id, events: withDelivery(ctx.store, eventsAfter(ctx.store, id, after, limit)), lastSeq: last });
 }
 
 /** Detail with the full prompt; `?capture=1` adds the pane as it is now (display text, never parsed). */
@@ -196,6 +197,7 @@ export const ROUTES: Route[] = [
   { method: "GET", pattern: /^\/api\/snapshot$/, handle: async (c) => ok(await buildSnapshot(c.store)) },
   ...COORD_ROUTES,
   ...TERMINAL_ROUTES,
+  ...PANE_ROUTES,
 ];
 
 export function matchRoute(method: string, path: string): { route: Route; params: string[] } | { allowed: string[] } | undefined {

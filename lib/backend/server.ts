@@ -73,7 +73,10 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
       // The page's files hold no data (everything arrives through the API with the token).
       if (method === "GET" || method === "HEAD") {
         const asset = DASHBOARD_ASSETS[url.pathname];
-        if (asset) return sendAsset(res, asset.type, asset.body, asset.headers);
+        if (asset) {
+          const { body, headers } = asset.render();
+          return sendAsset(res, asset.type, body, headers);
+        }
       }
       const match = matchRoute(method, url.pathname);
       if (!match) throw httpError("not_found", `no route ${method} ${url.pathname.slice(0, 200)}`, 404, "see docs/backend.md for the routes");

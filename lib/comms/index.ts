@@ -7,6 +7,7 @@ export {
   MAX_MESSAGE_BYTES,
   queueDepthLimit,
   findMessage,
+  withDelivery,
   listPending,
   listSettled,
   positionOf,

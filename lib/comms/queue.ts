@@ -318,3 +318,14 @@ export function findMessage(store: ProjectStore, messageId: string): QueuedMessa
   }
   return found[0];
 }
+
+/** Each incoming message of a timeline with its delivery state now (`delivery`), for readers that show it (the dashboard). */
+export function withDelivery<E extends { kind: string }>(store: ProjectStore, events: E[]): (E & { delivery?: MessageState })[] {
+  return events.map((e) => {
+    if (e.kind !== "message_in") return e;
+    const id = (e as E & { messageId?: unknown }).messageId;
+    if (typeof id !== "string" || !/^[0-9a-f]{8}-\d+$/i.test(id)) return e;
+    const state = findMessage(store, id)?.state;
+    return state ? { ...e, delivery: state === "claimed" ? "queued" : state } : e;
+  });
+}

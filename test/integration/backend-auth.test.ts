@@ -66,6 +66,8 @@ describe("another local user", () => {
       "/api/terminals",
       `/api/terminals/${terminalId}/read`,
       "/api/tasks",
+      `/api/sessions/${id}/pane`,
+      `/api/sessions/${id}/diff`,
       "/api/instance",
     ];
     const tokenFile = backendPaths(projectStore(sb.repo, sb.home)).token;
@@ -137,6 +139,9 @@ describe("every route, without and with a wrong token", () => {
     { method: "POST", path: "/api/terminals", open: false },
     { method: "GET", path: `/api/terminals/${terminalId}/read`, open: false },
     ...["send", "close"].map((verb) => ({ method: "POST", path: `/api/terminals/${terminalId}/${verb}`, open: false })),
+    { method: "GET", path: `/api/sessions/${id}/pane`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/pane/writer`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/pane/keys`, open: false },
   ];
 
   test("the table names every route the server has", () => {

@@ -1,0 +1,214 @@
+// The detail panel of one session: facts, actions, a message box, the prompt,
+// the screen and the timeline in words (Overview); files and diff with the
+// merge controls (Changes); the live pane (Terminal).
+import { api, sessionPath } from "./api";
+import { age, byId, el } from "./dom";
+import { ChangesView } from "./diff-view";
+import type { SessionTable } from "./table";
+import type { Detail, Row, TimelineEvent } from "./types";
+import { eventWords } from "./words";
+
+type Tab = "overview" | "changes" | "terminal";
+
+export interface PaneView {
+  open(id: string): void;
+  close(): void;
+}
+
+export class DetailPanel {
+  private id: string | null = null;
+  private tab: Tab = "overview";
+  private timelineSeq = 0;
+  private timelineTimer: ReturnType<typeof setTimeout> | null = null;
+  private screenAt = 0;
+  private screenTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly changes: ChangesView;
+
+  constructor(private readonly table: SessionTable, private readonly pane: PaneView) {
+    this.changes = new ChangesView((o) => this.result(o), (id) => table.label(id));
+    byId("d-close-panel").addEventListener("click", () => this.close());
+    byId("act-stop").addEventListener("click", () => void this.act("stop", "Stop %s? Its agent and tmux session end; the worktree stays."));
+    byId("act-resume").addEventListener("click", () => void this.act("resume", null));
+    byId("act-archive").addEventListener("click", () => void this.act("archive", "Archive %s? Its agent stops and it leaves the list (its last screen is kept).", { stop: true }));
+    byId("act-close").addEventListener("click", () => void this.act("close", "Close %s for good? Its worktree, branch and record are removed."));
+    byId("act-merge").addEventListener("click", () => {
+      this.showTab("changes");
+      void this.changes.merge();
+    });
+    byId("send-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const box = byId<HTMLTextAreaElement>("send-text");
+      if (!box.value.trim()) return;
+      void this.act("send", null, { text: box.value }).then((r) => {
+        if (r) box.value = "";
+      });
+    });
+    for (const t of ["overview", "changes", "terminal"] as const) byId(`tab-${t}`).addEventListener("click", () => this.showTab(t));
+    // A running pane changes without any event (a shell prints, an agent streams): look again now and then.
+    setInterval(() => {
+      const row = this.id ? table.rows.get(this.id) : undefined;
+      if (row && row.liveness === "online" && !document.hidden && this.tab === "overview") this.refreshScreen(false);
+    }, 2000);
+  }
+
+  get selected(): string | null {
+    return this.id;
+  }
+
+  open(id: string): void {
+    this.table.select(id);
+    this.id = id;
+    byId("detail").hidden = false;
+    document.body.classList.add("detail-open");
+    byId("d-result").textContent = "";
+    byId("d-prompt").textContent = "";
+    byId("d-screen").textContent = "";
+    byId("d-timeline").textContent = "";
+    this.timelineSeq = 0;
+    this.changes.clear();
+    const row = this.table.rows.get(id);
+    if (row) this.showFacts(row);
+    this.refreshScreen(true);
+    this.loadTimeline();
+    this.showTab(this.tab);
+  }
+
+  close(): void {
+    this.table.select(null);
+    this.pane.close();
+    this.id = null;
+    byId("detail").hidden = true;
+    document.body.classList.remove("detail-open");
+  }
+
+  /** The selected session's row changed (an event): facts, and what its timeline now says about deliveries. */
+  rowChanged(row: Row): void {
+    if (row.id !== this.id) return;
+    this.showFacts(row);
+    this.refreshScreen(false);
+    if (this.timelineTimer) clearTimeout(this.timelineTimer);
+    this.timelineTimer = setTimeout(() => this.loadTimeline(), 300);
+  }
+
+  timelineEvent(id: string, ev: TimelineEvent): void {
+    if (id !== this.id) return;
+    this.appendEvent(ev);
+    this.refreshScreen(false);
+    if (ev.kind === "merge" && this.tab === "changes") this.changes.load();
+  }
+
+  private showTab(tab: Tab): void {
+    this.tab = tab;
+    for (const t of ["overview", "changes", "terminal"] as const) {
+      byId(`tab-${t}`).classList.toggle("on", t === tab);
+      byId(`pane-${t}`).hidden = t !== tab;
+    }
+    if (!this.id) return;
+    if (tab === "changes") this.changes.show(this.id);
+    if (tab === "terminal") this.pane.open(this.id);
+    else this.pane.close();
+  }
+
+  private showFacts(row: Row): void {
+    byId("d-label").textContent = row.kind === "ok" ? row.label : "(corrupt record)";
+    const dl = byId("d-facts");
+    dl.textContent = "";
+    const fact = (name: string, value: string | undefined) => {
+      if (!value) return;
+      dl.appendChild(el("dt", "", name));
+      dl.appendChild(el("dd", "", value));
+    };
+    fact("id", row.id);
+    fact("status", row.display + (row.kind === "ok" ? ` (${row.lifecycle}${row.proposal ? `, proposes ${row.proposal}` : ""})` : ""));
+    fact("liveness", row.liveness);
+    if (row.kind === "ok") {
+      fact("note", row.note);
+      fact("branch", row.branch);
+      fact("base", row.base ?? "");
+      fact("group", row.group);
+      fact("worktree", row.worktree);
+      fact("harness", row.harness + (row.launcher && row.launcher !== row.harness ? ` (${row.launcher})` : ""));
+      fact("parent", row.parent ? `${this.table.label(row.parent)} ${row.parent.slice(0, 8)}` : "");
+      fact("created", `${row.createdAt} (${age(row.createdAt)} ago)`);
+      fact("archived", row.archived ? "yes" : "");
+    } else {
+      fact("file", row.file);
+      fact("error", row.error);
+    }
+    byId("act-merge").hidden = !(row.kind === "ok" && row.proposal === "merge");
+  }
+
+  private loadTimeline(): void {
+    const id = this.id;
+    if (!id) return;
+    api<{ events: (TimelineEvent & { delivery?: string })[] }>("GET", sessionPath(id, "/timeline?tail=200")).then(
+      (t) => {
+        if (id !== this.id) return;
+        byId("d-timeline").textContent = "";
+        this.timelineSeq = 0;
+        for (const e of t.events) this.appendEvent(e);
+      },
+      (e: Error) => this.result(e),
+    );
+  }
+
+  private appendEvent(ev: TimelineEvent & { delivery?: string }): void {
+    if (ev.seq <= this.timelineSeq) return;
+    this.timelineSeq = ev.seq;
+    const li = el("li");
+    li.dataset.seq = String(ev.seq);
+    li.dataset.kind = ev.kind;
+    const at = String(ev.at ?? "");
+    const t = li.appendChild(el("span", "t", at.slice(11, 19)));
+    t.title = `#${ev.seq} ${at.replace("T", " ").slice(0, 19)}`;
+    li.appendChild(el("span", "w", eventWords(ev, (id) => this.table.label(id))));
+    const list = byId("d-timeline");
+    list.insertBefore(li, list.firstChild); // newest first
+  }
+
+  /** The prompt and the screen: the pane as it is now while the session runs, else the last capture. */
+  private refreshScreen(now: boolean): void {
+    if (!this.id) return;
+    const wait = now ? 0 : Math.max(0, 1000 - (Date.now() - this.screenAt));
+    if (this.screenTimer) {
+      if (!now) return;
+      clearTimeout(this.screenTimer);
+    }
+    this.screenTimer = setTimeout(() => {
+      this.screenTimer = null;
+      this.screenAt = Date.now();
+      const id = this.id;
+      if (!id) return;
+      api<Detail>("GET", sessionPath(id, "?capture=1")).then(
+        (d) => {
+          if (id !== this.id) return;
+          byId("d-prompt").textContent = d.prompt;
+          byId("d-screen-title").textContent = d.screen !== null ? "screen (now)" : "last screen";
+          byId("d-screen").textContent = d.screen !== null ? d.screen.replace(/\s+$/, "") : d.lastScreen || "(no screen captured yet: archive captures it)";
+        },
+        (e: Error) => this.result(e),
+      );
+    }, wait);
+  }
+
+  result(outcome: string | Error): void {
+    const node = byId("d-result");
+    node.textContent = outcome instanceof Error ? outcome.message : outcome;
+    node.className = outcome instanceof Error ? "error" : "muted";
+  }
+
+  private async act(verb: string, confirmText: string | null, body: Record<string, unknown> = {}): Promise<unknown> {
+    const id = this.id;
+    if (!id) return undefined;
+    if (confirmText && !confirm(confirmText.replace("%s", this.table.label(id)))) return undefined;
+    this.result(`${verb}…`);
+    try {
+      const r = await api<{ messageId?: string; state?: string; reason?: string }>("POST", sessionPath(id, `/${verb}`), body);
+      this.result(verb === "send" ? `message ${r.messageId}: ${r.state}${r.reason ? ` (${r.reason})` : ""}` : `${verb}: done`);
+      return r;
+    } catch (e) {
+      this.result(e as Error);
+      return undefined;
+    }
+  }
+}

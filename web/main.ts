@@ -1,0 +1,126 @@
+// The dashboard (docs/backend.md): the session table updated live from the
+// event stream, a detail panel per session (overview, changes, terminal), a
+// form to start sessions, and the project's groups, tasks and reservations.
+// Bundled for the browser at build time (scripts/build-web.ts).
+import { token, whenUnauthorized, api } from "./api";
+import { CoordPanel } from "./coord";
+import { CreateForm } from "./create-form";
+import { DetailPanel } from "./detail";
+import { byId } from "./dom";
+import { openStream } from "./stream";
+import { SessionTable } from "./table";
+import { LiveTerminal } from "./terminal";
+import type { Row, TimelineEvent } from "./types";
+import { allowStyleElements } from "./csp";
+
+allowStyleElements();
+
+let locked = false;
+
+function notice(text: string): void {
+  const n = byId("notice");
+  n.textContent = text;
+  n.hidden = !text;
+}
+
+function summarize(table: SessionTable): void {
+  const counts = new Map<string, number>();
+  let total = 0;
+  table.rows.forEach((r) => {
+    if (r.kind === "ok" && r.archived) return;
+    total += 1;
+    counts.set(r.display, (counts.get(r.display) ?? 0) + 1);
+  });
+  const parts = [...counts.keys()].sort().map((k) => `${counts.get(k)} ${k}`);
+  byId("summary").textContent = `${total} sessions${parts.length ? ` · ${parts.join(", ")}` : ""}`;
+}
+
+/** Without the right token the backend shows nothing: say so instead of an empty table. */
+function needsToken(code: string): void {
+  locked = true;
+  document.body.classList.add("locked");
+  const conn = byId("conn");
+  conn.textContent = "needs token";
+  conn.className = "conn down";
+  notice(
+    code === "token_invalid"
+      ? "This page's token is not the running backend's (was it restarted?). Open the dashboard URL that spex serve printed."
+      : "This dashboard needs its token. Open the dashboard URL that spex serve printed: it carries the token once.",
+  );
+}
+
+const coord = new CoordPanel();
+// The detail panel is made below; the table reports selections to it.
+let detail: DetailPanel;
+const table = new SessionTable(
+  (id) => detail.open(id),
+  () => summarize(table),
+);
+const terminal = new LiveTerminal();
+detail = new DetailPanel(table, terminal);
+new CreateForm(table, coord, (id) => detail.open(id));
+whenUnauthorized(needsToken);
+
+async function loadList(): Promise<void> {
+  table.beginLoad();
+  try {
+    const json = await api<{ sessions: Row[] }>("GET", "/api/sessions");
+    table.endLoad(json.sessions);
+    const sel = detail.selected;
+    const row = sel ? table.rows.get(sel) : undefined;
+    if (row) detail.rowChanged(row);
+  } catch (e) {
+    table.endLoad(null);
+    notice(`could not load sessions: ${(e as Error).message}`);
+  }
+}
+
+byId("filter").addEventListener("input", (ev) => {
+  table.filterText = (ev.target as HTMLInputElement).value.trim().toLowerCase();
+  table.queueLayout();
+});
+byId("show-archived").addEventListener("change", (ev) => {
+  table.showArchived = (ev.target as HTMLInputElement).checked;
+  table.queueLayout();
+});
+
+const handlers: Record<string, (data: any) => void> = {
+  hello: (h: { root: string }) => {
+    byId("root").textContent = h.root;
+    document.title = `spex · ${h.root.split("/").pop()}`;
+    void loadList();
+    coord.reload();
+  },
+  session: (row: Row) => {
+    table.upsert(row);
+    detail.rowChanged(row);
+    coord.reload();
+  },
+  session_removed: (d: { id: string }) => {
+    table.remove(d.id);
+    if (d.id === detail.selected) detail.close();
+    coord.reload();
+  },
+  timeline: (t: { id: string; event: TimelineEvent }) => detail.timelineEvent(t.id, t.event),
+};
+
+if (token) {
+  openStream({
+    path: "/api/events",
+    resume: true,
+    onFrame: (f) => handlers[f.type]?.(JSON.parse(f.data)),
+    onOpen: () => {
+      const conn = byId("conn");
+      conn.textContent = "live";
+      conn.className = "conn up";
+    },
+    onDrop: () => {
+      if (locked) return false;
+      const conn = byId("conn");
+      conn.textContent = "reconnecting";
+      conn.className = "conn down";
+      return true;
+    },
+    onRefused: needsToken,
+  });
+} else needsToken("token_required");

@@ -1,0 +1,100 @@
+// The API's shapes as the page reads them (docs/backend.md, docs/review.md).
+// Kept here rather than imported from lib/: the page is typechecked with the
+// DOM library and no Node types.
+export interface OkRow {
+  kind: "ok";
+  id: string;
+  shortId: string;
+  label: string;
+  name: string;
+  node: string;
+  branch: string;
+  base: string | null;
+  worktree: string;
+  parent: string;
+  group: string;
+  lifecycle: string;
+  proposal: string;
+  note: string;
+  display: string;
+  liveness: string;
+  harness: string;
+  launcher: string;
+  tmuxSession: string;
+  stopped: boolean;
+  archived: boolean;
+  retired: boolean;
+  preview: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CorruptRow {
+  kind: "corrupt";
+  id: string;
+  shortId: string;
+  display: "corrupt";
+  liveness: "unknown";
+  file: string;
+  error: string;
+  createdAt?: undefined;
+  parent?: undefined;
+}
+
+export type Row = OkRow | CorruptRow;
+
+export interface Detail {
+  row: Row;
+  prompt: string;
+  note: string;
+  lastScreen: string;
+  screen: string | null;
+}
+
+export type Sender =
+  | { kind: "session"; id: string; label: string }
+  | { kind: "watch"; id: string; label: string }
+  | { kind: "name"; name: string }
+  | { kind: "user" };
+
+export type TimelineEvent = { seq: number; at: string } & (
+  | { kind: "state"; status: string; prev: string; proposal: string; note: string; stopped: boolean; archived: boolean }
+  | { kind: "message_in"; messageId: string; from: Sender; text?: string; keys?: string[] }
+  | { kind: "message_out"; messageId: string; to: string }
+  | { kind: "merge"; into: string; landing: string; branch: string; branchHead: string; before: string; after: string; commits: number; workCommit: string }
+  | { kind: "other"; [field: string]: unknown }
+);
+
+export interface DiffFile {
+  path: string;
+  oldPath?: string;
+  status: string;
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+export interface SessionDiff {
+  id: string;
+  branch: string;
+  into: string;
+  forkPoint: string;
+  head: string;
+  uncommitted: string[];
+  files: DiffFile[];
+  additions: number;
+  deletions: number;
+  patch?: string;
+  truncated?: boolean;
+}
+
+export interface MergeResult {
+  landing: string;
+  branch: string;
+  into: string;
+  commits: number;
+  before: string;
+  after: string;
+  workCommit: string;
+  closed: boolean;
+}
