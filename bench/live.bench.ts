@@ -5,11 +5,10 @@
 // pane, run in the same bench. Both sides are checked, not only timed: a
 // screen is right when the row's last line and status are the pane's own.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SPEX_BIN, type Sandbox, sandbox } from "../test/support/sandbox";
 import { type PaneAt, PaneStage, lastLineOf, openPanes, waitForScreens } from "../test/support/panes";
-import { median, ms, table, timeCommand } from "./support";
+import { median, ms, table, timeCommand, tmuxCounter } from "./support";
 
 const SIZES = [10, 50, 200];
 const RUNS = 5;
@@ -29,21 +28,6 @@ function fill(sb: Sandbox, panes: number): Map<string, Expected> {
   const shows = Array.from({ length: panes }, (_, i) => kinds[i % kinds.length]!(i));
   const ids = openPanes(new PaneStage(join(sb.dir, "stage")), sb.tmuxSocket, "bench", shows, { width: 120, height: 30 });
   return new Map(ids.map((id, i) => [id, { line: shows[i]!.line, status: shows[i]!.status }]));
-}
-
-/** A logging `tmux` first on PATH: every process spex spawns leaves one line. */
-function counter(sb: Sandbox): { env: Record<string, string>; count(): number; reset(): void } {
-  const real = spawnSync("sh", ["-c", "command -v tmux"], { encoding: "utf8" }).stdout.trim();
-  const dir = join(sb.dir, "tmux-wrapper");
-  mkdirSync(dir, { recursive: true });
-  const log = join(sb.dir, "tmux-calls.log");
-  writeFileSync(join(dir, "tmux"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec '${real}' "$@"\n`);
-  chmodSync(join(dir, "tmux"), 0o755);
-  return {
-    env: { PATH: `${dir}:${process.env.PATH}` },
-    count: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0),
-    reset: () => rmSync(log, { force: true }),
-  };
 }
 
 /** One list, then one capture-pane process per pane; the screens by pane id. */
@@ -72,7 +56,7 @@ export default async function run(): Promise<void> {
     try {
       const expected = fill(sb, panes);
       await waitForScreens(sb.tmuxSocket, new Map([...expected].map(([id, e]) => [id, e.line])));
-      const c = counter(sb);
+      const c = tmuxCounter(sb.dir);
       const env = { ...sb.env, ...c.env, SPEX_TMUX_SERVERS: `${sb.tmuxSocket},${userStandIn}` };
       const seen = liveRows(env, sb.dir);
       const right = seen.filter((r) => {

@@ -8,12 +8,10 @@
 // - `session read` against the binary's bare startup.
 // Every answer is checked, not only timed. Uses SPEX_TEST_BIN when set.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { seedRecord } from "../test/support/records";
 import { type Sandbox, sandbox } from "../test/support/sandbox";
 import { seedLive } from "../test/support/teardown";
-import { median, ms, table } from "./support";
+import { median, ms, table, tmuxCounter } from "./support";
 
 const RUNS = 7;
 
@@ -23,21 +21,6 @@ function timed(sb: Sandbox, args: string[], env: Record<string, string> = {}): {
   const took = performance.now() - t0;
   if (r.code !== 0) throw new Error(`spex ${args.join(" ")} failed: ${r.stderr}`);
   return { ms: took, stdout: r.stdout };
-}
-
-/** A logging `tmux` first on PATH: every tmux process spex starts leaves a line. */
-function tmuxCounter(sb: Sandbox): { env: Record<string, string>; count(): number; reset(): void } {
-  const real = spawnSync("sh", ["-c", "command -v tmux"], { encoding: "utf8" }).stdout.trim();
-  const dir = join(sb.dir, "tmux-wrapper");
-  mkdirSync(dir, { recursive: true });
-  const log = join(sb.dir, "tmux-calls.log");
-  writeFileSync(join(dir, "tmux"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec '${real}' "$@"\n`);
-  chmodSync(join(dir, "tmux"), 0o755);
-  return {
-    env: { PATH: `${dir}:${process.env.PATH}` },
-    count: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0),
-    reset: () => rmSync(log, { force: true }),
-  };
 }
 
 function openTerminals(sb: Sandbox, n: number, session?: string): string[] {
@@ -62,7 +45,7 @@ function terminalList(): string[][] {
       for (const t of listed.slice(2, 4)) sb.tmux(["send-keys", "-t", `=${t.tmuxSession}:`, "C-c"]);
       spawnSync("sleep", ["0.5"]);
       const want = listed.map((t, i) => (i < 2 ? "gone" : i < 4 ? "exited" : "running"));
-      const counter = tmuxCounter(sb);
+      const counter = tmuxCounter(sb.dir);
       const ours: number[] = [];
       const base: number[] = [];
       let processes = 0;

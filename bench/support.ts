@@ -1,5 +1,7 @@
 // Small helpers shared by the bench files: timing, medians, a table.
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -21,4 +23,19 @@ export function timeCommand(cmd: string, args: string[], opts: SpawnSyncOptions 
   const took = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
   return took;
+}
+
+/** A logging `tmux` first on PATH (in `dir`): every tmux process spex starts leaves one line. */
+export function tmuxCounter(dir: string): { env: Record<string, string>; count(): number; reset(): void } {
+  const real = spawnSync("sh", ["-c", "command -v tmux"], { encoding: "utf8" }).stdout.trim();
+  const bin = join(dir, "tmux-wrapper");
+  mkdirSync(bin, { recursive: true });
+  const log = join(dir, "tmux-calls.log");
+  writeFileSync(join(bin, "tmux"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec '${real}' "$@"\n`);
+  chmodSync(join(bin, "tmux"), 0o755);
+  return {
+    env: { PATH: `${bin}:${process.env.PATH}` },
+    count: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0),
+    reset: () => rmSync(log, { force: true }),
+  };
 }

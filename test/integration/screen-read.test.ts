@@ -3,7 +3,7 @@
 // --styled, scrollback with --history; `show` of a running session carries the
 // current screen; `stop` keeps the last one; `archive --restore` relaunches nothing.
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { type Sandbox, okJson, sandbox, waitFor } from "../support/sandbox";
 import { alive, hasTmux, panePid, seedLive } from "../support/teardown";
 
 setDefaultTimeout(60000);
@@ -13,10 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => sb.cleanup());
 
-const json = (r: { code: number; stdout: string; stderr: string }) => {
-  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 const read = (id: string, ...args: string[]) => json(sb.spex(["session", "read", id, "--json", ...args]));
 
 // 300 numbered lines, then a red word and a bold green one, then the program waits: a 30-row pane shows the tail.

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { REPO_ROOT, type Sandbox, okJson, sandbox, waitFor } from "../support/sandbox";
 import { recordFile, seedLive } from "../support/teardown";
 import { projectStore } from "../../lib/store";
 
@@ -15,11 +15,7 @@ setDefaultTimeout(120000);
 let sb: Sandbox;
 let snap: any;
 
-const json = (args: string[], env: Record<string, string> = {}) => {
-  const r = sb.spex([...args, "--json"], { env });
-  if (r.code !== 0) throw new Error(`${args.join(" ")}: exit ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
+const json = (args: string[]) => okJson(sb.spex([...args, "--json"]));
 
 beforeAll(async () => {
   sb = sandbox();

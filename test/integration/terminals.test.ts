@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { type Sandbox, okJson, sandbox, waitFor } from "../support/sandbox";
 import { BUN, FAKE_COMPOSER } from "../support/comms";
 import { seedLive } from "../support/teardown";
 import { spexAsync } from "./backend-support";
@@ -18,10 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => sb.cleanup());
 
-const json = (r: { code: number; stdout: string; stderr: string }) => {
-  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
+const json = okJson;
 const terminalsDir = () => join(projectStore(sb.repo, sb.home).dir, "terminals");
 const tmuxSessions = () => (sb.tmux(["list-sessions", "-F", "#{session_name}"]).stdout || "").split("\n").filter(Boolean).sort();
 const ls = (...args: string[]) => json(sb.spex(["terminal", "ls", "--json", ...args]));

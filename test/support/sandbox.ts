@@ -106,6 +106,12 @@ export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
   return sb;
 }
 
+/** The JSON a command printed; a failed command throws with its exit code and stderr. */
+export function okJson(r: RunResult): any {
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
 /** Poll a condition until it holds or the deadline passes (never a fixed sleep). */
 export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10000, everyMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
