@@ -40,9 +40,14 @@ export function parseHistory(text: string | undefined): number {
   return n;
 }
 
-/** The saved last screen, or undefined when none was saved. */
+/** The saved last screen, or undefined when none was saved (a link planted in its place is not followed: none). */
 export function readLastScreen(store: ProjectStore, id: string): string | undefined {
-  return readFileNoFollow(store.sessionsDir, `${id}/${LAST_SCREEN}`);
+  try {
+    return readFileNoFollow(store.sessionsDir, `${id}/${LAST_SCREEN}`);
+  } catch (e) {
+    if (e instanceof SpexError && e.code === "unsafe_path") return undefined;
+    throw e;
+  }
 }
 
 /**

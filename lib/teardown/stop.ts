@@ -53,7 +53,12 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
   const skip = (r: SessionRecord) => opts.onlyIfRequested !== undefined && r.after_turn !== opts.onlyIfRequested;
   if (skip(reading.record)) return { id, leaf: "none", pid: null, tmux: "none", others: [], changed: false, skipped: true };
   // The screen as the agent left it, before anything is signalled: `show` and `read` keep it.
-  timed("tmux", () => saveLastScreen(store, id, reading.record));
+  // Best effort: a link planted where it goes is not written through, and does not stop the stop.
+  try {
+    timed("tmux", () => saveLastScreen(store, id, reading.record));
+  } catch (e) {
+    if (!(e instanceof SpexError && e.code === "unsafe_path")) throw e;
+  }
   const { leaf, outcome, others } = stopRecordedLeaf(store, id, reading.record);
   let tmux: TmuxOutcome | undefined;
   const change = await updateRecord(

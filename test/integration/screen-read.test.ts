@@ -4,7 +4,9 @@
 // current screen; `stop` keeps the last one; `archive --restore` relaunches nothing.
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type Sandbox, okJson, sandbox, waitFor } from "../support/sandbox";
-import { alive, hasTmux, panePid, seedLive } from "../support/teardown";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { alive, hasTmux, panePid, seedLive, sessionDir } from "../support/teardown";
 
 setDefaultTimeout(60000);
 let sb: Sandbox;
@@ -76,6 +78,25 @@ describe("show and stop", () => {
     expect([after.screen, after.lastScreen]).toEqual([null, "first-words\ntyped-later\n"]);
     expect(sb.spex(["session", "show", s.id]).stdout).toContain("\nlast screen:\nfirst-words\ntyped-later\n");
     expect(read(s.id)).toMatchObject({ source: "last-screen", live: false, screen: "first-words\ntyped-later" });
+  });
+
+  test("a link planted as last-screen.txt is never written through: stop still stops, show and read give no saved screen", async () => {
+    const s = seedLive(sb, { command: "sh -c 'echo secret-screen; exec sleep 1000'" });
+    await waitFor(() => read(s.id).screen.includes("secret-screen"), "the pane to print");
+    const target = join(sb.dir, "elsewhere.txt");
+    writeFileSync(target, "untouched\n");
+    symlinkSync(target, join(sessionDir(sb, s.id), "last-screen.txt"));
+    expect(json(sb.spex(["session", "stop", s.id, "--json"]))).toMatchObject({ leaf: "terminated", changed: true });
+    expect(readFileSync(target, "utf8")).toBe("untouched\n");
+    expect(read(s.id)).toMatchObject({ source: "none", screen: "" });
+    expect(json(sb.spex(["session", "show", s.id, "--json"])).screen).toBe(null);
+    // archive of a live pane refuses rather than write through it, and changes nothing.
+    const other = seedLive(sb, { slug: "other", command: "sleep 1000" });
+    symlinkSync(target, join(sessionDir(sb, other.id), "last-screen.txt"));
+    const archived = sb.spex(["session", "archive", other.id, "--json"]);
+    expect([archived.code, JSON.parse(archived.stdout).error.code]).toEqual([1, "unsafe_path"]);
+    expect(readFileSync(target, "utf8")).toBe("untouched\n");
+    expect(json(sb.spex(["session", "ls", other.id, "--json"]))[0].archived).toBe(false);
   });
 
   test("a session that never had a pane reads as an empty screen, not an error", () => {
