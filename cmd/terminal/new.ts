@@ -13,7 +13,7 @@ export class TerminalNewCommand extends SpexCommand {
     details: `
       A terminal is a tmux session of its own on the spex socket, running your login shell, or the command after \`--\` (run as given, no shell). With \`--session\` it opens in that session's worktree and is closed when the session is closed; without, it opens in the main checkout. It has no worktree or branch of its own and does not count toward \`sessions.maxActive\`. \`--dir\` picks a folder relative to that starting point (or an absolute one).
 
-      When the program exits, its last screen is kept until \`spex terminal close\`. \`--json\` answers with the terminal's row, its \`id\` first.
+      When the program exits, its last screen is kept until \`spex terminal close\`. \`--json\` answers with the terminal's row, its \`id\` first. Options go before \`--\`: everything after it is the command.
     `,
     examples: [
       ["A shell in a session's worktree", "spex terminal new --session auth-fixer"],
