@@ -150,7 +150,7 @@ describe("one session's agent never writes another's record", () => {
         fireHook(rec.session_id, action!, event!, { session_id: "22222222-2222-4222-8222-222222222222", hook_event_name: event, source: "startup" });
         expect({ event, unchanged: readFileSync(recordFile(sb, rec.session_id)).equals(bytes) }).toEqual({ event, unchanged: true });
       }
-      expect(readFileSync(join(sb.home, "hooks.log"), "utf8")).toContain("for conversation "22222222-2222-4222-8222-222222222222" reached session");
+      expect(readFileSync(join(sb.home, "hooks.log"), "utf8")).toContain('for conversation "22222222-2222-4222-8222-222222222222" reached session');
       fireHook(rec.session_id, turn[0], turn[1], { session_id: own, hook_event_name: turn[1] });
       expect(state(rec.session_id)).toEqual({ status: "active", native: own });
     });
