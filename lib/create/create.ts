@@ -12,6 +12,7 @@ import { detectMainBranch, ensureExcluded, resolveCommit } from "../git";
 import { harnessAdapter } from "../harness";
 import { type LaunchResult, launchSession } from "../launch/start";
 import { promptIsTyped } from "../launch/shell";
+import { refusePromptTooLarge } from "../launch/argv-limit";
 import { resolveLauncher, whichSync } from "../launch/launcher";
 import { copyLocalConfig, refuseUnsafeRender, renderWorktree } from "../launch/render";
 import { selfBin } from "../launch/self";
@@ -26,7 +27,7 @@ import { spexSocket } from "../tmux";
 import { addWatcher } from "../comms/watchers";
 import { typeFirstCommand } from "../comms/first-command";
 import { refuseTooLarge } from "../comms/queue";
-import { type CreateReceipt, noteMade, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
+import { type CreateReceipt, afterRollBack, noteMade, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
 import { chooseFreeNames } from "./names";
 import { makeWorktree, makeWorktreeRoot } from "./make";
 
@@ -113,8 +114,10 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   const config = loadConfig(store.root);
   const launcher = resolveLauncher(config, input.launcher);
   const adapter = harnessAdapter(launcher.harness);
-  // A prompt typed into a shell is a message: the message limits apply.
+  // A prompt typed into a shell is a message: the message limits apply. Any
+  // other is one argv operand, even for --no-launch (the first launch passes it).
   if (promptIsTyped(launcher.harness, launcher.command)) refuseTooLarge(input.prompt);
+  else refusePromptTooLarge(input.prompt, [launcher.command, ...adapter.launchArgs({ nativeId: "" })]);
   let base: string | undefined;
   if (input.base !== undefined && input.base !== "") {
     base = await resolveCommit(store.root, input.base);
@@ -216,8 +219,12 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     crashpoint("launched");
   } catch (error) {
     // Only what this process made (its receipt names it) is rolled back.
-    if (receipt) await rollBack(store, receipt).catch(() => undefined);
-    throw error;
+    if (!receipt) throw error;
+    const stuck = await rollBack(store, receipt).then(
+      () => undefined,
+      (e: unknown) => (e instanceof SpexError ? e : new SpexError("receipt_stuck", String(e))),
+    );
+    throw afterRollBack(error, stuck);
   }
   // The session stands from here on: a first command that cannot be handed over is reported by message-status, not rolled back.
   await typeFirstCommand(store, id, launched);

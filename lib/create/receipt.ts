@@ -132,6 +132,25 @@ export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<s
   return undone;
 }
 
+/**
+ * The error a failed create reports once its rollback has run: the session it
+ * names no longer exists, so its hint must not send anyone to resume or close
+ * it. A rollback that left something says what.
+ */
+export function afterRollBack(error: unknown, rollback: SpexError | undefined): unknown {
+  if (!(error instanceof SpexError)) return error;
+  const next = error.code === "launch_failed" ? "fix what the screen shows, then create the session again" : error.hint;
+  const hint = rollback
+    ? `the create could not be fully rolled back (${rollback.message}); ${rollback.hint}`
+    : `the session was rolled back, nothing of it is left${next ? `; ${next}` : ""}`;
+  return new SpexError(error.code, error.message, {
+    hint,
+    details: { ...error.details, rolledBack: !rollback },
+    exitCode: error.exitCode,
+    httpStatus: error.httpStatus,
+  });
+}
+
 export interface ReceiptReadings {
   receipts: CreateReceipt[];
   /** Receipts that can be neither read nor removed (a folder in the file's place, no permission). */

@@ -18,6 +18,7 @@ import { requireExecutable, resolveLauncher } from "./launcher";
 import { renderLaunchScript, shellQuote } from "./script";
 import { selfBin } from "./self";
 import { shellLaunch } from "./shell";
+import { refusePromptTooLarge } from "./argv-limit";
 
 export interface LaunchOptions {
   /** Relaunch with the harness's resume marker (no prompt) when a native id is recorded. */
@@ -117,6 +118,8 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   const firstCommand = shell?.typesPrompt && given !== null && given.trim() !== "" ? given : null;
   const prompt = shell?.typesPrompt ? null : given;
   const args = resumeArgs ?? [...(shell?.args ?? []), ...adapter.launchArgs({ nativeId: current.harness_session_id })];
+  // Settled before launch.sh or the fence is written (a record made before this limit was checked).
+  if (prompt !== null) refusePromptTooLarge(prompt, [launcher.command, ...args]);
   const script = renderLaunchScript({
     harness: adapter.name,
     sessionId: id,
@@ -215,7 +218,7 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
       await restoreOriginal(store, id);
       // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.
       // An error is one line (DESIGN.md §4): the screen's lines are joined with " | "; details keep it whole.
-      const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).map((l) => l.trim()).join(" | ");
+      const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).map((l) => l.trim()).join(" | ") || "(blank)";
       throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen: ${excerpt}`, {
         hint: "fix what the screen shows, then `spex session resume` (or close the session)",
         details: { lastScreen: screen },

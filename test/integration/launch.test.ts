@@ -74,6 +74,11 @@ describe("launching an agent", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("[launch_failed]");
     expect(r.stderr).toContain("cannot-start-agent");
+    // The session is gone: the hint says so rather than sending anyone to resume or close it.
+    const error = JSON.parse(r.stdout).error;
+    expect(error.rolledBack).toBe(true);
+    expect(error.hint).toContain("rolled back");
+    expect(error.hint).not.toMatch(/resume|close/);
     expect(sb.git(["worktree", "list"]).trim().split("\n")).toHaveLength(1);
     expect(sb.git(["branch", "--list", "spex/*"]).trim()).toBe("");
     expect(JSON.parse(sb.spex(["session", "ls", "--json"]).stdout)).toEqual([]);
