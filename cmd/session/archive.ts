@@ -2,6 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
+import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { archiveSession, describeRuntime, restoreArchived } from "../../lib/teardown";
@@ -37,7 +38,7 @@ export class SessionArchiveCommand extends SpexCommand {
       else this.context.stdout.write(`${restored.changed ? "restored" : "not archived:"} ${id.slice(0, 8)}\n`);
       return 0;
     }
-    const { change: _change, ...result } = await archiveSession(store, id, { stop: this.stop });
+    const { change: _change, ...result } = await archiveSession(store, id, { stop: this.stop, onWait: waitNoticeFor(this.context.stderr, this.json, id) });
     if (this.json) {
       writeJson(this.context.stdout, result);
       return 0;

@@ -1,6 +1,7 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
+import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { closeSession, describeClose, flushTiming } from "../../lib/teardown";
@@ -28,7 +29,7 @@ export class SessionCloseCommand extends SpexCommand {
   async execute(): Promise<number> {
     const store = currentProject();
     const { id } = resolveSelector(store, this.selector);
-    const result = await closeSession(store, id, { force: this.force });
+    const result = await closeSession(store, id, { force: this.force, onWait: waitNoticeFor(this.context.stderr, this.json, id) });
     flushTiming(this.context.stderr);
     if (this.json) writeJson(this.context.stdout, { ...result, closed: true });
     else this.context.stdout.write(printable(describeClose(result)));

@@ -5,6 +5,7 @@ import { type RecordChange, type SessionRecord, readSession, refuseUnusable, upd
 import type { ProjectStore } from "../store";
 import { saveLastScreen } from "../sessions/screen";
 import { type RuntimeStop, assertNotRelaunched, endTmuxSession, stopRecordedLeaf } from "./runtime";
+import type { EndOptions } from "./leaf";
 import { refuseCorrupt, stoppedRecord } from "./stop";
 import { timed } from "./timing";
 
@@ -23,6 +24,8 @@ export interface ArchiveOptions {
   stop?: boolean;
   /** Archive only if an after-turn archive request still stands under the lock. */
   onlyIfRequested?: boolean;
+  /** Told when the agent has not ended after a moment (the command prints it on a terminal). */
+  onWait?: EndOptions["onWait"];
 }
 
 export async function archiveSession(store: ProjectStore, id: string, opts: ArchiveOptions = {}): Promise<ArchiveResult & { change?: RecordChange }> {
@@ -34,7 +37,7 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
   }
   // The screen is captured before anything is stopped: it is what the row is filed away with.
   const screenBytes = timed("tmux", () => saveLastScreen(store, id, reading.record));
-  const leafStop = opts.stop ? stopRecordedLeaf(store, id, reading.record) : undefined;
+  const leafStop = opts.stop ? stopRecordedLeaf(store, id, reading.record, opts.onWait) : undefined;
   let runtime: RuntimeStop | null = null;
   const change = await updateRecord(
     store,

@@ -14,7 +14,7 @@ import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } fr
 import { receiptPath, retireReceipt } from "../create/receipt";
 import { branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits } from "./git";
 import { sessionWork } from "./work";
-import { probe } from "./leaf";
+import { type EndOptions, probe } from "./leaf";
 import { type CloseFacts, type ClosePlan, planClose } from "./plan";
 import { corruptRefusal } from "./residues";
 import { samePath } from "./paths";
@@ -26,6 +26,8 @@ import { type TerminalClose, closeSessionTerminals } from "../terminals";
 
 export interface CloseOptions {
   force?: boolean;
+  /** Told when the agent has not ended after a moment (the command prints it on a terminal). */
+  onWait?: EndOptions["onWait"];
 }
 
 export interface CloseResult extends RuntimeStop {
@@ -92,7 +94,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
     // Every refusal comes before the first signal: a dirty or unmerged session keeps running.
     planClose(id, gatherCloseFacts(store, first.record, first.retired), force);
     // Outside the locks, so the agent's own exit hooks can still write its record (see runtime.ts).
-    leafStop = stopRecordedLeaf(store, id, first.record);
+    leafStop = stopRecordedLeaf(store, id, first.record, opts.onWait);
   }
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record)];
   return withLocks(

@@ -1,6 +1,15 @@
 // One-line human summaries of teardown results, shared by the commands.
 import type { RuntimeStop } from "./runtime";
 import type { CloseResult } from "./close";
+import type { WaitNotice } from "./leaf";
+
+/** What a stop waits for, once the agent has not ended at once (printed on a terminal only). */
+export function describeWait(id: string, n: WaitNotice): string {
+  const who = n.pids.length === 1 ? `pid ${n.pids[0]}` : `pids ${n.pids.join(", ")}`;
+  const sent = n.signals.map((s) => s.replace(/^SIG/, "")).join(" and ");
+  const seconds = Math.round(n.graceMs / 100) / 10;
+  return `waiting up to ${seconds} s for session ${id.slice(0, 8)} (${who}) to exit after ${sent}, then KILL (SPEX_STOP_GRACE_MS sets the wait)`;
+}
 
 export function describeRuntime(r: RuntimeStop): string {
   const leaf =

@@ -1,7 +1,7 @@
 // Teardown and recovery (DESIGN.md §6): stop, interrupt, archive, resume,
 // close, quarantine/restore and after-turn requests, all behind the one leaf
 // guard (lib/proc probeLeaf) and the record lock.
-export { type Leaf, type LeafOutcome, recordedLeaf, parseAgentPid, probe as probeRecordedLeaf, stopLeaf } from "./leaf";
+export { type Leaf, type LeafOutcome, type WaitNotice, recordedLeaf, parseAgentPid, probe as probeRecordedLeaf, stopLeaf } from "./leaf";
 export { type RuntimeStop, type TmuxOutcome, endTmuxSession, sessionPaneTarget } from "./runtime";
 export { type StopResult, type StopOptions, type InterruptResult, stopSession, interruptSession } from "./stop";
 export { type ArchiveResult, type ArchiveOptions, type RestoreArchivedResult, archiveSession, restoreArchived } from "./archive";
@@ -20,4 +20,4 @@ export {
 export { type Residues, candidateNames, observeResidues } from "./residues";
 export { type AfterTurnOutcome, requestAfterTurn, runAfterTurn } from "./after-turn";
 export { flushTiming, timingReport } from "./timing";
-export { describeRuntime, describeClose } from "./describe";
+export { describeRuntime, describeClose, describeWait } from "./describe";

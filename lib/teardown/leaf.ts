@@ -58,31 +58,77 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function graceMs(): number {
+export function graceMs(): number {
   const v = Number(process.env.SPEX_STOP_GRACE_MS);
   return Number.isFinite(v) && v >= 0 ? v : 3000;
 }
 
 type Proven = Pick<Leaf, "pid" | "start">;
 
+/** What a stop is waiting for, told once the processes have not gone after a moment. */
+export interface WaitNotice {
+  pids: number[];
+  /** The signals sent so far, in order. */
+  signals: NodeJS.Signals[];
+  graceMs: number;
+}
+
+export interface EndOptions {
+  /** The session's harness: a shell is hung up before TERM (see endSignals). */
+  harness?: string;
+  onWait?: (notice: WaitNotice) => void;
+}
+
+// A stop that ends within this is not worth a line on the terminal.
+const NOTICE_AFTER_MS = 200;
+
+/**
+ * The signals that ask a session's processes to end. An interactive shell
+ * ignores TERM (sh always; bash and zsh unless spex's rc is theirs) but ends
+ * on HUP, as when its terminal closes; TERM follows for any other command.
+ */
+export function endSignals(harness: string | undefined): NodeJS.Signals[] {
+  return harness === "shell" ? ["SIGHUP", "SIGTERM"] : ["SIGTERM"];
+}
+
 /** Poll until every process is gone (dead, or its pid now names another process). */
-function waitGone(procs: Proven[], ms: number): boolean {
-  const deadline = Date.now() + ms;
+function waitGone(procs: Proven[], ms: number, notice?: () => void): boolean {
+  const start = Date.now();
+  const deadline = start + ms;
   for (let i = 0; ; i++) {
     if (procs.every((p) => probeLeaf(p.pid, p.start) !== "owned")) return true;
     if (Date.now() >= deadline) return false;
+    if (notice && Date.now() - start >= NOTICE_AFTER_MS) {
+      notice();
+      notice = undefined;
+    }
     sleepSync(Math.min(5 + i * 5, 50));
   }
 }
 
+/** Ask with each signal in turn; false when the process was already gone. */
+function ask(p: Proven, signals: NodeJS.Signals[]): boolean {
+  let reached = false;
+  for (const sig of signals) reached = signal(p, sig) || reached;
+  return reached;
+}
+
+function graceWait(procs: Proven[], signals: NodeJS.Signals[], opts: EndOptions): boolean {
+  const grace = graceMs();
+  const notice = opts.onWait && (() => opts.onWait!({ pids: procs.map((p) => p.pid), signals, graceMs: grace }));
+  return waitGone(procs, grace, notice);
+}
+
 /**
- * End processes proven by pid + start identity: TERM, one shared grace
- * period, then KILL whoever is still the same process. Returns the pids that
- * were signalled. Nothing whose identity no longer matches is ever signalled.
+ * End processes proven by pid + start identity: TERM (HUP first for a shell),
+ * one shared grace period, then KILL whoever is still the same process.
+ * Returns the pids that were signalled. Nothing whose identity no longer
+ * matches is ever signalled.
  */
-export function endProven(procs: Proven[]): number[] {
-  const signalled = procs.filter((p) => probeLeaf(p.pid, p.start) === "owned" && signal(p, "SIGTERM"));
-  if (waitGone(signalled, graceMs())) return signalled.map((p) => p.pid);
+export function endProven(procs: Proven[], opts: EndOptions = {}): number[] {
+  const signals = endSignals(opts.harness);
+  const signalled = procs.filter((p) => probeLeaf(p.pid, p.start) === "owned" && ask(p, signals));
+  if (graceWait(signalled, signals, opts)) return signalled.map((p) => p.pid);
   const left = signalled.filter((p) => probeLeaf(p.pid, p.start) === "owned" && signal(p, "SIGKILL"));
   waitGone(left, 5000);
   return signalled.map((p) => p.pid);
@@ -91,16 +137,17 @@ export function endProven(procs: Proven[]): number[] {
 export type LeafOutcome = "none" | "dead" | "terminated" | "killed";
 
 /**
- * Stop a leaf we own: TERM, a bounded wait, then KILL. Synchronous so it can
+ * Stop a leaf we own: TERM (HUP first for a shell), a bounded wait, then KILL. Synchronous so it can
  * run inside a record mutation. Dead and absent leaves are left alone;
  * an unprovable one is refused before anything is signalled.
  */
-export function stopLeaf(id: string, leaf: Leaf): LeafOutcome {
+export function stopLeaf(id: string, leaf: Leaf, opts: EndOptions = {}): LeafOutcome {
   const state = probe(leaf);
   if (state === "dead") return leaf.source === "none" ? "none" : "dead";
   if (state === "unprovable") throw unprovableError(id, leaf);
-  if (!signal(leaf, "SIGTERM")) return "dead";
-  if (waitGone([leaf], graceMs())) return "terminated";
+  const signals = endSignals(opts.harness);
+  if (!ask(leaf, signals)) return "dead";
+  if (graceWait([leaf], signals, opts)) return "terminated";
   // Re-prove identity right before the harder signal: the pid could have been reused meanwhile.
   if (probe(leaf) !== "owned" || !signal(leaf, "SIGKILL")) return "terminated";
   if (waitGone([leaf], 5000)) return "killed";

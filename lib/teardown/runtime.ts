@@ -8,7 +8,7 @@ import type { SessionRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { exactSession, killSession, sessionPanes, tmuxSync } from "../tmux";
 export { sessionPaneTarget } from "../tmux";
-import { type Leaf, type LeafOutcome, probe, recordedLeaf, stopLeaf, unprovableError } from "./leaf";
+import { type EndOptions, type Leaf, type LeafOutcome, probe, recordedLeaf, stopLeaf, unprovableError } from "./leaf";
 import { endSessionProcesses } from "./strays";
 import { timed } from "./timing";
 
@@ -40,14 +40,15 @@ export function refuseUnprovable(store: ProjectStore, id: string, record: Sessio
 }
 
 /**
- * Phase one, outside the lock: TERM, bounded wait, KILL an owned leaf (leave a
+ * Phase one, outside the lock: TERM (HUP first for a shell), bounded wait, KILL an owned leaf (leave a
  * dead one alone); then end whatever else still runs as this session, such as
  * a daemon the agent started in a process session of its own.
  */
-export function stopRecordedLeaf(store: ProjectStore, id: string, record: SessionRecord): LeafStop {
+export function stopRecordedLeaf(store: ProjectStore, id: string, record: SessionRecord, onWait?: EndOptions["onWait"]): LeafStop {
   const leaf = leafOf(store, id, record);
-  const outcome = timed("leaf", () => stopLeaf(id, leaf));
-  return { leaf, outcome, others: timed("leaf", () => endSessionProcesses(store, id, record)) };
+  const opts: EndOptions = { harness: record.harness, onWait };
+  const outcome = timed("leaf", () => stopLeaf(id, leaf, opts));
+  return { leaf, outcome, others: timed("leaf", () => endSessionProcesses(store, id, record, opts)) };
 }
 
 /**

@@ -10,6 +10,7 @@ import { sendKeys } from "../tmux";
 import { declareState } from "../sessions/state";
 import { saveLastScreen } from "../sessions/screen";
 import { corruptRefusal } from "./residues";
+import type { EndOptions } from "./leaf";
 import { type RuntimeStop, type TmuxOutcome, assertNotRelaunched, endTmuxSession, hasTmuxSession, sessionPaneTarget, stopRecordedLeaf } from "./runtime";
 import { timed } from "./timing";
 
@@ -43,6 +44,8 @@ function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
 export interface StopOptions {
   /** Stop only if this after-turn request stands (a --cancel that landed first wins). */
   onlyIfRequested?: "stop";
+  /** Told when the agent has not ended after a moment (the command prints it on a terminal). */
+  onWait?: EndOptions["onWait"];
 }
 
 export async function stopSession(store: ProjectStore, id: string, opts: StopOptions = {}): Promise<StopResult & { skipped: boolean; change?: RecordChange }> {
@@ -59,7 +62,7 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
   } catch (e) {
     if (!(e instanceof SpexError && e.code === "unsafe_path")) throw e;
   }
-  const { leaf, outcome, others } = stopRecordedLeaf(store, id, reading.record);
+  const { leaf, outcome, others } = stopRecordedLeaf(store, id, reading.record, opts.onWait);
   let tmux: TmuxOutcome | undefined;
   const change = await updateRecord(
     store,

@@ -14,7 +14,7 @@ import { basename } from "node:path";
 import { environMatcher, listPids, parentPid, processArgv, processEnviron, processExe, processIdentity, startedAtMs } from "../proc";
 import type { SessionRecord } from "../record";
 import type { ProjectStore } from "../store";
-import { endProven } from "./leaf";
+import { type EndOptions, endProven } from "./leaf";
 import { samePath } from "./paths";
 
 export interface SessionProcess {
@@ -55,6 +55,6 @@ export function sessionProcesses(store: ProjectStore, id: string, record: Pick<S
 }
 
 /** End every process proven to be this session's (see above); returns the pids signalled. */
-export function endSessionProcesses(store: ProjectStore, id: string, record: Pick<SessionRecord, "createdAt">): number[] {
-  return endProven(sessionProcesses(store, id, record));
+export function endSessionProcesses(store: ProjectStore, id: string, record: Pick<SessionRecord, "createdAt">, opts: EndOptions = {}): number[] {
+  return endProven(sessionProcesses(store, id, record), opts);
 }
