@@ -1,5 +1,6 @@
 // Display names never shadow a selector (README "Selectors"): a name that could
-// be read as an id prefix, or that is another session's name or branch, would
+// be read as an id prefix or a tmux target (it has a `:`), or that is another
+// session's name or branch, would
 // make `close <what ls shows>` hit the wrong session, so it is refused.
 import { SpexError } from "../errors";
 import { withLock } from "../lock";
@@ -20,6 +21,13 @@ export function looksLikeIdPrefix(name: string): boolean {
 
 /** Refuses a name no session may carry, whoever else exists. */
 export function refuseInvalidName(name: string): void {
+  if (name.includes(":")) {
+    throw new SpexError("name_invalid", `the name ${JSON.stringify(name)} has a ":", which reads as a tmux target (session:window.pane) in selectors`, {
+      hint: "pick a name without a colon",
+      exitCode: 2,
+      httpStatus: 400,
+    });
+  }
   if (name === "." || looksLikeIdPrefix(name)) {
     throw new SpexError("name_invalid", `the name ${JSON.stringify(name)} would read as ${name === "." ? "the current worktree" : "a session id prefix"} in selectors`, {
       hint: "pick a name with a letter outside a–f, or a dash where an id has none",

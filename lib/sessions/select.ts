@@ -1,6 +1,8 @@
 // Selectors (DESIGN.md §4), tried in this order: full id, unique id prefix,
-// name, branch, node; or `.` for the session of the current worktree. Ids come
-// first so nothing a prompt or a rename chose can stand in for what `ls` shows.
+// name, branch, node, the tmux target `live` prints (`fix-api-3b0a:0.0`); or
+// `.` for the session of the current worktree. Ids come first so nothing a
+// prompt or a rename chose can stand in for what `ls` shows; a target needs
+// its `:`, which no name and no branch may hold, so it shadows neither.
 import { SpexError } from "../errors";
 import { findCheckout } from "../git/main-root";
 import { shortId, labelOf } from "../naming";
@@ -19,6 +21,12 @@ export function sessionAt(readings: RecordReading[], cwd: string): PresentReadin
   const top = findCheckout(cwd)?.top;
   if (!top) return undefined;
   return readings.find((r): r is Extract<RecordReading, { kind: "ok" }> => r.kind === "ok" && r.record.worktree_path === top);
+}
+
+/** The tmux session a `session:window.pane` target (also `session:window`, `session:`, a leading `=`) names. */
+export function tmuxSessionOfTarget(selector: string): string | undefined {
+  const m = /^=?([^:]+):(?:\d+(?:\.\d+)?)?$/.exec(selector);
+  return m?.[1];
 }
 
 export function matchSelector(readings: RecordReading[], selector: string, cwd = process.cwd()): PresentReading {
@@ -40,6 +48,7 @@ export function matchSelector(readings: RecordReading[], selector: string, cwd =
     ok.filter((r) => r.record.name !== "" && r.record.name === selector),
     ok.filter((r) => r.record.branch === selector),
     ok.filter((r) => r.record.node !== "" && r.record.node === selector),
+    targetTier(ok, selector),
   ];
   for (const tier of tiers) {
     if (tier.length === 1) return tier[0]!;
@@ -56,6 +65,11 @@ export function matchSelector(readings: RecordReading[], selector: string, cwd =
     hint: "list sessions with `spex session ls --all`",
     httpStatus: 404,
   });
+}
+
+function targetTier(ok: Extract<RecordReading, { kind: "ok" }>[], selector: string): PresentReading[] {
+  const tmux = tmuxSessionOfTarget(selector);
+  return tmux ? ok.filter((r) => r.record.tmux_session === tmux) : [];
 }
 
 export function resolveSelector(store: ProjectStore, selector: string, cwd = process.cwd()): PresentReading {
