@@ -1,39 +1,53 @@
 import { SpexCommand } from "./base";
-import { formatTable, writeJson } from "../lib/cli/output";
-import { currentProject } from "../lib/store";
+import { formatTable, printable, writeJson } from "../lib/cli/output";
+import { isSpexError } from "../lib/errors";
+import { type ProjectStore, currentProject, spexHome } from "../lib/store";
 import { runDoctor } from "../lib/doctor";
+
+/** The project of the current folder, or undefined outside any repository (doctor then checks the machine only). */
+function projectHere(): ProjectStore | undefined {
+  try {
+    return currentProject();
+  } catch (e) {
+    if (isSpexError(e) && e.code === "not_a_git_repo") return undefined;
+    throw e;
+  }
+}
 
 export class DoctorCommand extends SpexCommand {
   static paths = [["doctor"], ["session", "doctor"]];
   static usage = SpexCommand.Usage({
     category: "Machine",
-    description: "check this machine and list leftovers (reported, never deleted)",
+    description: "check this machine and list leftovers with the command that removes each (nothing is deleted)",
     details: `
-      Checks git, tmux, each launcher's program, SPEX_HOME and the git hook; then lists orphans: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, and creates that died before publishing. Exit 1 when a check fails.
+      Checks git, tmux, SPEX_HOME and each launcher's program; inside a repository also the project's launchers and git hook, then lists orphans, each with the command that removes it: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, and creates that died before publishing. Outside a repository only the machine is checked (the built-in launchers). Without tmux the tmux check fails and nothing else asks tmux. Exit 1 when a required check fails.
     `,
     examples: [
-      ["Check the machine", "spex doctor"],
+      ["Check the machine and this project", "spex doctor"],
       ["As JSON, for scripts", "spex doctor --json"],
     ],
   });
 
   async execute(): Promise<number> {
-    const report = runDoctor(currentProject());
+    const report = runDoctor(spexHome(), projectHere());
     if (this.json) {
       writeJson(this.context.stdout, report);
       return report.ok ? 0 : 1;
     }
     const out = this.context.stdout;
+    if (!report.project) out.write("not inside a git repository: machine checks only (run it in a repository for its launchers, git hook and leftovers)\n\n");
     out.write(formatTable(["CHECK", "OK", "DETAIL"], report.checks.map((c) => [c.name, c.ok ? "ok" : c.required ? "FAIL" : "missing", c.detail])));
-    const o = report.orphans;
-    const sections: [string, string[]][] = [
-      ["worktrees without a record", o.worktrees],
-      ["tmux sessions without a record", o.tmuxSessions],
-      ["retired records (worktree gone; close them)", o.retiredRecords],
-      ["corrupt records", o.corruptRecords],
-      ["creates that died before publishing", o.abandonedCreates],
-    ];
-    for (const [title, items] of sections) if (items.length) out.write(`\n${title}:\n${items.map((i) => `  ${i}\n`).join("")}`);
+    const titles: Record<string, string> = {
+      worktrees: "worktrees without a record",
+      tmuxSessions: "tmux sessions without a record",
+      retiredRecords: "retired records (worktree gone)",
+      corruptRecords: "corrupt records (end what they name first; quarantine re-checks)",
+      abandonedCreates: "creates that died before publishing",
+    };
+    for (const [kind, title] of Object.entries(titles)) {
+      const items = report.cleanup.filter((c) => c.kind === kind);
+      if (items.length) out.write(`\n${title}:\n${items.map((c) => `  ${printable(c.orphan)}\n    remove: ${printable(c.command)}\n`).join("")}`);
+    }
     return report.ok ? 0 : 1;
   }
 }

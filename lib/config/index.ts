@@ -48,7 +48,7 @@ function readJson(file: string): Record<string, unknown> {
   }
 }
 
-function builtinLaunchers(): Record<string, LauncherConfig> {
+export function builtinLaunchers(): Record<string, LauncherConfig> {
   const out: Record<string, LauncherConfig> = {};
   // Lazy import order: harness adapters carry the default commands.
   for (const name of HARNESS_NAMES) out[name] = { harness: name, command: "" };

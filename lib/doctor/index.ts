@@ -1,20 +1,14 @@
 // `spex doctor`: what this machine has and what is left over. It reports;
 // it never deletes.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { loadConfig } from "../config";
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { type LauncherConfig, builtinLaunchers, loadConfig } from "../config";
 import { findCheckout } from "../git/main-root";
 import { postCheckoutState } from "../hooks/post-checkout";
-import { readReceipts } from "../create/receipt";
 import { whichSync } from "../launch/launcher";
 import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
-import { readAll } from "../sessions";
-import { readAllTerminals } from "../terminals";
 import type { ProjectStore } from "../store";
-import { spexSocket } from "../tmux";
-import { projectTmuxSessions } from "./tmux";
-import { ownerAlive } from "../proc";
+import { type Cleanup, type Orphans, findOrphans, noOrphans } from "./orphans";
 
 export interface DoctorCheck {
   name: string;
@@ -26,8 +20,12 @@ export interface DoctorCheck {
 
 export interface DoctorReport {
   ok: boolean;
+  /** The main checkout checked, or null outside a repository (machine checks only). */
+  project: string | null;
   checks: DoctorCheck[];
-  orphans: { worktrees: string[]; tmuxSessions: string[]; retiredRecords: string[]; corruptRecords: string[]; abandonedCreates: string[] };
+  orphans: Orphans;
+  /** Each orphan with the command that removes it. */
+  cleanup: Cleanup[];
 }
 
 function version(cmd: string, args: string[]): string | undefined {
@@ -52,27 +50,44 @@ function postCheckoutCheck(commonDir: string, mainRoot: string): DoctorCheck {
   return { name: "post-checkout hook", required: false, ok: hook.installed && hook.ours, detail };
 }
 
-export function runDoctor(store: ProjectStore): DoctorReport {
-  const checks: DoctorCheck[] = [];
-  const gitV = version("git", ["--version"]);
-  checks.push({ name: "git", required: true, ok: !!gitV, detail: gitV ?? "git is not on PATH: install git" });
-  const tmuxV = version("tmux", ["-V"]);
-  checks.push({ name: "tmux", required: true, ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install tmux (sessions run in it)" });
-  let homeOk = true;
+function homeCheck(home: string): DoctorCheck {
+  let ok = true;
   try {
-    mkdirSync(store.home, { recursive: true });
-    accessSync(store.home, constants.W_OK);
+    mkdirSync(home, { recursive: true });
+    accessSync(home, constants.W_OK);
   } catch {
-    homeOk = false;
+    ok = false;
   }
-  checks.push({ name: "SPEX_HOME", required: true, ok: homeOk, detail: homeOk ? store.home : `${store.home} is not writable` });
-  const config = loadConfig(store.root);
-  for (const [name, launcher] of Object.entries(config.launchers)) {
+  return { name: "SPEX_HOME", required: true, ok, detail: ok ? home : `${home} is not writable` };
+}
+
+function launcherChecks(launchers: Record<string, LauncherConfig>): DoctorCheck[] {
+  return Object.entries(launchers).map(([name, launcher]) => {
     const command = launcher.command || builtinCommand(harnessAdapter(launcher.harness), process.env, (p) => whichSync(p));
     const word = command.trim().split(/\s+/)[0] ?? "";
     const found = whichSync(word.replace(/^['"]|['"]$/g, ""));
-    checks.push({ name: `launcher ${name}`, required: false, ok: !!found, detail: found ? `${word} → ${found}` : `${word} is not on PATH (sessions with --launcher ${name} will be refused)` });
+    return { name: `launcher ${name}`, required: false, ok: !!found, detail: found ? `${word} → ${found}` : `${word} is not on PATH (sessions with --launcher ${name} will be refused)` };
+  });
+}
+
+/**
+ * The machine's checks, then, inside a repository, the project's: its
+ * launchers, Codex trust, the git hook and the orphans. Without tmux the
+ * check says so and tmux is asked nothing else.
+ */
+export function runDoctor(home: string, store: ProjectStore | undefined): DoctorReport {
+  const checks: DoctorCheck[] = [];
+  const gitV = version("git", ["--version"]);
+  checks.push({ name: "git", required: true, ok: !!gitV, detail: gitV ?? "git is not on PATH: install git" });
+  const tmuxV = whichSync("tmux") ? version("tmux", ["-V"]) : undefined;
+  checks.push({ name: "tmux", required: true, ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install it (e.g. `apt-get install tmux`, `brew install tmux`); every session runs in tmux" });
+  checks.push(homeCheck(home));
+  if (!store) {
+    checks.push(...launcherChecks(builtinLaunchers()));
+    return { ok: checks.every((c) => c.ok || !c.required), project: null, checks, orphans: noOrphans(), cleanup: [] };
   }
+  const config = loadConfig(store.root);
+  checks.push(...launcherChecks(config.launchers));
   // Codex asks "Trust this folder?" in every session of an untrusted project (spex records hook trust, not this).
   if (Object.values(config.launchers).some((l) => l.harness === "codex" && whichSync((l.command || "codex").trim().split(/\s+/)[0]!.replace(/^['"]|['"]$/g, "")))) {
     const { file, level } = codexProjectTrust(store.root);
@@ -87,29 +102,6 @@ export function runDoctor(store: ProjectStore): DoctorReport {
   if (checkout) {
     checks.push(postCheckoutCheck(checkout.commonDir, store.root));
   }
-
-  const readings = readAll(store);
-  const known = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.worktree_path] : [])));
-  const names = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.tmux_session] : [])));
-  // A terminal's tmux session is tagged as this project's too: its record makes it no orphan.
-  for (const t of readAllTerminals(store)) if (t.kind === "ok") names.add(t.record.tmux_session);
-  let worktrees: string[] = [];
-  if (existsSync(config.worktreeRoot)) {
-    worktrees = readdirSync(config.worktreeRoot)
-      .map((n) => join(config.worktreeRoot, n))
-      .filter((p) => !known.has(p));
-  }
-  const tmuxSessions = projectTmuxSessions(store, spexSocket(config.tmuxSocket)).filter((n) => !names.has(n));
-  const retiredRecords = readings.flatMap((r) => (r.kind === "ok" && r.retired ? [r.id] : []));
-  const corruptRecords = readings.flatMap((r) => (r.kind === "corrupt" ? [`${r.id}: ${r.error}`] : []));
-  const receipts = readReceipts(store);
-  const abandonedCreates = [
-    ...receipts.receipts.filter((r) => r.owner && !ownerAlive(r.owner)).map((r) => `${r.id} (worktree ${r.worktree}, branch ${r.branch})`),
-    ...receipts.stuck.map((e) => `${e.message} [${e.code}]`),
-  ];
-  return {
-    ok: checks.every((c) => c.ok || !c.required),
-    checks,
-    orphans: { worktrees, tmuxSessions, retiredRecords, corruptRecords, abandonedCreates },
-  };
+  const { orphans, cleanup } = findOrphans(store, config, !!tmuxV);
+  return { ok: checks.every((c) => c.ok || !c.required), project: store.root, checks, orphans, cleanup };
 }

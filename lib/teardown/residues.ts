@@ -9,6 +9,7 @@ import { type RecordReading, readOwnBytes } from "../record";
 import type { ProjectStore } from "../store";
 import { sessionPaths } from "../store";
 import { exactSession, spexSocket, tmuxSync } from "../tmux";
+import { shellWord } from "../tmux/quote";
 import { git } from "./git";
 import { readAgentPidFile } from "./leaf";
 
@@ -79,8 +80,9 @@ function describe(r: Residues): string {
   return parts.length ? parts.join(", ") : "no names could be read from the bytes";
 }
 
-function quarantineHint(id: string, r: Residues): string {
-  const q = (s: string) => (/^[\w./:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+/** The quarantine command for a corrupt record, with the names its bytes gave (placeholders where none). */
+export function quarantineCommand(id: string, r: Residues): string {
+  const q = shellWord;
   const args = [
     `--adapter ${q(r.harness ?? "<adapter>")}`,
     r.thread ? `--thread ${q(r.thread)}` : "",
@@ -88,7 +90,11 @@ function quarantineHint(id: string, r: Residues): string {
     `--worktree ${q(r.worktree?.path ?? "<worktree>")}`,
     `--branch ${q(r.branch?.name ?? "<branch>")}`,
   ].filter(Boolean);
-  return `nothing was signalled or removed; end those residues yourself, then file the record away with \`spex session quarantine ${id} ${args.join(" ")}\``;
+  return `spex session quarantine ${id} ${args.join(" ")}`;
+}
+
+function quarantineHint(id: string, r: Residues): string {
+  return `nothing was signalled or removed; end those residues yourself, then file the record away with \`${quarantineCommand(id, r)}\``;
 }
 
 /** The loud refusal for stop/close on a corrupt record, with the residues it observed. */
