@@ -43,11 +43,23 @@ typecheck: node_modules/.installed lib/generated/dashboard.ts
 	$(BIN)/tsc -p .
 	$(BIN)/tsc -p web
 
+# The binary, the `sessions` alias, and the shell integration (init, completions,
+# tmux status segment) under $(PREFIX)/share/spex, where shell-init.sh finds
+# its siblings; then the lines that turn it on.
+SHARE := $(PREFIX)/share/spex
 install: build
-	mkdir -p $(PREFIX)/bin
-	cp bin/spex $(PREFIX)/bin/spex
-	ln -sf spex $(PREFIX)/bin/sessions
-	@echo "installed $(PREFIX)/bin/spex and $(PREFIX)/bin/sessions"
+	mkdir -p "$(PREFIX)/bin" "$(SHARE)"
+	cp bin/spex "$(PREFIX)/bin/spex"
+	ln -sf spex "$(PREFIX)/bin/sessions"
+	cp shell/shell-init.sh shell/spex.bash shell/spex.zsh shell/spex.fish "$(SHARE)/"
+	cp shell/tmux-status.sh "$(SHARE)/tmux-status.sh"
+	chmod 644 "$(SHARE)/shell-init.sh" "$(SHARE)/spex.bash" "$(SHARE)/spex.zsh" "$(SHARE)/spex.fish"
+	chmod 755 "$(SHARE)/tmux-status.sh"
+	@echo "installed $(PREFIX)/bin/spex, $(PREFIX)/bin/sessions and the shell integration in $(SHARE)"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "put $(PREFIX)/bin on your PATH";; esac
+	@echo "bash or zsh, add to ~/.bashrc or ~/.zshrc:  . '$(SHARE)/shell-init.sh'"
+	@echo "fish, add to ~/.config/fish/config.fish:     source '$(SHARE)/spex.fish'"
+	@echo "tmux status, in ~/.tmux.conf:  set -g status-right '#(cd #{pane_current_path} && $(SHARE)/tmux-status.sh)'"
 
 test: build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e

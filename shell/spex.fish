@@ -1,4 +1,5 @@
-# fish completion for spex and sessions. Copy or link it into
+# fish completion for spex and sessions. `source` it from
+# ~/.config/fish/config.fish (`make install` prints the line), or copy it into
 # ~/.config/fish/completions/spex.fish (and sessions.fish).
 function __spex_complete
     set -l words (commandline -opc)[2..-1] (commandline -ct)
