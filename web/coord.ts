@@ -1,5 +1,7 @@
 // Groups, tasks and reservations of the project, shown beside the sessions
-// (read-only). Reloaded when sessions change, at most every few seconds.
+// (read-only). Reloaded when sessions change (at most every few seconds) and
+// every few seconds while the page is shown: tasks and leases change without
+// a session event.
 import { api } from "./api";
 import { byId, el } from "./dom";
 
@@ -29,6 +31,10 @@ export class CoordPanel {
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   groups: Group[] = [];
+
+  constructor() {
+    setInterval(() => void (document.hidden || this.reload()), 5000);
+  }
 
   /** Ask for a reload; several asks within RELOAD_MS make one. */
   reload(): void {

@@ -95,6 +95,9 @@ test("an asking session shows its question in its row without a click, and its t
   await waitFor(() => paneLines(s.tmux).includes("asking-session-ready"), "the shell to run its prompt");
   const sent = JSON.parse(await cli(["session", "send", s.id, "echo note-from-ops", "--from", "ops", "--json"]));
   await waitFor(async () => JSON.parse(await cli(["session", "message-status", sent.messageId, "--json"])).state === "delivered", "the message delivered", 15000);
+  // The shell ran it and is back at its prompt (its hooks say idle) before the question is asked.
+  await waitFor(() => paneLines(s.tmux).includes("note-from-ops"), "the delivered command's output");
+  await waitFor(async () => JSON.parse(await cli(["session", "show", s.id, "--json"])).display === "idle", "the shell idle again", 15000);
   await cli(["session", "ask", "--session", s.id, "--note", "which db?"]);
   await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .c-note`)?.textContent === "asks: which db?", s.id, { timeout: 5000 });
   expect(await row(s.id).locator(".badge").textContent()).toBe("asking");
@@ -111,6 +114,9 @@ test("an asking session shows its question in its row without a click, and its t
 
 test("a session proposing merge: its changes and diff show, Merge lands the branch and its row goes", async () => {
   const s = await newSession("echo merge-me-ready", ["--name", "to be merged"]);
+  // The shell has run its prompt and is at rest: a later turn would withdraw the proposal.
+  await waitFor(() => paneLines(s.tmux).includes("merge-me-ready"), "the shell to run its prompt");
+  await waitFor(async () => JSON.parse(await cli(["session", "show", s.id, "--json"])).display === "idle", "the shell idle", 15000);
   commitFiles(sb, s.worktree, { "feature.txt": "written by the session\n", "README.md": "# test repo\nwith a session's line\n" }, "the session's work");
   await cli(["session", "done", "--session", s.id, "--propose", "merge", "--note", "ready to land"]);
   await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .c-note`)?.textContent === "proposes merge: ready to land", s.id, { timeout: 5000 });
@@ -178,6 +184,37 @@ test("typing into the live terminal reaches the pane, from one writer at a time"
     await other.close();
   }
   await page.locator("#tab-overview").click();
+  await page.locator("#d-close-panel").click();
+});
+
+test("groups, tasks and reservations show beside the sessions; a session started in a group is filed there", async () => {
+  await cli(["group", "new", "fleet"]);
+  await cli(["group", "new", "fleet/api"]);
+  const holder = await newSession("echo holder-ready", ["--name", "lease holder"]);
+  await cli(["task", "new", "write the release notes"]);
+  await cli(["reserve", "src/auth", "--session", holder.id, "--note", "auth work"]);
+  await page.waitForFunction(() => {
+    const t = (id: string) => document.getElementById(id)?.textContent ?? "";
+    return t("coord-groups").includes("fleet/api") && t("coord-tasks").includes("write the release notes") && t("coord-leases").includes("src/auth");
+  }, undefined, { timeout: 15000 });
+  expect(await textOf(page, "#coord-leases")).toContain("lease holder");
+  expect(await textOf(page, "#coord-tasks-count")).toBe("1");
+
+  const before = sessionCount(sb);
+  await page.locator("#new-toggle").click();
+  await page.locator("#new-prompt").fill("echo filed-in-a-group");
+  await page.locator("#new-launcher").fill("shell");
+  await page.locator("#new-group").fill("no/such/group");
+  await page.locator("#new-submit").click();
+  await page.waitForFunction(() => (document.getElementById("new-status")?.textContent ?? "").includes('there is no group "no/such/group"'), undefined, { timeout: 5000 });
+  expect(sessionCount(sb)).toBe(before);
+  await page.locator("#new-group").fill("fleet/api");
+  await page.locator("#new-submit").click();
+  await page.waitForFunction(() => document.getElementById("d-label")?.textContent === "echo filed-in-a-group", undefined, { timeout: 10000 });
+  const made = JSON.parse(sb.spex(["session", "ls", "--json"]).stdout).find((r: any) => r.label === "echo filed-in-a-group");
+  expect(made.group).toBe("fleet/api");
+  await page.waitForFunction(() => (document.getElementById("d-facts")?.textContent ?? "").includes("groupfleet/api"), undefined, { timeout: 5000 });
+  await screenshot("dashboard-coord.png");
   await page.locator("#d-close-panel").click();
 });
 
