@@ -2,10 +2,13 @@
 // no sandbox (containers), and no background traffic.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type BrowserContext, type Page, chromium } from "playwright-core";
 
 export const CHROMIUM = process.env.SPEX_TEST_CHROMIUM || "/usr/bin/chromium";
+
+/** Where the dashboard tests keep their screenshots (gitignored). */
+export const ARTIFACTS = join(resolve(__dirname, "..", ".."), "test-artifacts");
 
 export interface Browser {
   page: Page;

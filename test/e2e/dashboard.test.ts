@@ -7,14 +7,13 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { REPO_ROOT, type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { type Served, serve, spexAsync } from "../integration/backend-support";
-import { type Browser, openBrowser } from "./dashboard-support";
+import { ARTIFACTS, type Browser, openBrowser } from "./dashboard-support";
 
 // Callbacks below run in the page, where `document` exists (this project's tsconfig has no DOM lib).
 declare const document: any;
 
-const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
 let sb: Sandbox;
 let be: Served;

@@ -55,6 +55,18 @@ function openPane(path: string, token?: string): Promise<PaneStream> {
   });
 }
 
+/** A viewer that holds the keyboard, for the length of `fn`. */
+async function asWriter(fn: (s: PaneStream) => Promise<void>): Promise<void> {
+  const s = await openPane(`/api/sessions/${id}/pane`, be.token);
+  try {
+    await waitFor(() => s.viewer, "hello");
+    expect((await post("writer", { viewer: s.viewer })).status).toBe(200);
+    await fn(s);
+  } finally {
+    s.close();
+  }
+}
+
 const frames = (s: PaneStream) => s.events.filter((e) => e.type === "frame").map((e) => e.data);
 const lastText = (s: PaneStream): string => frames(s).at(-1)?.text ?? "";
 const paneText = () => sb.tmux(["capture-pane", "-p", "-t", tmuxName]).stdout;
@@ -97,20 +109,15 @@ describe("the pane stream", () => {
   });
 
   test("a frame keeps colours and drops every other escape the pane's program prints", async () => {
-    const s = await openPane(`/api/sessions/${id}/pane`, be.token);
-    try {
-      await waitFor(() => s.viewer, "hello");
-      expect((await post("writer", { viewer: s.viewer })).status).toBe(200);
-      // Red text, a window title, a cursor query: only the colour may come through.
+    await asWriter(async (s) => {
+      // Red text and a window title: only the colour may come through.
       // (%s keeps the words out of the typed command line, so only the output has them whole.)
       const typed = await post("keys", { viewer: s.viewer, data: "printf '\\033[31mR%sD\\033[0m \\033]0;title\\007 do%se\\n' E n\r" });
       expect(typed.status).toBe(200);
       const text = await waitFor(() => lastText(s).split("\n").some((l) => l.replace(/\u001b\[[0-9;:]*m/g, "") === "RED  done") && lastText(s), "the printed line in a frame");
       expect(text).toMatch(/\u001b\[[0-9;]*31[0-9;]*mRED/);
       expect(text.replace(/\u001b\[[0-9;:]*m/g, "")).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-    } finally {
-      s.close();
-    }
+    });
   });
 });
 
@@ -149,10 +156,7 @@ describe("typing", () => {
   });
 
   test("typed tmux syntax and escape sequences arrive as text or not at all: no tmux command runs, the server lives", async () => {
-    const s = await openPane(`/api/sessions/${id}/pane`, be.token);
-    try {
-      await waitFor(() => s.viewer, "hello");
-      expect((await post("writer", { viewer: s.viewer })).status).toBe(200);
+    await asWriter(async (s) => {
       const attack = "echo 'a;' ; kill-server ; \\; -t =x: #{pane_id}\u001b]0;t\u0007\u001b[201~\u001bP+q\u001b\\ end-of-line\r";
       expect((await post("keys", { viewer: s.viewer, data: attack })).status).toBe(200);
       await waitFor(() => paneText().includes("end-of-line"), "the typed line");
@@ -163,22 +167,15 @@ describe("typing", () => {
       expect((await post("keys", { viewer: s.viewer, data: "echo x\\;" })).status).toBe(200);
       expect((await post("keys", { viewer: s.viewer, data: "\r" })).status).toBe(200);
       await waitFor(() => paneText().split("\n").includes("x;"), "x; printed");
-    } finally {
-      s.close();
-    }
+    });
   });
 
   test("a paste goes in as one bracketed paste with its control characters made visible", async () => {
-    const s = await openPane(`/api/sessions/${id}/pane`, be.token);
-    try {
-      await waitFor(() => s.viewer, "hello");
-      expect((await post("writer", { viewer: s.viewer })).status).toBe(200);
+    await asWriter(async (s) => {
       expect((await post("keys", { viewer: s.viewer, paste: "echo pasted-\u001b[201~text" })).status).toBe(200);
       expect((await post("keys", { viewer: s.viewer, data: "\r" })).status).toBe(200);
       await waitFor(() => paneText().includes("pasted-␛[201~text"), "the pasted line, its ESC shown");
-    } finally {
-      s.close();
-    }
+    });
   });
 
   test("a stopped session has no pane to stream", async () => {

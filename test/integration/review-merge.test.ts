@@ -24,6 +24,15 @@ const parents = (rev: string) => sb.git(["rev-list", "--parents", "-n", "1", rev
 /** The merge events on a session's timeline. */
 const mergeEvents = (id: string) => eventsAfter(projectStore(sb.repo, sb.home), id, 0).filter((e) => e.kind === "merge");
 
+/** Two commits on the session's branch while main moves on by one: the case squash and rebase are for. */
+function twoCommitsBehindMain(prompt: string) {
+  const s = newSession(sb, prompt);
+  commitFiles(sb, s.worktree, { "a.txt": "a\n" }, "first");
+  commitFiles(sb, s.worktree, { "b.txt": "b\n" }, "second");
+  const before = commitFiles(sb, sb.repo, { "other.txt": "other\n" }, "meanwhile on main");
+  return { s, before };
+}
+
 describe("landing", () => {
   test("a branch ahead of main fast-forwards main, and the clean main checkout's files follow", () => {
     const s = newSession(sb, "add a feature");
@@ -53,10 +62,7 @@ describe("landing", () => {
   });
 
   test("--squash lands one commit on main, and close then accepts the branch as merged", () => {
-    const s = newSession(sb, "squash me");
-    commitFiles(sb, s.worktree, { "a.txt": "a\n" }, "first");
-    commitFiles(sb, s.worktree, { "b.txt": "b\n" }, "second");
-    const before = commitFiles(sb, sb.repo, { "other.txt": "other\n" }, "meanwhile on main");
+    const { s, before } = twoCommitsBehindMain("squash me");
     const r = merge(s.id, "--squash");
     expect(r.code).toBe(0);
     const out = parse(r.stdout);
@@ -83,10 +89,7 @@ describe("landing", () => {
   });
 
   test("--rebase replays the commits on main in a line, and close accepts the branch", () => {
-    const s = newSession(sb, "rebase me");
-    commitFiles(sb, s.worktree, { "a.txt": "a\n" }, "first");
-    commitFiles(sb, s.worktree, { "b.txt": "b\n" }, "second");
-    const before = commitFiles(sb, sb.repo, { "other.txt": "other\n" }, "meanwhile on main");
+    const { s, before } = twoCommitsBehindMain("rebase me");
     const r = merge(s.id, "--rebase");
     expect(r.code).toBe(0);
     const out = parse(r.stdout);
