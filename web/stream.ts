@@ -17,6 +17,8 @@ export interface StreamOptions {
   onDrop?(): boolean | void;
   /** A 401: no reconnect. */
   onRefused?(code: string): void;
+  /** Any other refusal (a 4xx, say a session with no pane): no reconnect. */
+  onError?(message: string): void;
   /** Resume where the last stream stopped (the event stream; a pane stream starts fresh). */
   resume?: boolean;
 }
@@ -39,6 +41,11 @@ export function openStream(opts: StreamOptions): Stream {
       if (res.status === 401) {
         const j = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
         opts.onRefused?.(j.error?.code ?? "");
+        return;
+      }
+      if (res.status >= 400 && res.status < 500) {
+        const j = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+        opts.onError?.(`${j.error?.message ?? `HTTP ${res.status}`}${j.error?.code ? ` [${j.error.code}]` : ""}`);
         return;
       }
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);

@@ -64,6 +64,10 @@ export class LiveTerminal {
         this.setWriter(false, false);
       },
       onRefused: () => this.status("needs the token"),
+      onError: (message) => {
+        this.status(message);
+        this.stream = undefined;
+      },
     });
   }
 

@@ -14,6 +14,8 @@ import { PANE_FORMAT, type PaneFrame, parsePaneAnswer } from "./pane-frame";
 /** How often a watched pane is captured; a key press captures at once. */
 const POLL_MS = 150;
 const HEARTBEAT_MS = 15000;
+/** A viewer whose unsent frames pass this is dropped (its page reconnects and gets the screen as it is then). */
+const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 
 export interface PaneTarget {
   sessionId: string;
@@ -98,7 +100,10 @@ class PaneWatch {
         if (text !== this.last) {
           this.last = text;
           this.frame = shown;
-          for (const v of this.viewers.values()) v.res.write(`event: frame\ndata: ${text}\n\n`);
+          for (const v of this.viewers.values()) {
+            if (v.res.writableLength > MAX_BACKLOG_BYTES) v.res.destroy();
+            else v.res.write(`event: frame\ndata: ${text}\n\n`);
+          }
         }
       }
     } catch {
