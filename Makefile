@@ -22,24 +22,28 @@ node_modules/.installed: package.json package-lock.json
 lib/generated/assets.ts: $(wildcard hooks/*.sh hooks/*.fish launch-templates/*.sh launch-templates/*.bash launch-templates/*.zsh launch-templates/*.fish) scripts/gen-assets.ts
 	$(BIN)/bun scripts/gen-assets.ts
 
+# The MCP SDK as text, evaluated only by `spex mcp` (see the script). Not tracked.
+lib/generated/mcp-sdk.ts: lib/mcp/sdk.ts scripts/gen-mcp-sdk.ts package-lock.json
+	$(BIN)/bun scripts/gen-mcp-sdk.ts
+
 # The dashboard: web/ (TypeScript, typechecked with the DOM library) bundled for
 # the browser with xterm.js, embedded as strings (gitignored, made here).
 WEB := $(shell find web -type f 2>/dev/null)
 lib/generated/dashboard.ts: node_modules/.installed $(WEB) scripts/build-web.ts node_modules/@xterm/xterm/package.json
 	$(BIN)/bun scripts/build-web.ts
 
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts $(SOURCES)
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/mcp-sdk.ts $(SOURCES)
 	@mkdir -p bin
 	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --define '__SPEX_BUILD__=$(BUILD_STAMP)' cmd/main.ts --outfile bin/spex
 
-dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts $(SOURCES)
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/mcp-sdk.ts $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	$(BIN)/bun scripts/gen-assets.ts stamp dist/ncc/index.js dist/spex.cjs '$(BUILD_STAMP)'
 
 build: bin/spex dist/spex.cjs
 
-typecheck: node_modules/.installed lib/generated/dashboard.ts
+typecheck: node_modules/.installed lib/generated/dashboard.ts lib/generated/mcp-sdk.ts
 	$(BIN)/tsc -p .
 	$(BIN)/tsc -p web
 
@@ -64,7 +68,7 @@ install: build
 test: build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
 
-test-unit: node_modules/.installed lib/generated/dashboard.ts
+test-unit: node_modules/.installed lib/generated/dashboard.ts lib/generated/mcp-sdk.ts
 	$(BIN)/bun test test/unit
 
 test-integration: build

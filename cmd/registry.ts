@@ -35,6 +35,7 @@ import { SessionWatchCancelCommand } from "./session/watch/cancel";
 import { SessionWatchStreamCommand } from "./session/watch/stream";
 import { SessionReparentCommand } from "./session/reparent";
 import { ServeCommand } from "./serve";
+import { McpCommand } from "./mcp";
 import { TaskNewCommand } from "./task/new";
 import { TaskLsCommand } from "./task/ls";
 import { TaskClaimCommand } from "./task/claim";
@@ -93,6 +94,7 @@ export const commands: CommandClass<any>[] = [
   SessionWatchStreamCommand,
   SessionReparentCommand,
   ServeCommand,
+  McpCommand,
   TaskNewCommand,
   TaskLsCommand,
   TaskClaimCommand,

@@ -5,9 +5,8 @@ import { SpexCommand } from "../base";
 import { writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { type ProjectStore, currentProject } from "../../lib/store";
-import { type StateDeclaration, declareState, resolveOwnSession } from "../../lib/sessions";
+import { type StateDeclaration, declareOwnState, resolveOwnSession } from "../../lib/sessions";
 import { labelOf } from "../../lib/naming";
-import type { RecordChange } from "../../lib/record";
 
 export abstract class DeclareCommand extends SpexCommand {
   session = Option.String("--session", { description: "The session (default: SPEX_SESSION_ID, else the worktree you are in)" });
@@ -22,9 +21,9 @@ export abstract class DeclareCommand extends SpexCommand {
     const store = currentProject();
     const id = resolveOwnSession(store, this.session);
     const declaration = await build(store);
-    const change: RecordChange | undefined = await declareState(store, id, declaration);
+    const { result, change } = await declareOwnState(store, id, declaration);
     if (this.json) {
-      writeJson(this.context.stdout, { id, status: declaration.status, proposal: change?.after.proposal ?? declaration.proposal ?? "", changed: change !== undefined });
+      writeJson(this.context.stdout, result);
     } else {
       const label = change ? labelOf(change.after) : id.slice(0, 8);
       this.context.stdout.write(change ? `${label}: ${change.after.status}${change.after.proposal ? ` (proposes ${change.after.proposal})` : ""}\n` : `${label}: unchanged\n`);

@@ -4,11 +4,7 @@ import { reportWarning, writeJson } from "../../lib/cli/output";
 import { renderSessionTable } from "../../lib/cli/session-table";
 import { terminalOf } from "../../lib/cli/terminal";
 import { currentProject } from "../../lib/store";
-import { type ListRow, matchSelector, readAll } from "../../lib/sessions";
-import { DISPLAY_STATUSES } from "../../lib/record";
-import { SpexError } from "../../lib/errors";
-import { recoverAbandonedCreates } from "../../lib/create/receipt";
-import { listRowsSettled } from "../../lib/launch/stale";
+import { listSessions } from "../../lib/verbs/list";
 
 export class SessionLsCommand extends SpexCommand {
   static paths = [["session", "ls"], ["session", "list"]];
@@ -46,31 +42,9 @@ export class SessionLsCommand extends SpexCommand {
   color = Option.Boolean("--color", true, { description: "Colour statuses on a terminal (--no-color, or NO_COLOR set, turns it off)" });
 
   async execute(): Promise<number> {
-    const store = currentProject();
-    // The next spex command after a create killed mid-way rolls it back.
-    const { stuck } = await recoverAbandonedCreates(store);
-    for (const warning of stuck) reportWarning(warning, this.context.stderr);
-    // A launch that died waiting for readiness shows its original again.
-    let rows: ListRow[] = await listRowsSettled(store);
-    if (this.selectors.length > 0) {
-      const readings = readAll(store);
-      const wanted = new Set(this.selectors.map((s) => matchSelector(readings, s).id));
-      rows = rows.filter((r) => wanted.has(r.id));
-    } else if (!this.all) {
-      rows = rows.filter((r) => r.kind === "corrupt" || !r.archived);
-    }
-    if (this.status !== undefined) {
-      const wanted = this.status.split(",").map((s) => s.trim()).filter(Boolean);
-      const known = new Set<string>([...DISPLAY_STATUSES, "active", "awaiting"]);
-      const unknown = wanted.filter((w) => !known.has(w));
-      if (unknown.length > 0) {
-        throw new SpexError("usage", `unknown status ${unknown.join(", ")}`, {
-          hint: `use any of ${[...known].join(", ")}`,
-          exitCode: 2,
-        });
-      }
-      rows = rows.filter((r) => wanted.includes(r.display) || (r.kind === "ok" && wanted.includes(r.lifecycle)));
-    }
+    const status = this.status === undefined ? undefined : this.status.split(",").map((s) => s.trim()).filter(Boolean);
+    const { rows, warnings } = await listSessions(currentProject(), { selectors: this.selectors, all: this.all, status });
+    for (const warning of warnings) reportWarning(warning, this.context.stderr);
     if (this.json) {
       writeJson(this.context.stdout, rows);
       return 0;

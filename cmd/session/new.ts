@@ -4,10 +4,9 @@ import { SpexCommand } from "../base";
 import { reportWarning, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
-import { createWithAuthority } from "../../lib/backend";
+import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
-import { fileSessions, requireGroup } from "../../lib/coord";
 
 export class SessionNewCommand extends SpexCommand {
   static paths = [["session", "new"], ["session", "create"]];
@@ -42,15 +41,8 @@ export class SessionNewCommand extends SpexCommand {
 
   async execute(): Promise<number> {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
-    // A prompt of blanks alone says nothing to the agent: refused like an empty one.
-    if (prompt === undefined || prompt.trim() === "") {
-      throw new SpexError("usage", prompt ? "the prompt is only whitespace" : "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
-    }
-    const store = currentProject();
-    // An unknown group refuses before anything is made.
-    const group = this.group === undefined ? "" : requireGroup(store, this.group);
-    // A served backend of this project owns creation (DESIGN.md §5 step 2); in-process only when nothing listens.
-    const result = await createWithAuthority(store, {
+    if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
+    const { result, json } = await newSession(currentProject(), {
       target: { api: this.api, port: this.port },
       prompt,
       launcher: this.launcher,
@@ -58,18 +50,11 @@ export class SessionNewCommand extends SpexCommand {
       base: this.base,
       parent: this.parent,
       noLaunch: this.noLaunch,
+      group: this.group,
     });
     for (const warning of result.stuck ?? []) reportWarning(warning, this.context.stderr);
-    if (group !== "") {
-      // The session exists now; a group removed in the meantime must say so rather than hide it.
-      await fileSessions(store, group, [result.record.session_id]).catch((e: unknown) => {
-        throw new SpexError((e as SpexError).code ?? "internal_error", `session ${shortId(result.record.session_id, 8)} was created in the root but not filed in ${group}: ${(e as Error).message}`, {
-          hint: `file it with: spex group file GROUP ${shortId(result.record.session_id, 8)}`,
-        });
-      });
-    }
     if (this.json) {
-      writeJson(this.context.stdout, { ...result.record, prompt: result.prompt, ready: result.ready, group });
+      writeJson(this.context.stdout, json);
       return 0;
     }
     const r = result.record;

@@ -3,8 +3,7 @@ import { SpexCommand } from "../base";
 import { writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
-import { resolveSelector } from "../../lib/sessions";
-import { kickWaitingQueues, resolveSender, sendMessage } from "../../lib/comms";
+import { resolveSender, sendToSelector } from "../../lib/comms";
 
 export class SessionSendCommand extends SpexCommand {
   static paths = [["session", "send"]];
@@ -37,11 +36,8 @@ export class SessionSendCommand extends SpexCommand {
   async execute(): Promise<number> {
     const store = currentProject();
     const text = (await textFrom(this.message, this.messageFile, this.context.stdin, "message")) ?? "";
-    const target = resolveSelector(store, this.selector).id;
-    const from = resolveSender(store, this.from);
     const keys = this.keys ? this.keys.split(/\s+/).filter(Boolean) : [];
-    const result = await sendMessage(store, { target, from, text, keys, deliver: !this.noWait });
-    await kickWaitingQueues(store, target);
+    const result = await sendToSelector(store, this.selector, { from: resolveSender(store, this.from), text, keys, deliver: !this.noWait });
     if (this.json) writeJson(this.context.stdout, result);
     else {
       const why = result.reason ? ` (${result.reason})` : "";

@@ -2,9 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
-import { detailOf, readSessionScreen, resolveSelector } from "../../lib/sessions";
-import { readSession } from "../../lib/record";
-import { settleFence } from "../../lib/launch/settle";
+import { showSession } from "../../lib/verbs/show";
 
 export class SessionShowCommand extends SpexCommand {
   static paths = [["session", "show"]];
@@ -25,16 +23,9 @@ export class SessionShowCommand extends SpexCommand {
   selector = Option.String({ name: "SEL" });
 
   async execute(): Promise<number> {
-    const store = currentProject();
-    let reading = resolveSelector(store, this.selector);
-    // A launch whose launcher died shows as what it became, not as starting for good.
-    if (reading.kind === "ok" && reading.pending && (await settleFence(store, reading.id))) reading = readSession(store, reading.id) as typeof reading;
-    const detail = detailOf(store, reading)!;
-    // A session with a pane shows what it shows now; the saved last screen stays for the one without.
-    const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;
-    const screen = now?.source === "pane" ? now.screen : null;
+    const { detail, screen, json } = await showSession(currentProject(), this.selector);
     if (this.json) {
-      writeJson(this.context.stdout, { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen });
+      writeJson(this.context.stdout, json);
       return 0;
     }
     const out = this.context.stdout;

@@ -2,10 +2,8 @@ import { Option } from "clipanion";
 import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
-import { currentProject, listSessionIds, sessionIdFromEnv } from "../../lib/store";
-import { matchSelector, readAll } from "../../lib/sessions";
-import { SpexError } from "../../lib/errors";
-import { exitCodeOf, kickWaitingQueues, parseUntil, waitForTargets } from "../../lib/comms";
+import { currentProject, sessionIdFromEnv } from "../../lib/store";
+import { exitCodeOf, parseUntil, waitOnSelectors } from "../../lib/comms";
 
 export class SessionWaitCommand extends SpexCommand {
   static paths = [["session", "wait"]];
@@ -37,21 +35,9 @@ export class SessionWaitCommand extends SpexCommand {
 
   async execute(): Promise<number> {
     const until = this.until === undefined ? undefined : parseUntil(this.until);
-    const store = currentProject();
     const own = sessionIdFromEnv();
-    const readings = readAll(store);
-    const targets = this.selectors.length > 0
-      ? [...new Set(this.selectors.map((s) => matchSelector(readings, s).id))]
-      : listSessionIds(store).filter((id) => id !== own);
-    if (targets.length === 0) {
-      throw new SpexError("nothing_to_wait_on", "there is no other session in this project to wait on", {
-        hint: "create one with `spex session new`, or name the sessions to wait on",
-      });
-    }
-    // Messages whose earlier drain gave up get another chance before we park.
-    await kickWaitingQueues(store);
-    const result = await waitForTargets(store, {
-      targets,
+    const result = await waitOnSelectors(currentProject(), {
+      selectors: this.selectors,
       idle: this.idle,
       until,
       all: this.all,

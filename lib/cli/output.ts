@@ -140,12 +140,26 @@ export function reportWarning(err: SpexError, stderr: Writable): void {
   stderr.write(`spex: warning: ${errorLine(err).line}\n`);
 }
 
-/** One line on stderr; with --json also the error object on stdout. Returns the exit code. */
-export function reportError(error: unknown, io: { stdout: Writable; stderr: Writable }, json: boolean): number {
+export interface DescribedError {
+  error: SpexError;
+  /** `spex: <message>; <hint> [<code>]`, the one line the CLI prints on stderr. */
+  line: string;
+  /** The object `--json` prints: `{"error": {code, message, hint, …details}}`. */
+  json: { error: Record<string, unknown> };
+}
+
+/** Anything thrown, as every front reports it (the CLI's stderr line and --json object, MCP tool errors). */
+export function describeError(error: unknown): DescribedError {
   const err = asSpexError(error);
   const { message, hint, line } = errorLine(err);
-  io.stderr.write(`spex: ${line}\n`);
-  if (json) writeJson(io.stdout, { error: { ...err.toJSON().error, message, hint } });
+  return { error: err, line: `spex: ${line}`, json: { error: { ...err.toJSON().error, message, hint } } };
+}
+
+/** One line on stderr; with --json also the error object on stdout. Returns the exit code. */
+export function reportError(error: unknown, io: { stdout: Writable; stderr: Writable }, json: boolean): number {
+  const { error: err, line, json: object } = describeError(error);
+  io.stderr.write(`${line}\n`);
+  if (json) writeJson(io.stdout, object);
   if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) io.stderr.write(error.stack + "\n");
   return err.exitCode;
 }

@@ -50,3 +50,4 @@ export { type TargetState, PaneLookup, targetState } from "./target-state";
 export { readCursor, writeCursor, advanceCursor } from "./cursor";
 export { type StreamOptions, type StreamEnd, streamEvents } from "./stream";
 export { resolveSender } from "./sender";
+export { type SendToInput, type WaitOnInput, sendToSelector, waitOnSelectors } from "./verbs";

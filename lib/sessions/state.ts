@@ -81,3 +81,17 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
     { reason: "state", purpose: `state ${d.status} ${id}` },
   );
 }
+
+export interface DeclarationResult {
+  id: string;
+  status: Lifecycle;
+  proposal: string;
+  /** False when the record already said so. */
+  changed: boolean;
+}
+
+/** An agent's own declaration (done, park, ask) and the answer every front gives for it. */
+export async function declareOwnState(store: ProjectStore, id: string, d: StateDeclaration): Promise<{ result: DeclarationResult; change: RecordChange | undefined }> {
+  const change = await declareState(store, id, d);
+  return { result: { id, status: d.status, proposal: change?.after.proposal ?? d.proposal ?? "", changed: change !== undefined }, change };
+}

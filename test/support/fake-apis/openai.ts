@@ -7,7 +7,7 @@ import { hold, isContextBlock, sendJson, startFakeServer, startSse, type FakeSer
 export interface OpenAIReply extends Hold {
   text?: string;
   /** A function call (Codex's shell tool is named in the request's `tools`). */
-  functionCall?: { name: string; arguments: Record<string, unknown>; callId?: string };
+  functionCall?: { name: string; arguments: Record<string, unknown>; callId?: string; namespace?: string };
 }
 
 export interface FakeOpenAIOptions {
@@ -85,7 +85,7 @@ async function stream(res: ServerResponse, model: string, reply: OpenAIReply): P
   if (reply.functionCall) {
     const fc = reply.functionCall;
     const args = JSON.stringify(fc.arguments);
-    const item = { id: `fc_fake_${counter}`, type: "function_call", status: "completed", name: fc.name, arguments: args, call_id: fc.callId ?? `call_fake_${counter}` };
+    const item = { id: `fc_fake_${counter}`, type: "function_call", status: "completed", name: fc.name, ...(fc.namespace ? { namespace: fc.namespace } : {}), arguments: args, call_id: fc.callId ?? `call_fake_${counter}` };
     const index = output.length;
     ev("response.output_item.added", { output_index: index, item: { ...item, arguments: "", status: "in_progress" } });
     ev("response.function_call_arguments.delta", { item_id: item.id, output_index: index, delta: args });

@@ -1,0 +1,26 @@
+// `spex session show` as a function: one session's detail (full record, full
+// prompt, its screen now or the last one saved), as the CLI prints it with --json and the MCP tool
+// session_show answers it.
+import { settleFence } from "../launch/settle";
+import { readSession } from "../record";
+import { type SessionDetail, detailOf, readSessionScreen, resolveSelector } from "../sessions";
+import type { ProjectStore } from "../store";
+
+export interface ShownSession {
+  detail: SessionDetail;
+  /** The pane's screen now, when the session has a pane (display text); null without one. */
+  screen: string | null;
+  /** The detail as one JSON object: the row's fields, then the full note, prompt, record, screen and last screen. */
+  json: Record<string, unknown>;
+}
+
+export async function showSession(store: ProjectStore, selector: string): Promise<ShownSession> {
+  let reading = resolveSelector(store, selector);
+  // A launch whose launcher died shows as what it became, not as starting for good.
+  if (reading.kind === "ok" && reading.pending && (await settleFence(store, reading.id))) reading = readSession(store, reading.id) as typeof reading;
+  const detail = detailOf(store, reading)!;
+  // A session with a pane shows what it shows now; the saved last screen stays for the one without.
+  const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;
+  const screen = now?.source === "pane" ? now.screen : null;
+  return { detail, screen, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen } };
+}
