@@ -112,6 +112,13 @@ export function ensureExcluded(commonDir: string, pattern: string): void {
   appendFileNoFollow(commonDir, "info/exclude", `${text && !text.endsWith("\n") ? "\n" : ""}${pattern}\n`);
 }
 
+/** Which of these paths (relative to the checkout at `cwd`) the repository tracks: one git call. */
+export async function trackedPaths(cwd: string, rels: string[]): Promise<Set<string>> {
+  if (rels.length === 0) return new Set();
+  const out = await (await git(cwd)).raw(["ls-files", "-z", "--full-name", "--", ...rels.map((r) => `:(literal)${r}`)]);
+  return new Set(out.split("\0").filter(Boolean));
+}
+
 export function worktreeExists(path: string): boolean {
   return existsSync(join(path, ".git"));
 }

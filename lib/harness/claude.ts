@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction } from "./types";
-import { jsonHookRenderer } from "./hook-config";
+import { jsonHookRenderer, readJsonSettings, updateJsonSettings } from "./hook-config";
+import { SPEX_MCP_SERVER, declaredSpexServer, registerJsonMcp, withListEntry } from "./mcp-config";
+import type { McpLaunch, McpRegistration } from "./types";
 
 const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
@@ -20,6 +22,39 @@ const EVENTS: Record<string, HookAction> = {
 // rendering hooks never dirties a file the repository tracks.
 const SETTINGS = ".claude/settings.local.json";
 
+// Project MCP servers: Claude Code asks "New MCP server found" once per
+// project unless its local settings enable the server by name.
+const MCP_FILE = ".mcp.json";
+/** A permission rule naming a server allows every tool of it. */
+const MCP_TOOLS_RULE = `mcp__${SPEX_MCP_SERVER}`;
+
+/**
+ * `.mcp.json` declares the server; the worktree's local settings enable it and
+ * allow its tools (spex's own tools, unasked, as its hooks run unasked). A
+ * user who turned the server off (disabledMcpjsonServers) keeps it off.
+ */
+function registerClaudeMcp(worktree: string, server: McpLaunch, tracked: Set<string>): McpRegistration {
+  const declared = registerJsonMcp(worktree, MCP_FILE, { type: "stdio", command: server.command, args: server.args }, tracked.has(MCP_FILE));
+  if (declared.skipped) return declared;
+  const local = updateJsonSettings(worktree, SETTINGS, (s) => {
+    const disabled = Array.isArray(s.disabledMcpjsonServers) && s.disabledMcpjsonServers.includes(SPEX_MCP_SERVER);
+    if (disabled) return s;
+    const permissions = (s.permissions && typeof s.permissions === "object" ? s.permissions : {}) as Record<string, unknown>;
+    return { ...s, enabledMcpjsonServers: withListEntry(s, "enabledMcpjsonServers", SPEX_MCP_SERVER), permissions: { ...permissions, allow: withListEntry(permissions, "allow", MCP_TOOLS_RULE) } };
+  });
+  return { files: [...declared.files, local] };
+}
+
+function claudeMcpRegistered(worktree: string): boolean {
+  if (!declaredSpexServer(worktree, MCP_FILE)) return false;
+  try {
+    const local = readJsonSettings(worktree, SETTINGS);
+    return Array.isArray(local.enabledMcpjsonServers) && local.enabledMcpjsonServers.includes(SPEX_MCP_SERVER);
+  } catch {
+    return false;
+  }
+}
+
 export const claude: HarnessAdapter = {
   name: "claude",
   defaultCommand: "claude",
@@ -32,5 +67,8 @@ export const claude: HarnessAdapter = {
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
   renderHooks: jsonHookRenderer(SETTINGS, EVENTS),
+  mcpConfigFiles: [MCP_FILE],
+  registerMcp: registerClaudeMcp,
+  mcpRegistered: claudeMcpRegistered,
   fatalScreens: [/Invalid API key/i, /Please run \/login/i, /API Error: 401/],
 };

@@ -130,7 +130,7 @@ export function tableHeader(line: string): string[] | undefined {
   return /^[ \t]*(#.*)?\r?$/.test(line.slice(key.end + 1)) ? key.parts : undefined;
 }
 
-interface Line {
+export interface Line {
   text: string;
   /** The table this line belongs to (its header's path; [] before the first header). */
   table: string[];
@@ -140,7 +140,7 @@ interface Line {
 }
 
 /** Split into lines, noting headers and the table each line is in; lines inside multi-line strings are never headers. */
-function scan(text: string): Line[] {
+export function scan(text: string): Line[] {
   const out: Line[] = [];
   let table: string[] = [];
   let inString: string | undefined;
@@ -163,7 +163,7 @@ function scan(text: string): Line[] {
   return out;
 }
 
-const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+export const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Does the document close `hooks.state` to new `[hooks.state."…"]` headers (an inline table)? */
 function inlineHooksState(lines: Line[]): boolean {

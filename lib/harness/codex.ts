@@ -4,6 +4,7 @@ import type { HarnessAdapter, HookAction } from "./types";
 import { HOOK_MARKER, renderJsonHooks } from "./hook-config";
 import { CODEX_CLAMPED_TIMEOUT, codexHandlersOf, codexHookTrust } from "./codex-trust";
 import { codexConfigFile, withCodexConfigLock, writeCodexTrust } from "./codex-config";
+import { CODEX_CONFIG, codexMcpDeclared, registerCodexMcp } from "./codex-mcp";
 import { findCheckout } from "../git/main-root";
 import { ensureExcluded } from "../git/ops";
 
@@ -69,5 +70,8 @@ export const codex: HarnessAdapter = {
   hookConfigFiles: [HOOKS_FILE],
   mainCheckoutFiles: [HOOKS_FILE],
   renderHooks: (worktree, hookCommand, ctx = {}) => renderCodexHooks(worktree, hookCommand, ctx.home, ctx.env),
+  mcpConfigFiles: [CODEX_CONFIG],
+  registerMcp: (worktree, server, tracked) => registerCodexMcp(worktree, server, tracked.has(CODEX_CONFIG)),
+  mcpRegistered: codexMcpDeclared,
   fatalScreens: [/Sign in with ChatGPT/i, /unexpected status 401/i],
 };

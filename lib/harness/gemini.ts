@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction } from "./types";
 import { jsonHookRenderer } from "./hook-config";
+import { declaredSpexServer, registerJsonMcp } from "./mcp-config";
 
 const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
@@ -30,5 +31,9 @@ export const gemini: HarnessAdapter = {
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
   renderHooks: jsonHookRenderer(SETTINGS, EVENTS),
+  // The server's own tools run without a confirmation (`trust`), as its hooks run unasked.
+  mcpConfigFiles: [SETTINGS],
+  registerMcp: (worktree, server, tracked) => registerJsonMcp(worktree, SETTINGS, { command: server.command, args: server.args, trust: true }, tracked.has(SETTINGS)),
+  mcpRegistered: (worktree) => declaredSpexServer(worktree, SETTINGS) !== undefined,
   fatalScreens: [/API key not valid/i, /Please set an Auth method/i],
 };

@@ -49,11 +49,19 @@ export function mergeHookSettings(
   return { ...settings, hooks };
 }
 
-export function renderJsonHooks(
-  worktree: string,
-  relFile: string,
-  entries: { event: string; command: string; timeout?: number }[],
-): string {
+/** A JSON settings file of the worktree as an object ({} when absent or not an object); throws when unreadable or unparseable. */
+export function readJsonSettings(worktree: string, relFile: string): Record<string, unknown> {
+  const text = readFileNoFollow(worktree, relFile);
+  const value: unknown = text?.trim() ? JSON.parse(text) : {};
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * Read a JSON settings file of the worktree (absent = {}), apply `change`, and
+ * land the result without following a link. An unparseable file is refused,
+ * never overwritten; an unchanged one is left alone (an agent may be reading it).
+ */
+export function updateJsonSettings(worktree: string, relFile: string, change: (settings: Record<string, unknown>) => Record<string, unknown>): string {
   const file = join(worktree, relFile);
   let settings: Record<string, unknown> = {};
   // A tracked link at this name (or at a folder above it) is refused, never read or written through.
@@ -72,11 +80,18 @@ export function renderJsonHooks(
       });
     }
   }
-  const text = JSON.stringify(mergeHookSettings(settings, entries), null, 2) + "\n";
-  // Unchanged: leave the file alone (an agent may be reading it right now).
+  const text = JSON.stringify(change(settings), null, 2) + "\n";
   if (before === text) return relFile;
   writeFileNoFollow(worktree, relFile, text);
   return relFile;
+}
+
+export function renderJsonHooks(
+  worktree: string,
+  relFile: string,
+  entries: { event: string; command: string; timeout?: number }[],
+): string {
+  return updateJsonSettings(worktree, relFile, (settings) => mergeHookSettings(settings, entries));
 }
 
 /** The renderHooks of a harness whose hooks live in one JSON settings file of the worktree. */

@@ -50,5 +50,6 @@ export const shell: HarnessAdapter = {
   resumeArgs: () => [],
   hookConfigFiles: [],
   renderHooks: async () => [],
+  mcpConfigFiles: [],
   fatalScreens: [],
 };

@@ -31,6 +31,19 @@ export interface RenderContext {
   env?: NodeJS.ProcessEnv;
 }
 
+/** How an agent CLI starts spex's MCP server: this very spex, `mcp`. */
+export interface McpLaunch {
+  command: string;
+  args: string[];
+}
+
+export interface McpRegistration {
+  /** Files written (relative to the worktree). */
+  files: string[];
+  /** Why the server was not registered, when it was not. */
+  skipped?: string;
+}
+
 export interface HarnessAdapter {
   name: HarnessName;
   /** The command a built-in launcher of this name runs. */
@@ -63,6 +76,16 @@ export interface HarnessAdapter {
    * whatever the agent needs to run those hooks unasked. Returns files written.
    */
   renderHooks(worktree: string, hookCommand: (action: HookAction, event: string) => string, ctx?: RenderContext): Promise<string[]>;
+  /** Files (relative to the worktree) that hold spex's MCP server registration. */
+  mcpConfigFiles: string[];
+  /**
+   * Register `spex mcp` in the worktree, beside the hooks, merged with the
+   * user's servers. `tracked` names the mcpConfigFiles the repository tracks:
+   * those are only read (an absolute path of this machine must not land in a commit).
+   */
+  registerMcp?(worktree: string, server: McpLaunch, tracked: Set<string>): McpRegistration;
+  /** Whether the worktree's config makes the agent start spex's MCP server without asking. */
+  mcpRegistered?(worktree: string): boolean;
   /** Screens that mean the agent cannot go on (sign-in required, fatal error). */
   fatalScreens: RegExp[];
 }

@@ -7,7 +7,8 @@ import { LOCAL_CONFIG_FILE } from "../config";
 import { errnoCode } from "../errors";
 import { harnessAdapter } from "../harness";
 import { refuseLinks, writeFileNoFollow } from "../nofollow";
-import { agentHookScript } from "./self";
+import { trackedPaths } from "../git/ops";
+import { agentHookScript, selfBin } from "./self";
 import { shellQuote } from "./script";
 
 function readLocalConfig(mainRoot: string): { text: string; mode: number } | undefined {
@@ -36,14 +37,21 @@ export function copyLocalConfig(mainRoot: string, worktree: string): boolean {
 export function refuseUnsafeRender(mainRoot: string, worktree: string, harness: string): void {
   const adapter = harnessAdapter(harness);
   if (existsSync(join(mainRoot, LOCAL_CONFIG_FILE))) refuseLinks(worktree, LOCAL_CONFIG_FILE);
-  for (const rel of adapter.hookConfigFiles) refuseLinks(worktree, rel);
+  for (const rel of [...adapter.hookConfigFiles, ...adapter.mcpConfigFiles]) refuseLinks(worktree, rel);
   for (const rel of adapter.mainCheckoutFiles ?? []) refuseLinks(mainRoot, rel);
 }
 
-/** Install the harness's hook config into the worktree. Returns the files written. */
+/**
+ * Install the harness's hook config into the worktree, then register spex's
+ * MCP server beside it (DESIGN.md §9). Returns the files written.
+ */
 export async function renderWorktree(worktree: string, harness: string, home?: string): Promise<string[]> {
   const adapter = harnessAdapter(harness);
   if (adapter.hookConfigFiles.length === 0) return [];
   const script = agentHookScript(home);
-  return adapter.renderHooks(worktree, (action, event) => `sh ${shellQuote(script)} ${harness} ${action} ${event}`, { home });
+  const written = await adapter.renderHooks(worktree, (action, event) => `sh ${shellQuote(script)} ${harness} ${action} ${event}`, { home });
+  if (!adapter.registerMcp) return written;
+  const tracked = await trackedPaths(worktree, adapter.mcpConfigFiles);
+  const mcp = adapter.registerMcp(worktree, { command: selfBin(home), args: ["mcp"] }, tracked);
+  return [...written, ...mcp.files.filter((f) => !written.includes(f))];
 }

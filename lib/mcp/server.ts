@@ -31,10 +31,11 @@ function instructions(ctx: ToolContext | undefined): string {
 export async function serveMcp(io: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<void> {
   const { Server, StdioServerTransport, CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } = await loadMcpSdk();
   let store: ProjectStore | undefined;
+  let clientName = (): string => "an MCP client";
   const context = (): ToolContext => {
     // Resolved once it works (SPEX_PROJECT_ROOT from the pane, else the folder the server runs in).
     store ??= currentProject();
-    return { store, caller: identifyCaller(store), client: server.getClientVersion()?.name || "an MCP client" };
+    return { store, caller: identifyCaller(store), client: clientName() };
   };
   let startup: ToolContext | undefined;
   try {
@@ -46,6 +47,7 @@ export async function serveMcp(io: { stdin?: NodeJS.ReadableStream; stdout?: Nod
     { name: SERVER_NAME, title: "spex", version: VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: instructions(startup) },
   );
+  clientName = () => server.getClientVersion()?.name || "an MCP client";
 
   const tools = TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: jsonSchemaOf(t.input), annotations: { title: t.title, ...t.hints } }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -1,7 +1,7 @@
 // What in a worktree is the session's work (DESIGN.md §13: files the user did
 // not give spex are the user's). Staged, unstaged, untracked and ignored files
 // all count; only what spex itself rendered there does not: the harness's hook
-// config and the copy of spexcode.local.json (its original stays in the main
+// config, its MCP server registration and the copy of spexcode.local.json (its original stays in the main
 // checkout). Everything else — a `.env.local`, a build folder, a nested
 // `.worktrees/` — refuses a close without --force.
 import { lstatSync, readdirSync } from "node:fs";
@@ -11,7 +11,8 @@ import { harnessAdapter, isHarnessName } from "../harness";
 import { type DirtyEntry, worktreeChanges } from "./git";
 
 function renderedFiles(harness: string): Set<string> {
-  return new Set<string>([LOCAL_CONFIG_FILE, ...(isHarnessName(harness) ? harnessAdapter(harness).hookConfigFiles : [])]);
+  const adapter = isHarnessName(harness) ? harnessAdapter(harness) : undefined;
+  return new Set<string>([LOCAL_CONFIG_FILE, ...(adapter?.hookConfigFiles ?? []), ...(adapter?.mcpConfigFiles ?? [])]);
 }
 
 /** True when the folder `rel` (relative, ending in "/") holds nothing but files in `own`; symlinks are never followed. */
