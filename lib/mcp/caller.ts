@@ -5,9 +5,7 @@
 import { SpexError } from "../errors";
 import { labelOf, shortId } from "../naming";
 import { readSession } from "../record";
-import type { ProjectStore } from "../store";
-
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { type ProjectStore, isSessionId } from "../store";
 
 export type Caller = { kind: "session"; id: string; label: string } | { kind: "none"; reason: string };
 
@@ -15,7 +13,7 @@ export type Caller = { kind: "session"; id: string; label: string } | { kind: "n
 export function identifyCaller(store: ProjectStore, env: NodeJS.ProcessEnv = process.env): Caller {
   const value = env.SPEX_SESSION_ID;
   if (!value) return { kind: "none", reason: "this MCP server runs outside any spex session (SPEX_SESSION_ID is not set)" };
-  if (!SESSION_ID.test(value)) return { kind: "none", reason: `SPEX_SESSION_ID ${JSON.stringify(value.slice(0, 80))} is not a session id` };
+  if (!isSessionId(value)) return { kind: "none", reason: `SPEX_SESSION_ID ${JSON.stringify(value.slice(0, 80))} is not a session id` };
   const reading = readSession(store, value);
   if (reading.kind === "absent") return { kind: "none", reason: `SPEX_SESSION_ID ${shortId(value, 8)} is not a session of ${store.root} (closed, or of another project)` };
   return { kind: "session", id: value, label: reading.kind === "ok" ? labelOf(reading.record) : shortId(value, 8) };

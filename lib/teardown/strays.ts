@@ -36,9 +36,12 @@ export function sessionProcesses(store: ProjectStore, id: string, record: Pick<S
   const since = Date.parse(record.createdAt) - CLOCK_SLACK_MS;
   const skip = ancestry(process.pid);
   const selfExe = processExe(process.pid);
-  // Under Node the program is `node` for every script: the bundle's path tells spex apart.
+  // Under Node the program is `node` for every script: the bundle's path tells spex apart. In the
+  // compiled binary argv[1] is a virtual path that exists only inside it (a long-lived `spex mcp`
+  // would otherwise be taken for the session's own stray and ended).
   const script = process.argv[1];
-  const selfScript = script && existsSync(script) ? script : undefined;
+  const virtual = !!script && (script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/"));
+  const selfScript = script && !virtual && existsSync(script) ? script : undefined;
   const isSpex = (pid: number) => processExe(pid) === selfExe && (selfScript === undefined || processArgv(pid)[1] === selfScript);
   const namesSession = environMatcher("SPEX_SESSION_ID", id);
   const found: SessionProcess[] = [];
