@@ -25,6 +25,12 @@ export interface FakeAnthropicOptions {
   toolUse?: AnthropicReply["toolUse"];
   /** Replies for the next main-turn requests, in order, before the rules above apply. */
   queue?: AnthropicReply[];
+  /**
+   * MCP tool calls to make, in order, each once the CLI offers that tool: an
+   * MCP server's tools join the request only after it connects, so until then
+   * the stand-in calls Claude Code's own WaitForMcpServers tool.
+   */
+  mcpToolUses?: { name: string; input: Record<string, unknown> }[];
   /** Full control: decides every reply. */
   respond?: AnthropicResponder;
 }
@@ -90,10 +96,49 @@ function sideAnswer(req: LoggedRequest, text: string): string {
   return JSON.stringify(Object.fromEntries(keys.map((k) => [k, text])));
 }
 
+/** The tool names a main-turn request offers the model. */
+export function offeredTools(req: LoggedRequest): string[] {
+  const tools = (req.body as { tools?: { name?: string }[] } | undefined)?.tools;
+  return Array.isArray(tools) ? tools.map((t) => t.name ?? "") : [];
+}
+
+/** The text of every tool_result block the request carries back (what the tools answered). */
+export function toolResults(req: LoggedRequest): { toolUseId: string; text: string; isError: boolean }[] {
+  const out: { toolUseId: string; text: string; isError: boolean }[] = [];
+  for (const m of messagesOf(req)) {
+    if (m.role !== "user") continue;
+    for (const b of blocks(m)) {
+      if (b.type !== "tool_result") continue;
+      const content = b.content as string | Block[] | undefined;
+      const text = typeof content === "string" ? content : (content ?? []).map((c) => c.text ?? "").join("\n");
+      out.push({ toolUseId: String(b.tool_use_id ?? ""), text, isError: b.is_error === true });
+    }
+  }
+  return out;
+}
+
+const WAIT_FOR_MCP = "WaitForMcpServers";
+
+/** The next MCP tool call once it is offered; a wait for the servers before that (at most three in a row). */
+function mcpReply(req: LoggedRequest, o: FakeAnthropicOptions): AnthropicReply | undefined {
+  const next = o.mcpToolUses?.[0];
+  if (!next) return undefined;
+  const offered = offeredTools(req);
+  if (offered.includes(next.name)) {
+    o.mcpToolUses!.shift();
+    return { toolUse: { name: next.name, input: next.input }, ...o.hold };
+  }
+  const waits = messagesOf(req).flatMap((m) => (m.role === "assistant" ? blocks(m) : [])).filter((b) => b.type === "tool_use" && b.name === WAIT_FOR_MCP).length;
+  if (offered.includes(WAIT_FOR_MCP) && waits < 3) return { toolUse: { name: WAIT_FOR_MCP, input: {} } };
+  return { text: `the tool ${next.name} was never offered` };
+}
+
 export const defaultResponder: AnthropicResponder = (req, fake) => {
   const o = fake.options;
   if (isSideQuestion(req)) return { text: sideAnswer(req, o.sideText ?? "Fake session title") };
   if (o.queue?.length) return o.queue.shift()!;
+  const mcp = mcpReply(req, o);
+  if (mcp) return mcp;
   if (lastIsToolResult(req)) return { text: "The command finished.", ...o.hold };
   if (o.toolUse) {
     const toolUse = o.toolUse;

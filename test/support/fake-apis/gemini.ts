@@ -13,6 +13,8 @@ export interface FakeGeminiOptions {
   replyText?: string;
   hold?: Hold;
   queue?: GeminiReply[];
+  /** Function calls to make, in order, each once the request declares that function (an MCP tool is mcp_<server>_<tool>). */
+  calls?: { name: string; args: Record<string, unknown> }[];
   respond?: (req: LoggedRequest, fake: FakeGemini) => GeminiReply;
 }
 
@@ -53,12 +55,28 @@ function jsonAnswer(req: LoggedRequest): string | undefined {
   return JSON.stringify(out);
 }
 
+/** The function names a request declares. */
+export function geminiDeclaredFunctions(req: LoggedRequest): string[] {
+  const tools = (req.body as { tools?: { functionDeclarations?: { name?: string }[] }[] })?.tools ?? [];
+  return tools.flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name ?? ""));
+}
+
+/** The responses of every function call the request carries back. */
+export function geminiFunctionResponses(req: LoggedRequest): { name: string; response: unknown }[] {
+  return contentsOf(req).flatMap((c) => (c.parts ?? []).flatMap((p) => (p.functionResponse ? [p.functionResponse as { name: string; response: unknown }] : [])));
+}
+
 export function defaultGeminiReply(req: LoggedRequest, fake: FakeGemini): GeminiReply {
   const o = fake.options;
   const json = jsonAnswer(req);
   if (json !== undefined) return { text: json };
   if (!hasTools(req)) return { text: "Fake session title" };
   if (o.queue?.length) return o.queue.shift()!;
+  const call = o.calls?.[0];
+  if (call && geminiDeclaredFunctions(req).includes(call.name)) {
+    o.calls!.shift();
+    return { functionCall: call, ...o.hold };
+  }
   if (lastIsFunctionResponse(req)) return { text: "The command finished.", ...o.hold };
   return { text: o.replyText ?? "Hello from the fake model.", ...o.hold };
 }

@@ -15,6 +15,8 @@ export interface FakeOpenAIOptions {
   hold?: Hold;
   /** Replies for the next turns, in order, before the default applies. */
   queue?: OpenAIReply[];
+  /** MCP tool calls to make, in order, each once the request offers it (Codex lists a server's tools under the namespace mcp__<server>). */
+  mcpCalls?: { server: string; tool: string; arguments: Record<string, unknown> }[];
   respond?: (req: LoggedRequest, fake: FakeOpenAI) => OpenAIReply;
 }
 
@@ -48,11 +50,32 @@ function lastIsToolOutput(req: LoggedRequest): boolean {
   return last?.type === "function_call_output" || last?.type === "custom_tool_call_output";
 }
 
+type ToolSpec = { type?: string; name?: string; tools?: ToolSpec[] };
+
+/** Tool names a request offers, a namespace's as `<namespace>/<tool>`. */
+export function openaiOfferedTools(req: LoggedRequest): string[] {
+  const tools = (req.body as { tools?: ToolSpec[] })?.tools ?? [];
+  return tools.flatMap((t) => (t.type === "namespace" ? (t.tools ?? []).map((x) => `${t.name}/${x.name}`) : [t.name ?? t.type ?? ""]));
+}
+
+/** The texts of every function_call_output the request carries back. */
+export function openaiToolOutputs(req: LoggedRequest): string[] {
+  const input = (req.body as { input?: { type?: string; output?: string | { text?: string }[] }[] })?.input;
+  return (Array.isArray(input) ? input : [])
+    .filter((i) => i.type === "function_call_output")
+    .map((i) => (typeof i.output === "string" ? i.output : (i.output ?? []).map((p) => p.text ?? "").join("\n")));
+}
+
 export function defaultOpenAIReply(req: LoggedRequest, fake: FakeOpenAI): OpenAIReply {
   const o = fake.options;
   const keys = jsonFormatKeys(req);
   if (keys) return { text: JSON.stringify(Object.fromEntries(keys.map((k) => [k, "Fake session title"]))) };
   if (o.queue?.length) return o.queue.shift()!;
+  const mcp = o.mcpCalls?.[0];
+  if (mcp && openaiOfferedTools(req).includes(`mcp__${mcp.server}/${mcp.tool}`)) {
+    o.mcpCalls!.shift();
+    return { functionCall: { name: mcp.tool, namespace: `mcp__${mcp.server}`, arguments: mcp.arguments }, ...o.hold };
+  }
   if (lastIsToolOutput(req)) return { text: "The command finished.", ...o.hold };
   return { text: o.replyText ?? "Hello from the fake model.", ...o.hold };
 }
