@@ -9,6 +9,7 @@ import { whichSync } from "../launch/launcher";
 import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
 import type { ProjectStore } from "../store";
 import { type Cleanup, type Orphans, findOrphans, noOrphans } from "./orphans";
+import { mcpChecks } from "./mcp";
 
 export interface DoctorCheck {
   name: string;
@@ -102,6 +103,7 @@ export function runDoctor(home: string, store: ProjectStore | undefined): Doctor
   if (checkout) {
     checks.push(postCheckoutCheck(checkout.commonDir, store.root));
   }
+  checks.push(...mcpChecks(store));
   const { orphans, cleanup } = findOrphans(store, config, !!tmuxV);
   return { ok: checks.every((c) => c.ok || !c.required), project: store.root, checks, orphans, cleanup };
 }

@@ -6,12 +6,16 @@ import { appendFileNoFollow, readFileNoFollow } from "../nofollow";
 import type { SimpleGit } from "simple-git";
 import { findCheckout } from "./main-root";
 
-/** The environment for git children: never inherit a hook's GIT_DIR/GIT_INDEX_FILE/GIT_WORK_TREE. */
+/**
+ * The environment for git children: never inherit a hook's GIT_DIR/GIT_INDEX_FILE/GIT_WORK_TREE.
+ * GIT_EXEC_PATH, which git exports to every hook, goes too: simple-git refuses to run with it
+ * set, so any git call from the post-checkout hook failed (git finds its own path without it).
+ */
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (k === "GIT_DIR" || k === "GIT_INDEX_FILE" || k === "GIT_WORK_TREE" || k === "GIT_PREFIX" || k === "GIT_COMMON_DIR") continue;
+    if (k === "GIT_DIR" || k === "GIT_INDEX_FILE" || k === "GIT_WORK_TREE" || k === "GIT_PREFIX" || k === "GIT_COMMON_DIR" || k === "GIT_EXEC_PATH") continue;
     env[k] = v;
   }
   return { ...env, ...extra };
