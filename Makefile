@@ -22,9 +22,13 @@ node_modules/.installed: package.json package-lock.json
 lib/generated/assets.ts: $(wildcard hooks/*.sh hooks/*.fish launch-templates/*.sh launch-templates/*.bash launch-templates/*.zsh launch-templates/*.fish) scripts/gen-assets.ts
 	$(BIN)/bun scripts/gen-assets.ts
 
-# The MCP SDK as text, evaluated only by `spex mcp` (see the script). Not tracked.
-lib/generated/mcp-sdk.ts: lib/mcp/sdk.ts scripts/gen-mcp-sdk.ts package-lock.json
-	$(BIN)/bun scripts/gen-mcp-sdk.ts
+# The MCP SDK (with zod and ajv, ~0.5 MB) as a module of its own, loaded only by
+# `spex mcp` (lib/mcp/sdk-load.ts): bundled into the commands' code it cost each
+# of them ~12 ms of parsing at startup. The binary embeds it as a second entry
+# point; the Node bundle ships it beside dist/spex.cjs.
+dist/mcp-sdk.mjs: node_modules/.installed lib/mcp/sdk.ts package-lock.json
+	@mkdir -p dist
+	$(BIN)/bun build lib/mcp/sdk.ts --target=node --format=esm --outfile dist/mcp-sdk.mjs
 
 # The dashboard: web/ (TypeScript, typechecked with the DOM library) bundled for
 # the browser with xterm.js, embedded as strings (gitignored, made here).
@@ -32,18 +36,18 @@ WEB := $(shell find web -type f 2>/dev/null)
 lib/generated/dashboard.ts: node_modules/.installed $(WEB) scripts/build-web.ts node_modules/@xterm/xterm/package.json
 	$(BIN)/bun scripts/build-web.ts
 
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/mcp-sdk.ts $(SOURCES)
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p bin
-	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --define '__SPEX_BUILD__=$(BUILD_STAMP)' cmd/main.ts --outfile bin/spex
+	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --define '__SPEX_BUILD__=$(BUILD_STAMP)' cmd/main.ts dist/mcp-sdk.mjs --outfile bin/spex
 
-dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/mcp-sdk.ts $(SOURCES)
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	$(BIN)/bun scripts/gen-assets.ts stamp dist/ncc/index.js dist/spex.cjs '$(BUILD_STAMP)'
 
-build: bin/spex dist/spex.cjs
+build: bin/spex dist/spex.cjs dist/mcp-sdk.mjs
 
-typecheck: node_modules/.installed lib/generated/dashboard.ts lib/generated/mcp-sdk.ts
+typecheck: node_modules/.installed lib/generated/dashboard.ts
 	$(BIN)/tsc -p .
 	$(BIN)/tsc -p web
 
@@ -68,7 +72,7 @@ install: build
 test: build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
 
-test-unit: node_modules/.installed lib/generated/dashboard.ts lib/generated/mcp-sdk.ts
+test-unit: node_modules/.installed lib/generated/dashboard.ts
 	$(BIN)/bun test test/unit
 
 test-integration: build

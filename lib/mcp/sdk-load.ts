@@ -1,18 +1,26 @@
-// The MCP SDK for `spex mcp`, evaluated from the text the build embedded
-// (scripts/gen-mcp-sdk.ts explains why it is text). The bundle needs only
-// Node built-ins from outside, so a require rooted anywhere serves it.
-import { createRequire } from "node:module";
+// The MCP SDK for `spex mcp`, from a module of its own (Makefile: dist/mcp-sdk.mjs):
+// bundled with the commands it cost every one of them ~12 ms of parsing at
+// startup. The compiled binary carries it as a second entry point under its
+// repository path; the Node bundle finds it beside itself; run from source,
+// lib/mcp/sdk.ts is imported as it is.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 export type McpSdk = typeof import("./sdk");
 
-let loaded: McpSdk | undefined;
+/** Where this build keeps the SDK module. */
+export function sdkModulePath(script = process.argv[1] ?? ""): string {
+  const compiled = script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/");
+  // The binary embeds dist/mcp-sdk.mjs under its repository path (bun names the embedded entry .js).
+  const candidates = compiled ? ["mcp-sdk.js", "mcp-sdk.mjs"].map((f) => join(dirname(script), "dist", f)) : [join(dirname(script), "mcp-sdk.mjs")];
+  return candidates.find((c) => existsSync(c)) ?? join(__dirname, "sdk.ts");
+}
 
-export async function loadMcpSdk(): Promise<McpSdk> {
-  if (loaded) return loaded;
-  const { MCP_SDK_SOURCE } = await import("../generated/mcp-sdk");
-  const module = { exports: {} as McpSdk };
-  // Our own bundle, made at build time from a pinned dependency: never text from outside.
-  new Function("module", "exports", "require", MCP_SDK_SOURCE)(module, module.exports, createRequire(process.execPath));
-  loaded = module.exports;
-  return loaded;
+// A bundler would pull a visible import() of it back into the commands' code: the path is a runtime value.
+const importAt = new Function("path", "return import(path)") as (path: string) => Promise<McpSdk>;
+
+let loaded: Promise<McpSdk> | undefined;
+
+export function loadMcpSdk(): Promise<McpSdk> {
+  return (loaded ??= importAt(sdkModulePath()));
 }
