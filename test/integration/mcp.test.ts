@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type McpSession, connectMcp, errorCodeOf, jsonOf } from "../support/mcp";
-import { type Sandbox, sandbox } from "../support/sandbox";
+import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 
 let sb: Sandbox;
 let alpha: string;
@@ -55,7 +55,7 @@ describe("spex mcp over stdio (SDK client)", () => {
   test("tools/list: every tool, each with a description and an object schema whose every field is described", async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["session_list", "session_show", "session_new", "session_send", "session_wait", "session_done", "session_park", "session_ask", "task_new", "task_list", "task_claim", "task_finish", "task_release", "reserve", "reservations", "release", "group_list"].sort(),
+      ["session_list", "session_show", "session_new", "session_send", "session_wait", "session_read", "session_done", "session_park", "session_ask", "task_new", "task_list", "task_claim", "task_finish", "task_release", "reserve", "reservations", "release", "group_list", "snapshot"].sort(),
     );
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(60);
@@ -114,6 +114,25 @@ describe("spex mcp over stdio (SDK client)", () => {
     expect(until.outcome).toBe("reached");
     expect(errorCodeOf(await call("session_wait", { timeout_seconds: 301 }))).toBe("usage");
     expect(errorCodeOf(await call("session_wait", { sessions: [alpha] }))).toBe("wait_self");
+  });
+
+  test("session_read: the pane of a running session as read --json prints it; snapshot: the document of snapshot --json", async () => {
+    // The shell harness runs the prompt as its first command.
+    const gamma = cli(["session", "new", "--launcher", "shell", "--name", "gamma", "echo pane-marker-$((4700+11))"]).session_id as string;
+    // Its output, then the shell's next prompt: a screen that stays as it is.
+    await waitFor(() => /^pane-marker-4711\n.*[#$%>] ?$/m.test(sb.spex(["session", "read", gamma]).stdout.trimEnd()), "the shell session's output and its next prompt");
+    const read = await ok("session_read", { session: "gamma" });
+    expect(read).toMatchObject({ id: gamma, source: "pane", live: true, styled: false, history: 0 });
+    expect(read.screen).toMatch(/^pane-marker-4711$/m);
+    expect(read).toEqual(cli(["session", "read", gamma]));
+    expect(errorCodeOf(await call("session_read", { session: "gamma", history: -1 }))).toBe("usage");
+
+    const snap = await ok("snapshot");
+    const viaCli = cli(["snapshot"]);
+    expect(snap.schemaVersion).toBe("spex.snapshot.v1");
+    for (const part of ["project", "sessions", "groups", "tasks", "reservations", "terminals", "messages"]) expect({ part, value: snap[part] }).toEqual({ part, value: viaCli[part] });
+    expect(snap.sessions.map((r: any) => r.id)).toContain(gamma);
+    cli(["session", "stop", gamma]);
   });
 
   test("task tools: new, list, claim without an id takes the oldest unblocked, finish, release; the holder is the caller", async () => {

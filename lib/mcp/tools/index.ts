@@ -4,7 +4,7 @@ import { sessionAsk, sessionDone, sessionPark } from "./declare";
 import { sessionSend, sessionWait } from "./comms";
 import { groupList } from "./groups";
 import { release, reservations, reserve } from "./files";
-import { sessionList, sessionNew, sessionShow } from "./sessions";
+import { sessionList, sessionNew, sessionRead, sessionShow, snapshot } from "./sessions";
 import { taskClaim, taskFinish, taskList, taskNew, taskRelease } from "./tasks";
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -13,6 +13,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   sessionNew,
   sessionSend,
   sessionWait,
+  sessionRead,
   sessionDone,
   sessionPark,
   sessionAsk,
@@ -25,6 +26,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   reservations,
   release,
   groupList,
+  snapshot,
 ];
 
 export function findTool(name: string): ToolDefinition | undefined {
