@@ -31,9 +31,12 @@ const MCP_TOOLS_RULE = `mcp__${SPEX_MCP_SERVER}`;
 /**
  * `.mcp.json` declares the server; the worktree's local settings enable it and
  * allow its tools (spex's own tools, unasked, as its hooks run unasked). A
- * user who turned the server off (disabledMcpjsonServers) keeps it off.
+ * user who turned the server off (disabledMcpjsonServers) keeps it off; local
+ * settings the repository tracks keep the user's permissions as they are, so
+ * nothing is registered there (declared but not enabled, it would only ask).
  */
 function registerClaudeMcp(worktree: string, server: McpLaunch, tracked: Set<string>): McpRegistration {
+  if (tracked.has(SETTINGS)) return { files: [], skipped: `${SETTINGS} is tracked by the repository; spex does not add permissions to it` };
   const declared = registerJsonMcp(worktree, MCP_FILE, { type: "stdio", command: server.command, args: server.args }, tracked.has(MCP_FILE));
   if (declared.skipped) return declared;
   const local = updateJsonSettings(worktree, SETTINGS, (s) => {
@@ -67,7 +70,7 @@ export const claude: HarnessAdapter = {
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
   renderHooks: jsonHookRenderer(SETTINGS, EVENTS),
-  mcpConfigFiles: [MCP_FILE],
+  mcpConfigFiles: [MCP_FILE, SETTINGS],
   registerMcp: registerClaudeMcp,
   mcpRegistered: claudeMcpRegistered,
   fatalScreens: [/Invalid API key/i, /Please run \/login/i, /API Error: 401/],

@@ -4,7 +4,7 @@
 // file the repository tracks is never edited, a planted link is refused, and
 // what spex rendered never blocks a close.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installFakeAgents } from "../support/agents";
 import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
@@ -95,6 +95,17 @@ describe("registering spex mcp beside the hooks", () => {
     const s = create("claude", ["--base", "shared"]);
     expect(readFileSync(join(s.worktree_path, ".mcp.json"), "utf8")).toBe(shared);
     expect(readJson(join(s.worktree_path, ".claude", "settings.local.json")).enabledMcpjsonServers).toEqual(["spex"]);
+  });
+
+  test("claude: local settings the repository tracks keep the user's permissions: nothing is registered there", () => {
+    sb = sandbox();
+    installFakeAgents(sb, ["claude"]);
+    const settings = JSON.stringify({ permissions: { allow: ["Bash(ls)"] } });
+    branchWith("team", { ".claude/settings.local.json": settings });
+    const s = create("claude", ["--base", "team"]);
+    expect(readJson(join(s.worktree_path, ".claude", "settings.local.json")).permissions).toEqual({ allow: ["Bash(ls)"] });
+    expect(existsSync(join(s.worktree_path, ".mcp.json"))).toBe(false);
+    expect(doctorCheck("mcp claude")).toMatchObject({ ok: false });
   });
 
   test("codex: a [mcp_servers.spex] table in the worktree's .codex/config.toml, the rest of the file kept byte for byte; a user's own table is left alone", () => {
