@@ -199,7 +199,7 @@ describe("codex project trust", () => {
     try {
       process.env.CODEX_HOME = join(sb.dir, "codex");
       writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { cx: { harness: "codex", command: "sh" } } }));
-      const check = () => runDoctor(projectStore(sb.repo, sb.home)).checks.find((c) => c.name === "codex project trust");
+      const check = () => runDoctor(sb.home, projectStore(sb.repo, sb.home)).checks.find((c) => c.name === "codex project trust");
       expect(check()).toMatchObject({ ok: false, required: false });
       expect(check()!.detail).toContain(`[projects."${sb.repo}"] trust_level = "trusted"`);
       mkdirSync(process.env.CODEX_HOME);
