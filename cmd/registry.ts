@@ -57,6 +57,10 @@ import { TerminalReadCommand } from "./terminal/read";
 import { TerminalCloseCommand } from "./terminal/close";
 import { TerminalAttachCommand } from "./terminal/attach";
 import { SnapshotCommand } from "./snapshot";
+import { MachineAddCommand } from "./machine/add";
+import { MachineLsCommand } from "./machine/ls";
+import { MachineRmCommand } from "./machine/rm";
+import { MachineInstallCommand } from "./machine/install";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -116,4 +120,8 @@ export const commands: CommandClass<any>[] = [
   TerminalCloseCommand,
   TerminalAttachCommand,
   SnapshotCommand,
+  MachineAddCommand,
+  MachineLsCommand,
+  MachineRmCommand,
+  MachineInstallCommand,
 ];

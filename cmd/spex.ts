@@ -12,6 +12,7 @@ import { diagnoseArgs, leadingWords } from "../lib/cli/diagnose";
 import type { SpexContext } from "../lib/cli/context";
 import { SpexError } from "../lib/errors";
 import { SpexCommand } from "./base";
+import { RemotableCommand, routeRemotable } from "./remotable";
 import { VERSION } from "../lib/version";
 // Every process that writes records also appends timeline events and notifies watchers.
 import "../lib/comms/install";
@@ -87,6 +88,16 @@ export async function runCli(args: string[], base: BaseContext): Promise<number>
       }
     }
     return reportError(usageError(error as Error, args), context, json);
+  }
+  // A verb aimed at another machine runs there; one aimed here may have had its selector or folder adjusted.
+  const remotable: unknown = command;
+  if (remotable instanceof RemotableCommand) {
+    try {
+      const remote = await routeRemotable(remotable, args, context);
+      if (remote !== undefined) return remote;
+    } catch (error) {
+      return reportError(error, context, remotable.json);
+    }
   }
   const exit = await cli.run(command, context);
   if (command instanceof SpexCommand && command.failure !== undefined) {

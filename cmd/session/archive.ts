@@ -1,5 +1,7 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
 import { waitNoticeFor } from "../../lib/cli/wait-notice";
@@ -7,8 +9,9 @@ import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { archiveSession, describeRuntime, restoreArchived } from "../../lib/teardown";
 
-export class SessionArchiveCommand extends SpexCommand {
+export class SessionArchiveCommand extends RemotableCommand {
   static paths = [["session", "archive"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Lifecycle",
     description: "file a session away, capturing its last screen first (or bring it back with --restore)",

@@ -1,13 +1,16 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { SpexError } from "../../lib/errors";
 import { hasSession } from "../../lib/tmux";
 import { attachTerminal } from "../../lib/tmux/attach";
 
-export class SessionAttachCommand extends SpexCommand {
+export class SessionAttachCommand extends RemotableCommand {
   static paths = [["session", "attach"]];
+  static remote: RemoteSpec = { selectors: "selector", tty: true };
   static usage = SpexCommand.Usage({
     category: "Sessions",
     description: "attach this terminal to a session's tmux pane",

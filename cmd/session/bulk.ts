@@ -3,13 +3,15 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { formatTable, printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
-import { liveConfig, parseStatuses } from "../../lib/live";
+import { liveConfig, machineName, parseStatuses } from "../../lib/live";
 import { BULK_ACTIONS, type BulkEnvelope, isBulkAction, isMutating, runBulk } from "../../lib/live/bulk";
+import { fleetTargets, readMachines, runFleetBulk, unanswered } from "../../lib/machines";
+import { fleetWarnings } from "./live";
 
 const isLimit = t.cascade(t.isNumber(), [t.isAtLeast(0)]);
 const isLimitOrNone = t.isOneOf([t.isLiteral("none"), isLimit]);
 
-function bulkReport(env: BulkEnvelope): string {
+function bulkReport(env: BulkEnvelope, withMachine = false): string {
   const s = env.summary;
   let text = `bulk ${env.action}: ${s.selected} selected of ${s.totalPanes} panes; planned ${s.planned}, queued ${s.queued}, skipped ${s.skipped}, refused ${s.refused}`;
   if (s.queued > 0 && env.executionEnabled) text += `; succeeded ${s.succeeded}, failed ${s.failed}`;
@@ -21,13 +23,14 @@ function bulkReport(env: BulkEnvelope): string {
     return text;
   }
   const rows = env.entries.map((e) => [
+    ...(withMachine ? [e.machine] : []),
     e.target,
     e.status,
     e.decision,
     env.action === "doctor" ? (e.findings ?? []).join("; ") || "ok" : e.reason,
     e.outcome ? `${e.outcome.state}: ${e.outcome.message}` : "",
   ]);
-  return text + formatTable(["TARGET", "STATUS", "DECISION", env.action === "doctor" ? "FINDINGS" : "REASON", "OUTCOME"], rows);
+  return text + formatTable([...(withMachine ? ["MACHINE"] : []), "TARGET", "STATUS", "DECISION", env.action === "doctor" ? "FINDINGS" : "REASON", "OUTCOME"], rows);
 }
 
 export class SessionBulkCommand extends SpexCommand {
@@ -50,7 +53,8 @@ export class SessionBulkCommand extends SpexCommand {
   action = Option.String({ name: "action", validator: t.isEnum(BULK_ACTIONS) });
   openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
   project = Option.String("-p,--project", { description: "Only panes whose project path or slug contains this text (or of this path's project)" });
-  machine = Option.String("-m,--machine", { description: "Only panes of this machine (short host name, case ignored)" });
+  machine = Option.String("-m,--machine", { description: "Only panes of these machines (comma-separated, case ignored): this one by its short host name, others from `spex machine ls`, asked over ssh" });
+  allMachines = Option.Boolean("--all-machines", false, { description: "This machine and every machine of `spex machine ls`; a confirmed mutation runs on one machine at a time" });
   status = Option.String("--status", { description: "Comma-separated statuses to select: active, idle, needs_attention, dead" });
   dryRun = Option.Boolean("--dry-run", false, { description: "Plan only; change nothing" });
   yes = Option.Boolean("--yes", false, { description: "Confirm a mutating action" });
@@ -66,7 +70,7 @@ export class SessionBulkCommand extends SpexCommand {
     const config = liveConfig();
     if (config.warning) this.context.stderr.write(`spex: warning: ${config.warning}\n`);
     const defaults = config.bulk;
-    const envelope = await runBulk({
+    const request = {
       action: this.action,
       dryRun: this.dryRun,
       yes: this.yes,
@@ -82,9 +86,20 @@ export class SessionBulkCommand extends SpexCommand {
         maxLoad1: this.maxLoad1 === undefined ? defaults.maxLoad1 : this.maxLoad1 === "none" ? null : this.maxLoad1,
         maxLoadPerCore: this.maxLoadPerCore ?? defaults.maxLoadPerCore,
       },
-    }, { observe: { config } });
+    };
+    const targets = this.allMachines || this.machine !== undefined ? fleetTargets({ machine: this.machine, allMachines: this.allMachines }, machineName(), readMachines()) : undefined;
+    const fleet = targets
+      ? await runFleetBulk(targets, { ...request, machine: this.allMachines ? targets.map((t) => t.name).join(",") : request.machine }, {
+        openOnly: this.openOnly, project: this.project, status: this.status, dryRun: this.dryRun, yes: this.yes, queue: this.queue,
+        concurrency: this.concurrency, jitter: this.jitter, maxActiveAgents: this.maxActiveAgents, maxLoad1: this.maxLoad1, maxLoadPerCore: this.maxLoadPerCore,
+      }, () => runBulk({ ...request, machine: null }, { observe: { config } }))
+      : undefined;
+    const envelope = fleet ?? (await runBulk(request, { observe: { config } }));
     if (this.json) writeJson(this.context.stdout, envelope);
-    else this.context.stdout.write(bulkReport(envelope));
+    else {
+      this.context.stdout.write(bulkReport(envelope, targets !== undefined));
+      if (fleet) this.context.stderr.write(fleetWarnings(unanswered(fleet)));
+    }
     // Asked to change sessions without a confirmation: refused, even when nothing was selected.
     const unconfirmed = isMutating(envelope.action) && !this.dryRun && !this.yes;
     if (unconfirmed && !this.json) this.context.stderr.write(`spex: bulk ${envelope.action} changes sessions: confirm with --yes, or plan with --dry-run\n`);

@@ -1,13 +1,16 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, writeJson } from "../../lib/cli/output";
 import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { closeSession, describeClose, flushTiming } from "../../lib/teardown";
 
-export class SessionCloseCommand extends SpexCommand {
+export class SessionCloseCommand extends RemotableCommand {
   static paths = [["session", "close"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Lifecycle",
     description: "end a session for good: stop it, remove its worktree and branch, delete its record",

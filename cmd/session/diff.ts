@@ -1,12 +1,15 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { describeDiffFiles, diffSession } from "../../lib/review";
 
-export class SessionDiffCommand extends SpexCommand {
+export class SessionDiffCommand extends RemotableCommand {
   static paths = [["session", "diff"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Review",
     description: "show a session's work against the point its branch forked from",

@@ -1,12 +1,15 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { interruptSession } from "../../lib/teardown";
 
-export class SessionInterruptCommand extends SpexCommand {
+export class SessionInterruptCommand extends RemotableCommand {
   static paths = [["session", "interrupt"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Lifecycle",
     description: "interrupt the agent's current turn; the session keeps running",

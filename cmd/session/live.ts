@@ -1,16 +1,22 @@
 import { Option } from "clipanion";
 import * as t from "typanion";
 import { SpexCommand } from "../base";
-import { formatTable, writeJson } from "../../lib/cli/output";
+import { formatTable, printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
-import { type LiveFilters, type LiveRow, liveConfig, observeLive, parseStatuses, watchLive } from "../../lib/live";
+import { type LiveFilters, type LiveRow, liveConfig, machineName, observeLive, parseStatuses, watchLive } from "../../lib/live";
+import { type FleetError, type FleetTarget, fleetTargets, observeFleet, readMachines, repeatEvery } from "../../lib/machines";
 
-export function liveTable(rows: LiveRow[]): string {
+/** The pane table; with several machines a MACHINE column leads. */
+export function liveTable(rows: LiveRow[], withMachine = false): string {
   if (rows.length === 0) return "no panes\n";
-  return formatTable(
-    ["TARGET", "SERVER", "STATUS", "PROJECT", "COMMAND", "SPEX", "LAST LINE"],
-    rows.map((r) => [r.target, r.socket || "default", r.status, r.projectSlug, r.command, r.sessionId ? r.sessionId.slice(0, 8) : "", r.lastVisibleLine ?? ""]),
-  );
+  const headers = ["TARGET", "SERVER", "STATUS", "PROJECT", "COMMAND", "SPEX", "LAST LINE"];
+  const cells = (r: LiveRow) => [r.target, r.socket || "default", r.status, r.projectSlug, r.command, r.sessionId ? r.sessionId.slice(0, 8) : "", r.lastVisibleLine ?? ""];
+  return withMachine ? formatTable(["MACHINE", ...headers], rows.map((r) => [r.machine, ...cells(r)])) : formatTable(headers, rows.map(cells));
+}
+
+/** The machines that did not answer, one line each (stderr). */
+export function fleetWarnings(errors: FleetError[]): string {
+  return errors.map((e) => printable(`spex: warning: ${e.error.message} [${e.error.code}]`) + "\n").join("");
 }
 
 export class SessionLiveCommand extends SpexCommand {
@@ -34,7 +40,8 @@ export class SessionLiveCommand extends SpexCommand {
 
   openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
   project = Option.String("-p,--project", { description: "Only panes whose project path or slug contains this text (or of this path's project)" });
-  machine = Option.String("-m,--machine", { description: "Only panes of this machine (short host name, case ignored)" });
+  machine = Option.String("-m,--machine", { description: "Only panes of these machines (comma-separated, case ignored): this one by its short host name, others from `spex machine ls`, asked over ssh" });
+  allMachines = Option.Boolean("--all-machines", false, { description: "This machine and every machine of `spex machine ls`, asked in parallel" });
   status = Option.String("--status", { description: "Comma-separated statuses to keep: active, idle, needs_attention, dead" });
   once = Option.Boolean("--once", false, { description: "Observe once (the default)" });
   watch = Option.Boolean("--watch", false, { description: "Observe repeatedly until interrupted" });
@@ -48,6 +55,8 @@ export class SessionLiveCommand extends SpexCommand {
     if (config.warning) this.context.stderr.write(`spex: warning: ${config.warning}\n`);
     const opts = { config };
     const out = this.context.stdout;
+    const targets = this.allMachines || this.machine !== undefined ? fleetTargets({ machine: this.machine, allMachines: this.allMachines }, machineName(), readMachines()) : undefined;
+    if (targets) return this.fleet(targets, { ...filters, machine: undefined }, () => observeLive({ ...filters, machine: undefined }, opts).rows);
     if (!this.watch) {
       const obs = observeLive(filters, opts);
       if (this.json) writeJson(out, obs.rows);
@@ -59,6 +68,22 @@ export class SessionLiveCommand extends SpexCommand {
       if (this.json) out.write(JSON.stringify(obs.rows) + "\n");
       else out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${obs.observedAt}, ${obs.rows.length} panes\n${liveTable(obs.rows)}\n`);
     }, opts);
+    return 0;
+  }
+
+  /** Several machines: each asked in parallel, rows marked with their machine, one error entry per machine that did not answer. */
+  private async fleet(targets: FleetTarget[], filters: LiveFilters, local: () => LiveRow[]): Promise<number> {
+    const out = this.context.stdout;
+    const redraw = this.watch && !this.json && (out as NodeJS.WriteStream).isTTY === true;
+    await repeatEvery({ intervalMs: (this.interval ?? 2) * 1000, count: this.watch ? this.count : 1 }, async () => {
+      const fleet = await observeFleet(targets, filters, local);
+      if (this.json) out.write(this.watch ? JSON.stringify(fleet.entries) + "\n" : JSON.stringify(fleet.entries, null, 2) + "\n");
+      else {
+        if (this.watch) out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${new Date().toISOString()}, ${fleet.rows.length} panes on ${targets.length} machines\n`);
+        out.write(liveTable(fleet.rows, true));
+        this.context.stderr.write(fleetWarnings(fleet.errors));
+      }
+    });
     return 0;
   }
 }

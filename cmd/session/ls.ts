@@ -1,13 +1,16 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { reportWarning, writeJson } from "../../lib/cli/output";
 import { renderSessionTable } from "../../lib/cli/session-table";
 import { terminalOf } from "../../lib/cli/terminal";
 import { currentProject } from "../../lib/store";
 import { listSessions } from "../../lib/verbs/list";
 
-export class SessionLsCommand extends SpexCommand {
+export class SessionLsCommand extends RemotableCommand {
   static paths = [["session", "ls"], ["session", "list"]];
+  static remote: RemoteSpec = { selectors: "selectors" };
   static usage = SpexCommand.Usage({
     category: "Sessions",
     description: "list the sessions of this repository",

@@ -1,13 +1,16 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { type MergeStrategy, describeMerge, mergeSession } from "../../lib/review";
 
-export class SessionMergeCommand extends SpexCommand {
+export class SessionMergeCommand extends RemotableCommand {
   static paths = [["session", "merge"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Review",
     description: "land a session's branch on the main branch, without touching your checkout's work",

@@ -1,6 +1,8 @@
 import { Option } from "clipanion";
 import * as t from "typanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { reportWarning, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
@@ -8,8 +10,9 @@ import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
 
-export class SessionNewCommand extends SpexCommand {
+export class SessionNewCommand extends RemotableCommand {
   static paths = [["session", "new"], ["session", "create"]];
+  static remote: RemoteSpec = { files: ["--prompt-file"] };
   static usage = SpexCommand.Usage({
     category: "Sessions",
     description: "start an agent session in its own worktree, branch and tmux session",

@@ -1,12 +1,15 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { renameSession, resolveSelector } from "../../lib/sessions";
 import { labelOf } from "../../lib/naming";
 
-export class SessionRenameCommand extends SpexCommand {
+export class SessionRenameCommand extends RemotableCommand {
   static paths = [["session", "rename"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Sessions",
     description: "set or clear a session's display name",

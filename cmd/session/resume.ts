@@ -1,12 +1,15 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { resumeSession } from "../../lib/teardown";
 
-export class SessionResumeCommand extends SpexCommand {
+export class SessionResumeCommand extends RemotableCommand {
   static paths = [["session", "resume"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Lifecycle",
     description: "relaunch a stopped session's agent, continuing its conversation",

@@ -1,12 +1,15 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
 import { resolveSender, sendToSelector } from "../../lib/comms";
 
-export class SessionSendCommand extends SpexCommand {
+export class SessionSendCommand extends RemotableCommand {
   static paths = [["session", "send"]];
+  static remote: RemoteSpec = { selectors: "selector", files: ["--message-file"], caller: "--from" };
   static usage = SpexCommand.Usage({
     category: "Messages",
     description: "send a message to a session, typed when it is at rest",

@@ -1,11 +1,14 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { showSession } from "../../lib/verbs/show";
 
-export class SessionShowCommand extends SpexCommand {
+export class SessionShowCommand extends RemotableCommand {
   static paths = [["session", "show"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Sessions",
     description: "show one session: the full record, the full prompt and its screen",

@@ -1,13 +1,16 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, writeJson } from "../../lib/cli/output";
 import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { describeRuntime, flushTiming, stopSession } from "../../lib/teardown";
 
-export class SessionStopCommand extends SpexCommand {
+export class SessionStopCommand extends RemotableCommand {
   static paths = [["session", "stop"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Lifecycle",
     description: "stop a session's agent and its tmux session; the worktree, branch and row stay",

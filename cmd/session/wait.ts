@@ -1,12 +1,15 @@
 import { Option } from "clipanion";
 import * as t from "typanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, writeJson } from "../../lib/cli/output";
 import { currentProject, sessionIdFromEnv } from "../../lib/store";
 import { exitCodeOf, parseUntil, waitOnSelectors } from "../../lib/comms";
 
-export class SessionWaitCommand extends SpexCommand {
+export class SessionWaitCommand extends RemotableCommand {
   static paths = [["session", "wait"]];
+  static remote: RemoteSpec = { selectors: "selectors", caller: "--cursor" };
   static usage = SpexCommand.Usage({
     category: "Messages",
     description: "wait for a session's next event, for it to be at rest, or for a status",

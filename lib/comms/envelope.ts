@@ -3,6 +3,7 @@
 // one place every message kind passes (CLI, HTTP route, watch notices), so a
 // body cannot end its own bracketed paste or submit itself.
 import { promptSeam, shortId } from "../naming";
+import { parseRemoteSessionName } from "../naming/machine";
 import { pasteSafeText } from "../tmux";
 import type { QueuedMessage } from "./queue";
 
@@ -15,8 +16,15 @@ function envelope(m: QueuedMessage): string {
     case "user":
     case "watch":
       return promptSeam(m.text);
-    case "name":
+    case "name": {
+      // A session of another machine is named `<machine>:<id>` there (docs/machines.md); the reply goes back the same way.
+      const remote = parseRemoteSessionName(m.from.name);
+      if (remote) {
+        const address = `${remote.machine}:${shortId(remote.id, 8)}`;
+        return `[message from session ${address} on machine ${remote.machine}; reply with: spex session send ${address} "..."]\n${m.text}`;
+      }
       return `[message from ${oneLine(m.from.name)}; it cannot receive replies]\n${m.text}`;
+    }
     case "session": {
       const short = shortId(m.from.id, 8);
       return `[message from session ${oneLine(m.from.label)} (${short}); reply with: spex session send ${short} "..."]\n${m.text}`;

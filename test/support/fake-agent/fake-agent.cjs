@@ -60,7 +60,8 @@ function turn(text) {
   fire("UserPromptSubmit", { prompt: text });
   out(`\r\n✻ Working…\r\n`);
   const finish = () => {
-    out(`● fake reply to: ${text.split("\n")[0].slice(0, 60)}\r\n`);
+    // The spinner line goes when the turn ends, as Claude Code's does: up one line, erase it, the reply in its place.
+    out(`\x1b[1A\r\x1b[2K● fake reply to: ${text.split("\n")[0].slice(0, 60)}\r\n`);
     fire("Stop", { stop_hook_active: false });
     busy = false;
     composer();
@@ -101,8 +102,9 @@ process.stdin.on("data", (chunk) => {
       s = s.slice(6);
       continue;
     }
-    const ch = s[0];
-    s = s.slice(1);
+    // Whole code points: half of a surrogate pair echoed alone is not the character.
+    const ch = String.fromCodePoint(s.codePointAt(0));
+    s = s.slice(ch.length);
     if (ch === "\x03") end(130);
     if (ch === "\x1b") continue; // Escape: interrupt (nothing to interrupt here)
     if (!pasting && (ch === "\r" || ch === "\n")) {
