@@ -23,13 +23,14 @@ export interface FleetError {
 export function fleetTargets(opts: { machine?: string; allMachines: boolean }, localName: string, machines: Machine[]): FleetTarget[] | undefined {
   if (opts.allMachines) return [{ name: localName, kind: "local" }, ...machines.map((m) => ({ name: m.name, kind: "remote" as const, machine: m }))];
   if (opts.machine === undefined) return undefined;
-  const names = [...new Set(opts.machine.split(",").map((n) => n.trim()).filter(Boolean))];
+  const names = opts.machine.split(",").map((n) => n.trim()).filter(Boolean);
   const targets: FleetTarget[] = names.map((name) => {
     if (name.toLowerCase() === localName.toLowerCase()) return { name: localName, kind: "local" };
     const m = findMachine(name, machines);
     return m ? { name: m.name, kind: "remote", machine: m } : { name, kind: "unknown" };
   });
-  return targets.some((t) => t.kind === "remote") ? targets : undefined;
+  const once = targets.filter((t, i) => targets.findIndex((u) => u.name.toLowerCase() === t.name.toLowerCase()) === i);
+  return once.some((t) => t.kind === "remote") ? once : undefined;
 }
 
 export function fleetError(machine: string, e: unknown): FleetError {

@@ -121,7 +121,7 @@ export async function updateMachines<T>(change: (machines: Machine[]) => { machi
 }
 
 /** Add a machine; a name already taken (ignoring case) is refused. */
-export function addMachine(entry: { name: string; destination: string; port: number | null; repo: string }, home = spexHome()): Promise<Machine> {
+export async function addMachine(entry: { name: string; destination: string; port: number | null; repo: string }, home = spexHome()): Promise<Machine> {
   requireMachineName(entry.name);
   requireDestination(entry.destination);
   return updateMachines((machines) => {
