@@ -4,6 +4,7 @@ import { shapeOf } from "../../lib/cli/shape";
 import type { SpexContext } from "../../lib/cli/context";
 import { currentProject } from "../../lib/store";
 import { listRows } from "../../lib/sessions";
+import { readMachines } from "../../lib/machines/list";
 import { loadConfig } from "../../lib/config";
 import { listGroups } from "../../lib/coord";
 
@@ -31,6 +32,7 @@ export class InternalCompleteCommand extends Command<SpexContext> {
       session: quietly(() => listRows(currentProject()).flatMap((r) => (r.kind === "ok" ? [r.shortId, ...(r.name ? [r.name] : [])] : [r.shortId]))),
       launcher: quietly(() => Object.keys(loadConfig(currentProject().root).launchers)),
       group: quietly(() => listGroups(currentProject()).map((g) => g.path)),
+      machine: quietly(() => readMachines().map((m) => m.name)),
     });
     for (const w of candidates) this.context.stdout.write(`${w}\n`);
     return 0;

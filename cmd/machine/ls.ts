@@ -40,7 +40,7 @@ export class MachineLsCommand extends SpexCommand {
       ];
     });
     this.context.stdout.write(formatTable(["NAME", "DESTINATION", "REACHABLE", "SPEX", "OS/ARCH", "LOAD", "REPO"], rows));
-    if (states.some((s) => s.facts && !s.current)) this.context.stdout.write("* another build than this spex: `spex machine install NAME`\n");
+    if (states.some((s) => s.facts?.spex && !s.current)) this.context.stdout.write("* another build than this spex: `spex machine install NAME`\n");
     return 0;
   }
 }

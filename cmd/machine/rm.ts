@@ -11,7 +11,10 @@ export class MachineRmCommand extends SpexCommand {
     details: `
       Removes the machine from \`$SPEX_HOME/machines.json\` and ends spex's shared ssh connection to it. Nothing on that machine changes: its sessions keep running and stay reachable again once it is added back.
     `,
-    examples: [["Forget a machine", "spex machine rm box2"]],
+    examples: [
+      ["Forget a machine", "spex machine rm box2"],
+      ["As JSON: {removed}", "spex machine rm box2 --json"],
+    ],
   });
 
   name = Option.String({ name: "NAME" });

@@ -1,5 +1,7 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
 import { currentProject } from "../../lib/store";
@@ -8,8 +10,10 @@ import { readSession } from "../../lib/record";
 
 const isSettledState = (s: string) => s === "delivered" || s === "held" || s === "dropped";
 
-export class SessionMessageStatusCommand extends SpexCommand {
+export class SessionMessageStatusCommand extends RemotableCommand {
   static paths = [["session", "message-status"]];
+  // A message id names no machine: --machine does.
+  static remote: RemoteSpec = {};
   static usage = SpexCommand.Usage({
     category: "Messages",
     description: "tell what happened to a sent message",

@@ -1,9 +1,9 @@
 // Shell completion from the command shapes themselves, so completions never
 // drift from the verbs: the next path word, then the verb's options, and for a
-// value or a positional what it names (sessions, launchers, groups).
+// value or a positional what it names (sessions, launchers, groups, machines).
 import { type CommandShape, optionNamed } from "./shape";
 
-export type ValueKind = "session" | "launcher" | "group";
+export type ValueKind = "session" | "launcher" | "group" | "machine";
 
 /** Where the candidates of each kind come from (read lazily: most completions need none). */
 export type CompletionSources = Record<ValueKind, () => string[]>;
@@ -16,6 +16,7 @@ const OPTION_VALUES: Record<string, ValueKind> = {
   "--from": "session",
   "--launcher": "launcher",
   "--group": "group",
+  "--machine": "machine",
 };
 
 /** What a positional names, by its declared name (`SEL`, `GROUP`, …). */

@@ -74,7 +74,7 @@ export async function installOn(machine: Machine, opts: { binary?: string; force
   const after = (await probeMachine(machine)).spex;
   if (!sameVersion(after, thisVersion())) {
     throw new SpexError("machine_install_failed", `machine ${machine.name} still reports ${after ? `spex ${after.version} (${after.commit}) at ${after.path}` : "no spex"} after the copy`, {
-      hint: "another spex earlier on that machine may shadow ~/.local/bin/spex; remove it",
+      hint: `the copy did not land whole (full disk, a file system that refused it); try \`spex machine install ${machine.name} --force\` again`,
       details: { machine: machine.name },
     });
   }

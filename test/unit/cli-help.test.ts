@@ -51,12 +51,12 @@ describe("bare namespaces and help", () => {
     expect(await runInProcess(["help", "session", "new"])).toEqual(page);
   });
 
-  test("a namespace registered later (machine) is listed and suggested without any change to the help code", () => {
-    const machine: CommandShape = { paths: [["machine", "ls"]], hidden: false, category: "Machines", description: "list the machines", options: [], positionals: [] };
-    const more = [...shapes, machine];
-    expect(isNamespace(more, ["machine"])).toBe(true);
-    expect(renderNamespace(more, ["machine"])).toContain("  ls  list the machines");
-    expect(diagnoseArgs(more, ["machin", "ls"])!.hint).toContain("did you mean `spex machine ls`?");
+  test("a namespace registered later (cluster) is listed and suggested without any change to the help code", () => {
+    const cluster: CommandShape = { paths: [["cluster", "ls"]], hidden: false, category: "Clusters", description: "list the clusters", options: [], positionals: [] };
+    const more = [...shapes, cluster];
+    expect(isNamespace(more, ["cluster"])).toBe(true);
+    expect(renderNamespace(more, ["cluster"])).toContain("  ls  list the clusters");
+    expect(diagnoseArgs(more, ["clustr", "ls"])!.hint).toContain("did you mean `spex cluster ls`?");
   });
 });
 

@@ -10,6 +10,7 @@ const sources = {
   session: () => ["3f2a9c1e", "auth-fixer"],
   launcher: () => ["claude", "codex", "gemini", "shell", "mine"],
   group: () => ["fleet", "fleet/api"],
+  machine: () => ["box2", "gpu1"],
 };
 const complete = (...words: string[]) => completeWords(words, shapes, sources);
 
@@ -27,8 +28,13 @@ test("a partial verb completes among that namespace's verbs, aliases included", 
 test("after a verb that takes a selector: its options and the sessions; a filled selector is not offered again", () => {
   expect(complete("session", "show", "")).toEqual(expect.arrayContaining(["--json", "3f2a9c1e", "auth-fixer"]));
   expect(complete("session", "show", "au")).toEqual(["auth-fixer"]);
-  expect(complete("session", "show", "3f2a9c1e", "")).toEqual(["--json"]);
+  expect(complete("session", "show", "3f2a9c1e", "")).toEqual(["--json", "--machine", "--repo"]);
   expect(complete("session", "new", "--l")).toEqual(["--launcher"]);
+});
+
+test("--machine <Tab> offers the configured machines, on session verbs and live alike", () => {
+  expect(complete("session", "send", "--machine", "")).toEqual(["box2", "gpu1"]);
+  expect(complete("session", "live", "--machine=g")).toEqual(["--machine=gpu1"]);
 });
 
 test("--launcher <Tab> offers launchers, not option names", () => {
