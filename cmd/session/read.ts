@@ -1,12 +1,15 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { RemotableCommand } from "../remotable";
+import type { RemoteSpec } from "../../lib/machines";
 import { writeJson } from "../../lib/cli/output";
 import { writeScreen } from "../../lib/cli/screen";
 import { currentProject } from "../../lib/store";
 import { parseHistory, readSessionScreen, resolveSelector } from "../../lib/sessions";
 
-export class SessionReadCommand extends SpexCommand {
+export class SessionReadCommand extends RemotableCommand {
   static paths = [["session", "read"]];
+  static remote: RemoteSpec = { selectors: "selector" };
   static usage = SpexCommand.Usage({
     category: "Sessions",
     description: "print a session's screen as it is now",

@@ -53,6 +53,8 @@ export interface ForwardPlan {
   callerGiven: { at: number; value: string; inline: boolean } | undefined;
 }
 
+const TMUX_WINDOW_PANE = /^\d+(\.\d+)?$/;
+
 function usage(message: string, hint: string): SpexError {
   return new SpexError("usage", message, { hint, exitCode: 2 });
 }
@@ -100,8 +102,9 @@ export function planForward(input: ForwardInput): ForwardPlan {
     const split = splitMachineSelector(words[at]!);
     if (!split) return words[at]!;
     const kind = input.classify(split.machine);
-    // A NAME that is no machine leaves the selector whole (it may be a tmux target).
-    if (kind.kind === "unknown") return words[at]!;
+    // A NAME that is no machine leaves the selector whole: it may be a tmux target (`router:1.1`),
+    // and so may this machine's own name before a window.pane.
+    if (kind.kind === "unknown" || (kind.kind === "local" && TMUX_WINDOW_PANE.test(split.selector))) return words[at]!;
     named.push({ name: split.machine, kind });
     words[at] = split.selector;
     return split.selector;

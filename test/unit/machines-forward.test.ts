@@ -37,9 +37,12 @@ describe("planForward", () => {
     expect([p.machine, p.selectors]).toEqual([undefined, ["3f2a"]]);
   });
 
-  test("a NAME that is no machine leaves the selector whole (a tmux target such as router:1.1)", () => {
+  test("a NAME that is no machine leaves the selector whole (a tmux target such as router:1.1), and so does this machine's name before window.pane", () => {
     const p = plan(SessionShowCommand, ["session", "show", "router:1.1"]);
     expect([p.machine, p.selectors]).toEqual([undefined, ["router:1.1"]]);
+    expect(plan(SessionShowCommand, ["session", "show", "here:0.1"]).selectors).toEqual(["here:0.1"]);
+    // A live row of another machine names its pane as machine:target.
+    expect(plan(SessionShowCommand, ["session", "show", "box:fix-auth-3f2a:0.0"]).argv).toEqual(["session", "show", "--repo", "/srv/app", "fix-auth-3f2a:0.0"]);
   });
 
   test("only the selector positional names a machine: a message that looks like one stays text", () => {
