@@ -36,6 +36,8 @@ export interface WaitOnInput {
   cursorKey?: string;
   /** The caller: never woken by its own messages, never waiting on itself. */
   self: { id?: string; name?: string };
+  /** Ends the wait, moving no cursor, when the caller gives up. */
+  signal?: AbortSignal;
 }
 
 export async function waitOnSelectors(store: ProjectStore, input: WaitOnInput): Promise<WaitResult> {
@@ -51,5 +53,5 @@ export async function waitOnSelectors(store: ProjectStore, input: WaitOnInput): 
   }
   // Messages whose earlier drain gave up get another chance before we park.
   await kickWaitingQueues(store);
-  return waitForTargets(store, { targets, idle: input.idle, until: input.until, all: input.all, timeoutMs: input.timeoutMs, cursorKey: input.cursorKey, self: input.self });
+  return waitForTargets(store, { targets, idle: input.idle, until: input.until, all: input.all, timeoutMs: input.timeoutMs, cursorKey: input.cursorKey, self: input.self, signal: input.signal });
 }

@@ -41,6 +41,11 @@ export interface WaitOptions {
   /** The caller's own session id / sender name: its own messages do not wake it, and it may not wait on itself. */
   self?: { id?: string; name?: string };
   pollMs?: number;
+  /**
+   * The caller gave up (an MCP client cancelled the call): the wait ends at
+   * once and moves no cursor, since nobody will receive what it would return.
+   */
+  signal?: AbortSignal;
 }
 
 export interface WaitResult {
@@ -173,6 +178,7 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
     const deadline = opts.timeoutMs === undefined ? Infinity : started + opts.timeoutMs;
     const pollMs = opts.pollMs ?? envMs("SPEX_WAIT_POLL_MS", 1000);
     for (;;) {
+      if (opts.signal?.aborted) break;
       dirty = false;
       result = check();
       if (result || Date.now() >= deadline) break;
@@ -185,12 +191,15 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
           clearTimeout(timer);
           resolve();
         };
+        opts.signal?.addEventListener("abort", wake, { once: true });
       });
+      if (wake) opts.signal?.removeEventListener("abort", wake);
       wake = undefined;
     }
   } finally {
     for (const w of watchers) w.close();
   }
+  if (opts.signal?.aborted) return { outcome: "timed_out", reached: false, waitedMs: Date.now() - started, events: [], sessions: [] };
   const outcome = result?.outcome ?? "timed_out";
   if (opts.cursorKey && outcome !== "gone") {
     for (const t of moved) writeCursor(store, t, opts.cursorKey, cursors.get(t)!);

@@ -53,7 +53,7 @@ export async function serveMcp(io: { stdin?: NodeJS.ReadableStream; stdout?: Nod
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
   const running = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = findTool(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${JSON.stringify(request.params.name)}; tools/list names them all`);
     let ctx: ToolContext;
@@ -62,7 +62,7 @@ export async function serveMcp(io: { stdin?: NodeJS.ReadableStream; stdout?: Nod
     } catch (e) {
       return errorAnswer(e);
     }
-    const call = answerCall(tool, ctx, request.params.arguments);
+    const call = answerCall(tool, { ...ctx, signal: extra.signal }, request.params.arguments);
     // A wait holds nothing and may park for minutes: it does not keep a closing server alive.
     if (tool.name !== "session_wait") {
       running.add(call);

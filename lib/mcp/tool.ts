@@ -11,6 +11,8 @@ export interface ToolContext {
   caller: Caller;
   /** The client's own name from `initialize` (e.g. "claude-code"): a sender with no session here is named by it. */
   client: string;
+  /** Aborted when the client cancels this call. */
+  signal?: AbortSignal;
 }
 
 /** The MCP tool annotations: hints a client may show or act on, never a guarantee. */

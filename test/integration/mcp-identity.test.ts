@@ -3,7 +3,7 @@
 // and a record of this very project, checked at every call. Anything else is
 // no caller: reads answer, acting as a session is refused, nothing is written.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { connectMcp, errorCodeOf, jsonOf } from "../support/mcp";
 import { type Sandbox, makeRepo, sandbox, waitFor } from "../support/sandbox";
@@ -98,6 +98,34 @@ describe("the caller of spex mcp", () => {
     await waitFor(() => !alive(pid), "the server process to exit on its own", 10000);
     await parked;
     await mcp.close();
+  });
+
+  test("a session_wait the client cancels ends without consuming the events it would have returned", async () => {
+    const watched = cli(["session", "new", "--launcher", "shell", "--no-launch", "--name", "watched", "waited on"]).session_id as string;
+    const armed = join(sb.dir, "wait-armed");
+    const mcp = await connectMcp(sb, { env: { SPEX_SESSION_ID: alpha, SPEX_TEST_WAIT_ARMED: armed } });
+    try {
+      // A wait that returns an event saves the caller's cursor on the watched session.
+      const first = mcp.call("session_wait", { sessions: ["watched"], timeout_seconds: 30 });
+      await waitFor(() => existsSync(armed), "the first wait to be armed");
+      cli(["session", "send", watched, "old news", "--from", "someone", "--queue-only"]);
+      expect(jsonOf(await first).outcome).toBe("reached");
+      rmSync(armed, { force: true });
+      const abort = new AbortController();
+      const parked = mcp.client.callTool({ name: "session_wait", arguments: { sessions: ["watched"], timeout_seconds: 120 } }, undefined, { signal: abort.signal }).catch((e: unknown) => e);
+      await waitFor(() => existsSync(armed), "the wait to be armed");
+      abort.abort();
+      expect(await parked).toBeInstanceOf(Error);
+      // The cancel notification went out before this ping, so the server has it once the ping is answered.
+      await mcp.client.ping();
+      // News after the cancel is still news for the caller's next wait.
+      const sent = cli(["session", "send", watched, "news after the cancel", "--from", "someone", "--queue-only"]);
+      const next = jsonOf(await mcp.call("session_wait", { sessions: ["watched"], timeout_seconds: 5 }));
+      expect(next.outcome).toBe("reached");
+      expect(next.events.map((e: any) => e.messageId)).toContain(sent.messageId);
+    } finally {
+      await mcp.close();
+    }
   });
 
   test("the Node bundle serves the same tools", async () => {

@@ -55,6 +55,8 @@ export const sessionWait: ToolDefinition = {
       // Cursor-backed for a session: the next wait resumes right after what this one returned.
       cursorKey: me,
       self: { id: me },
+      // A cancelled call must not consume the events it would have returned.
+      signal: ctx.signal,
     });
   },
 };
