@@ -1,5 +1,6 @@
 # spex build, test and bench. Tools come from node_modules (npm ci), so a fresh
-# machine needs only node, npm, git and tmux.
+# machine needs only node, npm, git and tmux (README "Two commands" lists what
+# the test suites need besides).
 PREFIX ?= $(HOME)/.local
 BIN := node_modules/.bin
 SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null) package.json
@@ -9,7 +10,7 @@ SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -n1),+dirty)
 BUILD_STAMP := {"commit":"$(BUILD_COMMIT)","date":"$(shell date -u +%Y-%m-%dT%H:%M:%SZ)"}
 
-.PHONY: all build install test test-unit test-integration test-e2e bench typecheck clean demo
+.PHONY: all build install test test-tools test-unit test-integration test-e2e bench typecheck clean demo
 
 all: build
 
@@ -69,7 +70,13 @@ install: build
 	@echo "fish, add to ~/.config/fish/config.fish:     source '$(SHARE)/spex.fish'"
 	@echo "tmux status, in ~/.tmux.conf:  set -g status-right '#(cd #{pane_current_path} && $(SHARE)/tmux-status.sh)'"
 
-test: build typecheck
+# The tools the suites need that npm does not install: said up front, not as a failure at the end.
+CHROMIUM := $(or $(SPEX_TEST_CHROMIUM),/usr/bin/chromium)
+test-tools:
+	@missing=""; command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; [ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then echo "make test needs:$$missing (Debian: apt-get install$$missing; .ci/run installs them; SPEX_TEST_CHROMIUM names another Chromium)" >&2; exit 1; fi
+
+test: test-tools build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
 
 test-unit: node_modules/.installed lib/generated/dashboard.ts

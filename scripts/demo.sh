@@ -13,7 +13,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 1
   fi
 fi
-[ -d node_modules ] || npm ci --no-audit --no-fund
+# make installs the npm dependencies (once, stamped by node_modules/.installed) before it builds.
 make -s build
 
 demo=$(mktemp -d "${TMPDIR:-/tmp}/spex-demo.XXXXXX")
