@@ -10,7 +10,7 @@ SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -n1),+dirty)
 BUILD_STAMP := {"commit":"$(BUILD_COMMIT)","date":"$(shell date -u +%Y-%m-%dT%H:%M:%SZ)"}
 
-.PHONY: all build install test test-tools test-unit test-integration test-e2e bench typecheck clean demo
+.PHONY: all build install test test-tools test-agents test-unit test-integration test-e2e bench typecheck clean demo
 
 all: build
 
@@ -76,7 +76,16 @@ test-tools:
 	@missing=""; command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; [ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then echo "make test needs:$$missing (Debian: apt-get install$$missing; .ci/run installs them; SPEX_TEST_CHROMIUM names another Chromium)" >&2; exit 1; fi
 
-test: test-tools build typecheck
+# The real agent CLIs (~750 MB) only the e2e suite drives: their own pinned
+# manifest, installed here and by nothing that builds or runs spex.
+AGENTS := test/e2e/agents
+$(AGENTS)/node_modules/.installed: $(AGENTS)/package.json $(AGENTS)/package-lock.json
+	@if [ -L $(AGENTS)/node_modules ]; then echo "$(AGENTS)/node_modules is a shared symlink: install from the checkout that owns it"; else cd $(AGENTS) && npm ci --no-audit --no-fund; fi
+	touch $@
+
+test-agents: $(AGENTS)/node_modules/.installed
+
+test: test-tools test-agents build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
 
 test-unit: node_modules/.installed lib/generated/dashboard.ts
@@ -85,7 +94,7 @@ test-unit: node_modules/.installed lib/generated/dashboard.ts
 test-integration: build
 	$(BIN)/bun test --timeout 120000 test/integration
 
-test-e2e: build
+test-e2e: test-agents build
 	$(BIN)/bun test --timeout 180000 test/e2e
 
 bench: build

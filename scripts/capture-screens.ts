@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   const runs: Record<RealCli, () => Promise<void>> = { claude: captureClaude, codex: captureCodex, gemini: captureGemini };
   try {
     for (const cli of wanted) {
-      if (!realCliBinary(cli)) throw new Error(`${cli} is not installed (npm ci)`);
+      if (!realCliBinary(cli)) throw new Error(`${cli} is not installed (make test-agents)`);
       console.log(`${cli} ${realCliVersion(cli)}`);
       await runs[cli]();
     }

@@ -8,7 +8,9 @@ import { type CodexHandler, codexHandlersOf, codexHookTrust } from "../../lib/ha
 import { waitFor } from "./sandbox";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
-const BIN = join(REPO_ROOT, "node_modules", ".bin");
+// The agent CLIs have their own manifest (test/e2e/agents), installed by `make test`.
+const AGENTS = join(REPO_ROOT, "test", "e2e", "agents", "node_modules");
+const BIN = join(AGENTS, ".bin");
 
 export type RealCli = "claude" | "codex" | "gemini";
 
@@ -20,7 +22,7 @@ export function realCliBinary(cli: RealCli): string | undefined {
 /** The installed version of a real CLI, read from its npm package. */
 export function realCliVersion(cli: RealCli): string {
   const pkg = { claude: "@anthropic-ai/claude-code", codex: "@openai/codex", gemini: "@google/gemini-cli" }[cli];
-  return JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync(join(AGENTS, pkg, "package.json"), "utf8")).version;
 }
 
 // Inherited variables that would point a CLI at a real account or change its
