@@ -109,7 +109,7 @@ function openNoFollow(path: string, flags: number, mode?: number): number {
   }
 }
 
-/** Make a rename or a new name in `dir` durable (write-file-atomic and rename itself do not). */
+/** Make a rename or a new name in `dir` durable (rename alone does not). */
 export function fsyncDir(dir: string): void {
   const fd = openSync(dir, constants.O_RDONLY);
   try {
