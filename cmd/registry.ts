@@ -25,6 +25,7 @@ import { SessionDiffCommand } from "./session/diff";
 import { SessionMergeCommand } from "./session/merge";
 import { SessionQuarantineCommand } from "./session/quarantine";
 import { InternalAfterTurnCommand } from "./internal/after-turn";
+import { InternalLaunchQueueCommand } from "./internal/launch-queue";
 import { SessionSendCommand } from "./session/send";
 import { SessionMessageStatusCommand } from "./session/message-status";
 import { SessionDeliverCommand } from "./session/deliver";
@@ -88,6 +89,7 @@ export const commands: CommandClass<any>[] = [
   SessionMergeCommand,
   SessionQuarantineCommand,
   InternalAfterTurnCommand,
+  InternalLaunchQueueCommand,
   SessionSendCommand,
   SessionMessageStatusCommand,
   SessionDeliverCommand,

@@ -7,7 +7,7 @@ import { SpexError } from "../../lib/errors";
 import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { archiveSession, describeRuntime, restoreArchived } from "../../lib/teardown";
+import { archiveSession, describeFreed, describeRuntime, restoreArchived } from "../../lib/teardown";
 
 export class SessionArchiveCommand extends RemotableCommand {
   static paths = [["session", "archive"]];
@@ -48,7 +48,7 @@ export class SessionArchiveCommand extends RemotableCommand {
     }
     const screen = result.screenBytes === null ? "no pane to capture" : `last screen saved (${result.screenBytes} bytes)`;
     const stop = result.runtime ? `; ${describeRuntime(result.runtime)}` : "";
-    this.context.stdout.write(printable(`archived ${id.slice(0, 8)}: ${screen}${stop}`) + "\n");
+    this.context.stdout.write(printable(`archived ${id.slice(0, 8)}: ${screen}${stop}\n${describeFreed(result)}`));
     return 0;
   }
 }

@@ -6,7 +6,7 @@ import { printable, writeJson } from "../../lib/cli/output";
 import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { closeSession, describeClose, flushTiming } from "../../lib/teardown";
+import { closeSession, describeClose, describeFreed, flushTiming } from "../../lib/teardown";
 
 export class SessionCloseCommand extends RemotableCommand {
   static paths = [["session", "close"]];
@@ -35,7 +35,7 @@ export class SessionCloseCommand extends RemotableCommand {
     const result = await closeSession(store, id, { force: this.force, onWait: waitNoticeFor(this.context.stderr, this.json, id) });
     flushTiming(this.context.stderr);
     if (this.json) writeJson(this.context.stdout, { ...result, closed: true });
-    else this.context.stdout.write(printable(describeClose(result)));
+    else this.context.stdout.write(printable(describeClose(result) + describeFreed(result)));
     return 0;
   }
 }

@@ -15,7 +15,7 @@ export class SessionLsCommand extends RemotableCommand {
     category: "Sessions",
     description: "list the sessions of this repository",
     details: `
-      One row per session: its short id, display status, label, branch and a one-line preview of its prompt. A child is listed under its parent, indented; a GROUP column appears when any session is filed in a group. Archived sessions are hidden unless \`--all\` is given, and marked \`(archived)\` when shown. A record that cannot be used keeps its row, shown as \`corrupt\` (unparseable bytes, not a regular file, not its folder's id) or \`unreadable\` (the system refused the read), with the error and its file on the line below.
+      One row per session: its short id, display status, label, branch and a one-line preview of its prompt. A session waiting in the launch queue shows \`queued #N\` (N = 1 launches next; \`queuePosition\` in JSON); listing also launches queued sessions when slots are free. A child is listed under its parent, indented; a GROUP column appears when any session is filed in a group. Archived sessions are hidden unless \`--all\` is given, and marked \`(archived)\` when shown. A record that cannot be used keeps its row, shown as \`corrupt\` (unparseable bytes, not a regular file, not its folder's id) or \`unreadable\` (the system refused the read), with the error and its file on the line below.
 
       On a terminal the table is fitted to its width (the prompt preview is cut first, never the id) and the status is coloured; \`--no-color\` or a non-empty \`NO_COLOR\` turns colour off, and piped output or \`--json\` never has any.
 

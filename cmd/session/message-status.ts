@@ -8,7 +8,7 @@ import { currentProject } from "../../lib/store";
 import { drainNow, findMessage, kickWaitingQueues, listPending, messageView } from "../../lib/comms";
 import { readSession } from "../../lib/record";
 
-const isSettledState = (s: string) => s === "delivered" || s === "held" || s === "dropped";
+const isSettledState = (s: string) => s === "delivered" || s === "held" || s === "dropped" || s === "answered";
 
 export class SessionMessageStatusCommand extends RemotableCommand {
   static paths = [["session", "message-status"]];
@@ -18,7 +18,7 @@ export class SessionMessageStatusCommand extends RemotableCommand {
     category: "Messages",
     description: "tell what happened to a sent message",
     details: `
-      One of \`queued\` (waiting for the target to be at rest; its place in line is shown), \`delivered\` (typed and submitted), \`held\` (the handover could not be confirmed, e.g. the delivering process died between claim and Enter; it is never typed again) or \`dropped\` (the target or the sender was closed first). Held and dropped carry the reason.
+      One of \`queued\` (waiting for the target to be at rest; its place in line is shown, and a target that is not running says so: "recipient stopped; delivered on resume"), \`delivered\` (typed and submitted), \`answered\` (delivered, and the recipient has sent a message back to the session that sent it, or named it with \`send --reply-to\`; \`answeredBy\` is that reply), \`held\` (the handover could not be confirmed, e.g. the delivering process died between claim and Enter; it is never typed again) or \`dropped\` (the target or the sender was closed first). Queued, held and dropped carry the reason.
     `,
     examples: [
       ["Check a message", "spex session message-status 3f2a9c1e-4"],
@@ -48,7 +48,7 @@ export class SessionMessageStatusCommand extends RemotableCommand {
     if (this.json) writeJson(this.context.stdout, view);
     else {
       const extra = state === "queued" ? ` (position ${position}${m.reason ? `; ${m.reason}` : ""})` : m.reason ? ` (${m.reason})` : "";
-      const when = m.deliveredAt ? ` at ${m.deliveredAt}` : "";
+      const when = m.answeredBy ? ` by ${m.answeredBy} at ${m.answeredAt}` : m.deliveredAt ? ` at ${m.deliveredAt}` : "";
       this.context.stdout.write(`${m.id}: ${state}${when}${printable(extra)}\n`);
     }
     return 0;

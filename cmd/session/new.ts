@@ -5,7 +5,7 @@ import { RemotableCommand } from "../remotable";
 import type { RemoteSpec } from "../../lib/machines";
 import { reportWarning, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
-import { currentProject } from "../../lib/store";
+import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
@@ -17,9 +17,15 @@ export class SessionNewCommand extends RemotableCommand {
     category: "Sessions",
     description: "start an agent session in its own worktree, branch and tmux session",
     details: `
-      Resolves the base, the launcher and every name before touching git; a bad base fails with \`base_unresolvable\` and leaves nothing behind. The session forks from the main branch as it is now, or from \`--base\` (stored on the record as the resolved commit).
+      Resolves the base, the launcher and every name before touching git; a bad base fails with \`base_unresolvable\` and leaves nothing behind. Unless \`--base\` pins it (stored on the record as the resolved commit), the session forks from the source-of-truth branch as it is now: \`mainBranch\` from spexcode.json (\`config_invalid\` when that branch does not exist), else the branch origin/HEAD names, else \`main\`, else \`master\`; only a repository with none of those forks from the branch its main checkout has out.
 
       The first \`[[topic]]\` mention in the prompt becomes the session's node and names its branch; otherwise the prompt's own words do (mentions and UUIDs are left out).
+
+      Launch queue: once \`sessions.maxActive\` agents run in this project, the session is made (worktree, branch, record) and left \`queued\`; it launches, oldest first, as soon as a slot frees (stop, archive --stop, close, the agent exiting; with \`sessions.idleFreesSlot\`, an agent coming to rest) in whichever spex process freed it, or at the next \`ls\`. \`--no-queue\` refuses instead (\`max_active_reached\`).
+
+      Placement: \`--group\` files the session in a group and starts the agent in the group's effective directory inside the worktree; a session created by an agent (SPEX_SESSION_ID set, or \`--parent\`) without \`--group\` lands in its creator's group. \`--directory\` names the starting folder (relative to the worktree) explicitly; a path that leaves the worktree, or a symbolic link on the way to it, is \`unsafe_path\`.
+
+      \`--model\` (claude, codex, gemini) and \`--effort\` (claude: low, medium, high, xhigh, max; codex: none, minimal, low, medium, high, xhigh) are handed to the agent CLI as its own flags, on this launch and every resume; a harness without the option refuses (\`usage\`).
 
       A prompt that starts with \`-\` needs \`--\` before it on the command line (or use \`--prompt-file\`); it reaches the agent with one leading space.
     `,
@@ -27,7 +33,9 @@ export class SessionNewCommand extends RemotableCommand {
       ["Start Claude Code on a task", 'spex session new "fix the [[auth]] token refresh bug"'],
       ["Pin the fork point and name it", 'spex session new --base v1.4.0 --name bisect "find where parsing broke"'],
       ["Any shell command, prompt from stdin, no launch", "cat task.md | spex session new --launcher shell --prompt-file - --no-launch"],
-      ["Filed in a group made with spex group new", 'spex session new --group fleet/api "add rate limiting"'],
+      ["Filed in a group made with spex group new (starts in its directory)", 'spex session new --group fleet/api "add rate limiting"'],
+      ["A model and effort for Claude Code, starting in services/api", 'spex session new --model opus --effort high --directory services/api "tighten the retry logic"'],
+      ["Refuse rather than queue when the fleet is full", 'spex session new --no-queue --json "quick fix"'],
     ],
   });
 
@@ -37,14 +45,19 @@ export class SessionNewCommand extends RemotableCommand {
   name = Option.String("--name", { description: "A display name" });
   base = Option.String("--base", { description: "A commit-ish to fork from (default: the main branch now)" });
   parent = Option.String("--parent", { description: "The parent session (it watches this one)" });
-  group = Option.String("--group", { description: "File the new session in this group (it must exist)" });
+  group = Option.String("--group", { description: "File the new session in this group (it must exist) and start it in the group's directory" });
+  directory = Option.String("--directory", { description: "The folder the agent starts in, relative to the worktree" });
+  model = Option.String("--model", { description: "The model the agent runs (claude, codex, gemini), kept by resume" });
+  effort = Option.String("--effort", { description: "The reasoning effort (claude, codex), kept by resume" });
   noLaunch = Option.Boolean("--no-launch", false, { description: "Make the worktree and record, start nothing" });
+  noQueue = Option.Boolean("--no-queue", false, { description: "Past sessions.maxActive, refuse (max_active_reached) instead of queueing" });
   api = Option.String("--api", { description: "Create through the backend at this URL (skips the project check)" });
   port = Option.String("--port", { description: "Create through the backend on this loopback port", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
 
   async execute(): Promise<number> {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
     if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
+    const caller = process.env.SPEX_SESSION_ID;
     const { result, json } = await newSession(currentProject(), {
       target: { api: this.api, port: this.port },
       prompt,
@@ -53,7 +66,13 @@ export class SessionNewCommand extends RemotableCommand {
       base: this.base,
       parent: this.parent,
       noLaunch: this.noLaunch,
+      noQueue: this.noQueue,
       group: this.group,
+      directory: this.directory,
+      model: this.model,
+      effort: this.effort,
+      // The calling agent (its own session): a child it creates lands in its group.
+      creator: caller && isSessionId(caller) ? caller : undefined,
     });
     for (const warning of result.stuck ?? []) reportWarning(warning, this.context.stderr);
     if (this.json) {
@@ -62,7 +81,13 @@ export class SessionNewCommand extends RemotableCommand {
     }
     const r = result.record;
     const id8 = shortId(r.session_id, 8);
-    const state = this.noLaunch ? "not launched" : result.ready ? "running" : "starting";
+    const state = this.noLaunch
+      ? "not launched"
+      : result.queuePosition !== null
+        ? `queued, position ${result.queuePosition}: it launches when a slot frees`
+        : result.ready
+          ? "running"
+          : "starting";
     this.context.stdout.write(
       `created ${id8} "${labelOf(r)}" (${state})\n  branch   ${r.branch}\n  worktree ${r.worktree_path}\n` +
         (this.noLaunch ? `  launch   spex session resume ${id8}\n` : `  attach   spex session attach ${id8}\n`),

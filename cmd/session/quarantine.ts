@@ -11,7 +11,7 @@ export class SessionQuarantineCommand extends SpexCommand {
     category: "Recovery",
     description: "file away a record nothing can parse, once its runtime is provably gone",
     details: `
-      For a \`corrupt\` row only. You name what the record belonged to (read it from the bytes, or from the residues \`stop\`/\`close\` report); spex re-proves right now that the agent leaf (\`agent.pid\`), that exact tmux session on the spex socket, the worktree and the branch are all gone, that the adapter is known and that no live process holds the native thread. Only then it moves \`session.json\`, byte for byte, plus your claim and the observed proof into \`quarantine/<id>/<timestamp>/\`; the row leaves \`ls\`. It never signals anything and never removes a worktree or branch. Any refusal moves nothing and says why.
+      For a \`corrupt\` row only. You name what the record belonged to (read it from the bytes, or from the residues \`stop\`/\`close\` report); spex re-proves right now that the agent leaf (\`agent.pid\`), that exact tmux session on the spex socket, the worktree and the branch are all gone, that the adapter is known and healthy (its program, from the project's launcher of that name or the built-in one, resolves on PATH; else \`adapter_unhealthy\`) and that no live process holds the native thread. Only then it moves \`session.json\`, byte for byte, plus your claim and the observed proof into \`quarantine/<id>/<timestamp>/\`; the row leaves \`ls\`. It never signals anything and never removes a worktree or branch. Any refusal moves nothing and says why.
 
       \`--restore\` moves the newest quarantined bytes back, only while no record with that id exists.
     `,

@@ -6,7 +6,7 @@ import { printable, writeJson } from "../../lib/cli/output";
 import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { describeRuntime, flushTiming, stopSession } from "../../lib/teardown";
+import { describeFreed, describeRuntime, flushTiming, stopSession } from "../../lib/teardown";
 
 export class SessionStopCommand extends RemotableCommand {
   static paths = [["session", "stop"]];
@@ -33,7 +33,7 @@ export class SessionStopCommand extends RemotableCommand {
     const { change: _change, ...result } = await stopSession(store, id, { onWait: waitNoticeFor(this.context.stderr, this.json, id) });
     flushTiming(this.context.stderr);
     if (this.json) writeJson(this.context.stdout, { ...result, stopped: true });
-    else this.context.stdout.write(printable(`stopped ${id.slice(0, 8)}: ${describeRuntime(result)}`) + "\n");
+    else this.context.stdout.write(printable(`stopped ${id.slice(0, 8)}: ${describeRuntime(result)}\n${describeFreed(result)}`));
     return 0;
   }
 }

@@ -10,7 +10,8 @@ import type { SessionRecord } from "../record";
 import { resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
 import { type Authority, type AuthorityTarget, decideAuthority, proveListener, unprovenError } from "./authority";
-import { createSession } from "../create";
+import { createSession, placementGroup } from "../create";
+import { groupMembership } from "../coord/groups";
 import { loadHttp } from "./lazy";
 
 interface HttpAnswer {
@@ -59,12 +60,15 @@ function answerError(status: number, body: string, url: string): SpexError {
   });
 }
 
-export type RemoteCreate = Pick<CreateInput, "prompt" | "parent" | "launcher" | "name" | "base">;
+const SENT_FIELDS = ["parent", "launcher", "name", "base", "group", "directory", "model", "effort"] as const;
+
+export type RemoteCreate = Pick<CreateInput, "prompt" | "noQueue" | (typeof SENT_FIELDS)[number]>;
 
 /** POST the create to the backend that owns the project. */
 export async function createRemote(authority: Extract<Authority, { kind: "remote" }>, input: RemoteCreate, key = randomUUID()): Promise<CreateResult> {
-  const body: Record<string, string> = { prompt: input.prompt };
-  for (const k of ["parent", "launcher", "name", "base"] as const) if (input[k] !== undefined) body[k] = input[k]!;
+  const body: Record<string, string | boolean> = { prompt: input.prompt };
+  for (const k of SENT_FIELDS) if (input[k] !== undefined) body[k] = input[k]!;
+  if (input.noQueue) body.noQueue = true;
   const headers: Record<string, string> = { "idempotency-key": key, authorization: `Bearer ${authority.token}` };
   let answer: HttpAnswer | undefined;
   let lastError: unknown;
@@ -89,14 +93,14 @@ export async function createRemote(authority: Extract<Authority, { kind: "remote
     });
   }
   if (answer.status !== 200 && answer.status !== 201) throw answerError(answer.status, answer.body, authority.url);
-  let parsed: SessionRecord & { prompt: string; ready: boolean; replayed: boolean };
+  let parsed: SessionRecord & { prompt: string; ready: boolean; replayed: boolean; group?: string; queuePosition?: number | null };
   try {
     parsed = JSON.parse(answer.body);
   } catch {
     throw answerError(answer.status, answer.body, authority.url);
   }
-  const { prompt, ready, replayed, ...record } = parsed;
-  return { record: record as SessionRecord, prompt, ready, replayed };
+  const { prompt, ready, replayed, group, queuePosition, ...record } = parsed;
+  return { record: record as SessionRecord, prompt, ready, replayed, group: group ?? "", queuePosition: queuePosition ?? null };
 }
 
 export interface AuthorityCreateInput extends CreateInput {
@@ -119,5 +123,7 @@ export async function createWithAuthority(store: ProjectStore, input: AuthorityC
   }
   // `.` and other selectors mean the caller's folder and view: send the backend the id they name.
   const parent = create.parent && !authority.explicit ? resolveSelector(store, create.parent, create.cwd).id : create.parent;
-  return { ...(await createRemote(authority, { ...create, parent })), via: authority.url };
+  // The calling agent's group is known only here (the backend has no caller identity): send it as the group.
+  const group = create.group ?? (authority.explicit ? undefined : placementGroup(groupMembership(store), undefined, [parent ?? "", create.creator ?? ""]) || undefined);
+  return { ...(await createRemote(authority, { ...create, parent, group })), via: authority.url };
 }

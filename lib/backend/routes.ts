@@ -35,11 +35,14 @@ function withoutChange<T extends object>(result: T): Omit<T, "change"> {
   return rest;
 }
 
-const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base"] as const;
+const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base", "group", "directory", "model", "effort"] as const;
 
 async function create(ctx: RouteContext): Promise<Reply> {
   const key = checkIdempotencyKey(ctx.req.headers["idempotency-key"]);
-  const body = stringFields(await readJsonObject(ctx.req), CREATE_FIELDS, ["prompt"]);
+  const raw = await readJsonObject(ctx.req);
+  const noQueue = booleanField(raw, "noQueue");
+  const { noQueue: _n, ...strings } = raw;
+  const body = stringFields(strings, CREATE_FIELDS, ["prompt"]);
   if (body.parent === ".") throw httpError("selector_invalid", '"parent": "." would mean the server\'s own folder; send the parent\'s id', 400);
   const result = await ctx.keyed.run(key, () =>
     createSession(ctx.store, {
@@ -48,26 +51,32 @@ async function create(ctx: RouteContext): Promise<Reply> {
       launcher: body.launcher || undefined,
       name: body.name,
       base: body.base || undefined,
+      // Absent: the parent's group (the server's own SPEX_SESSION_ID is nobody's creator).
+      group: body.group,
+      directory: body.directory || undefined,
+      model: body.model || undefined,
+      effort: body.effort || undefined,
+      noQueue,
       idempotencyKey: key,
     }),
   );
   return {
     status: result.replayed ? 200 : 201,
-    body: { ...result.record, prompt: result.prompt, ready: result.ready, replayed: result.replayed },
+    body: { ...result.record, prompt: result.prompt, ready: result.ready, replayed: result.replayed, group: result.group, queuePosition: result.queuePosition },
   };
 }
 
 async function send(ctx: RouteContext): Promise<Reply> {
   const raw = await readJsonObject(ctx.req);
-  refuseUnknown(raw, ["text", "keys", "from", "deliver"]);
-  const { text, from } = stringFields({ text: raw.text, from: raw.from }, ["text", "from"]);
+  refuseUnknown(raw, ["text", "keys", "from", "deliver", "replyTo"]);
+  const { text, from, replyTo } = stringFields({ text: raw.text, from: raw.from, replyTo: raw.replyTo }, ["text", "from", "replyTo"]);
   const keys = raw.keys ?? [];
   if (!Array.isArray(keys) || keys.some((k) => typeof k !== "string")) throw httpError("field_invalid", '"keys" must be a list of tmux key names', 400);
   const target = sessionId(ctx);
   // No `from` is the dashboard's user, never whatever SPEX_SESSION_ID the server was started with.
   const sender = from ? resolveSender(ctx.store, from) : { kind: "user" as const };
   const deliver = raw.deliver === undefined ? true : booleanField(raw, "deliver");
-  return ok(await sendMessage(ctx.store, { target, from: sender, text: text ?? "", keys: keys as string[], deliver }));
+  return ok(await sendMessage(ctx.store, { target, from: sender, text: text ?? "", keys: keys as string[], deliver, replyTo: replyTo || undefined }));
 }
 
 async function lifecycle(ctx: RouteContext, verb: string): Promise<Reply> {

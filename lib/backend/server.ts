@@ -13,6 +13,7 @@ import { DASHBOARD_ASSETS } from "./dashboard";
 import { type EndpointRecord, backendPaths, endpointAlive, newToken, readEndpoint, removeEndpoint, writeEndpoint } from "./endpoint";
 import { EventHub } from "./events";
 import { SessionFeed } from "./feed";
+import { driveLaunchQueue } from "./queue-driver";
 import { allowedHosts, checkHost, checkToken, httpError, presentedToken, sendAsset, sendError, sendJson } from "./http";
 import { KeyedCreates } from "./keyed";
 import { loadHttp } from "./lazy";
@@ -133,6 +134,7 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
     { purpose: "serve" },
   );
   feed.start();
+  const stopQueue = driveLaunchQueue(store);
 
   let closed = false;
   return {
@@ -145,6 +147,7 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
       if (closed) return;
       closed = true;
       removeEndpoint(store, instance.instanceId);
+      stopQueue();
       feed.stop();
       hub.close();
       await new Promise<void>((resolve) => {

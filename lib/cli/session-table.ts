@@ -68,7 +68,8 @@ export function renderSessionTable(rows: ListRow[], opts: SessionTableOptions): 
   const cells = ordered.map(({ row: r, depth }) => {
     const indent = depth > 0 ? `${"  ".repeat(depth - 1)}└ ` : "";
     if (r.kind === "corrupt") return [r.shortId, r.display, ...(grouped ? [""] : []), `${indent}(${r.display} record)`, "", r.error];
-    const status = r.archived ? `${r.display} (archived)` : r.display;
+    const shown = r.queuePosition !== null ? `queued #${r.queuePosition}` : r.display;
+    const status = r.archived ? `${shown} (archived)` : shown;
     return [r.shortId, status, ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, r.preview];
   });
   const notes = ordered.map(({ row: r }) => (r.kind === "corrupt" ? `file: ${r.file}` : undefined));

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { ownerAlive, selfIdentity } from "../proc";
-import { type SessionRecord, publicRecord, readSession } from "../record";
+import { type RecordReading, type SessionRecord, publicRecord, readSession } from "../record";
 import { type ProjectStore, isSessionId } from "../store";
 import { capturePane, pasteText, sendKeys, sessionPane, spexSocket } from "../tmux";
 import { typedText } from "./envelope";
@@ -74,6 +74,25 @@ function paneOf(view: SessionRecord): Pane | undefined {
   return pane ? { socket, target: pane.id, dead: pane.dead, quietMs: isHarnessName(view.harness) ? harnessAdapter(view.harness).submitQuietMs : 0 } : undefined;
 }
 
+export const RECIPIENT_STOPPED = "recipient stopped; delivered on resume";
+export const RECIPIENT_QUEUED = "recipient waits in the launch queue; delivered once it starts";
+const WAITING = new Set([RECIPIENT_STOPPED, RECIPIENT_QUEUED]);
+
+/** Why the recipient takes no message until it runs again, or "" (a launch under way is only starting). */
+function waitingFor(reading: Extract<RecordReading, { kind: "ok" }>): string {
+  if (reading.pending || !reading.record.stopped) return "";
+  return reading.record.status === "queued" ? RECIPIENT_QUEUED : RECIPIENT_STOPPED;
+}
+
+/** Under the queue lock: the waiting reason onto each queued message, or off once it no longer holds. */
+function labelWaiting(store: ProjectStore, pending: QueuedMessage[], waiting: string): void {
+  for (const m of pending) {
+    if (m.state !== "queued" || m.reason === waiting || (!waiting && !WAITING.has(m.reason))) continue;
+    m.reason = waiting;
+    saveMessage(store, m);
+  }
+}
+
 type Step =
   | { kind: "claimed"; message: QueuedMessage; pane: Pane; before: string; settled: HandoverOutcome[] }
   | { kind: "stop"; reason: string; retry: boolean; settled: HandoverOutcome[]; remaining: number };
@@ -111,6 +130,10 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
     };
     if (pending.length === 0) return stop("");
     if (reading.kind !== "ok") return stop(`the record is ${reading.kind}`);
+    // A recipient that is not running keeps its messages queued, saying so on each (message-status, the snapshot).
+    const waiting = waitingFor(reading);
+    labelWaiting(store, pending, waiting);
+    if (waiting) return stop(waiting);
     const view = publicRecord(reading.record, reading.pending);
     const pane = paneOf(view);
     if (!pane) return stop("the session has no tmux pane (not running)");

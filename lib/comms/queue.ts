@@ -14,7 +14,7 @@ import { inboxMarker, messageFileName, queuePaths } from "./paths";
 import type { Sender } from "./timeline";
 import { sessionPaths } from "../store";
 
-export type MessageState = "queued" | "claimed" | "delivered" | "held" | "dropped";
+export type MessageState = "queued" | "claimed" | "delivered" | "held" | "dropped" | "answered";
 
 export interface Claim {
   pid: number;
@@ -46,6 +46,9 @@ export interface QueuedMessage {
   timelineSeq: number;
   claim?: Claim;
   deliveredAt?: string;
+  /** The reply that answered it (state `answered`): its message id, and when. */
+  answeredBy?: string;
+  answeredAt?: string;
 }
 
 export interface QueueState {
@@ -63,7 +66,7 @@ export function queueDepthLimit(): number {
 }
 
 export function isSettled(state: MessageState): boolean {
-  return state === "delivered" || state === "held" || state === "dropped";
+  return state === "delivered" || state === "held" || state === "dropped" || state === "answered";
 }
 
 export function senderKey(from: Sender): string {

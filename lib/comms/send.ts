@@ -11,6 +11,7 @@ import { advanceCursor } from "./cursor";
 import { type DrainReport, drainNow } from "./deliver";
 import { type MessageState, enqueue, findMessage, refuseTooLarge } from "./queue";
 import { isRevoked } from "./revoke";
+import { checkReplyTo, markAnswered } from "./answered";
 import { type Sender, appendEvent } from "./timeline";
 
 export type SenderInput = { kind: "session"; id: string } | { kind: "name"; name: string } | { kind: "user" };
@@ -24,6 +25,8 @@ export interface SendInput {
   deliver?: boolean;
   /** How long the handover may wait for the screen to come to rest. */
   patienceMs?: number;
+  /** The message (sent to this sender by the target) this one answers. */
+  replyTo?: string;
 }
 
 export interface SendResult {
@@ -33,6 +36,8 @@ export interface SendResult {
   state: MessageState;
   reason: string;
   timelineSeq: number;
+  /** Messages from the target to the sender this one answered (now `answered`). */
+  answered: string[];
 }
 
 function refuseRevoked(id: string): never {
@@ -62,6 +67,8 @@ export async function sendMessage(store: ProjectStore, input: SendInput): Promis
   refuseShape(input);
   const from = input.from;
   if (from.kind === "session" && isRevoked(store, from.id)) refuseRevoked(from.id);
+  // A reply that names the wrong message is refused before anything is queued.
+  if (input.replyTo) checkReplyTo(store, input.replyTo, from.kind === "session" ? from.id : undefined, input.target);
   const locks = [recordLockPath(store, input.target)];
   if (from.kind === "session") locks.push(recordLockPath(store, from.id));
 
@@ -91,6 +98,8 @@ export async function sendMessage(store: ProjectStore, input: SendInput): Promis
   const message = queued.message;
   // The sender's own wait resumes after the message it just queued (never woken by it, nor by older news).
   if (from.kind === "session") advanceCursor(store, input.target, from.id, message.timelineSeq);
+  // A session writing back to a session answers what that one asked it.
+  const answered = from.kind === "session" ? await markAnswered(store, { replier: from.id, asker: input.target, replyId: message.id, only: input.replyTo }) : [];
 
   let report: DrainReport | undefined;
   if (input.deliver !== false) report = await drainNow(store, input.target, input.patienceMs ?? 3000);
@@ -106,5 +115,6 @@ export async function sendMessage(store: ProjectStore, input: SendInput): Promis
     state: now.state === "claimed" ? "queued" : now.state,
     reason: now.state === "queued" && !now.reason ? report?.blocked ?? "" : now.reason,
     timelineSeq: message.timelineSeq,
+    answered,
   };
 }

@@ -18,6 +18,9 @@ export interface MessageView {
   queuePosition: number;
   createdAt: string;
   deliveredAt: string | null;
+  /** State `answered`: the reply that answered it, and when (null otherwise). */
+  answeredBy: string | null;
+  answeredAt: string | null;
   text: string;
   keys: string[];
 }
@@ -33,6 +36,8 @@ export function messageView(m: QueuedMessage, pending: QueuedMessage[]): Message
     queuePosition: state === "queued" ? positionOf(m, pending) : 0,
     createdAt: m.createdAt,
     deliveredAt: m.deliveredAt ?? null,
+    answeredBy: m.answeredBy ?? null,
+    answeredAt: m.answeredAt ?? null,
     text: m.text,
     keys: m.keys,
   };

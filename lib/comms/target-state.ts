@@ -86,7 +86,8 @@ export function targetState(store: ProjectStore, id: string, panes: PaneLookup =
     liveness,
     proposal: view.proposal,
     note: view.note,
-    stopped: view.stopped,
+    // Waiting for a launch slot, or launching, is not stopped: a waiter keeps waiting for it to start.
+    stopped: view.stopped && reading.pending === null && view.status !== "queued",
     archived: view.archived,
     atRest: recordAtRest(rest, readQueueState(store, id)).ok && pending === 0,
     pendingMessages: pending,

@@ -15,11 +15,13 @@ export interface SendToInput {
   keys?: string[];
   /** Try the handover now (default true). */
   deliver?: boolean;
+  /** The message (sent to this sender by the target) this one answers. */
+  replyTo?: string;
 }
 
 export async function sendToSelector(store: ProjectStore, selector: string, input: SendToInput): Promise<SendResult> {
   const target = resolveSelector(store, selector).id;
-  const result = await sendMessage(store, { target, from: input.from, text: input.text, keys: input.keys ?? [], deliver: input.deliver });
+  const result = await sendMessage(store, { target, from: input.from, text: input.text, keys: input.keys ?? [], deliver: input.deliver, replyTo: input.replyTo });
   // Other queues whose earlier drain gave up get another chance.
   await kickWaitingQueues(store, target);
   return result;

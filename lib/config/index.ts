@@ -19,6 +19,8 @@ export interface SpexConfig {
   /** The source-of-truth branch; "" means auto-detect. */
   mainBranch: string;
   maxActive: number;
+  /** An agent at rest (idle, awaiting review) gives its launch slot to the queue. */
+  idleFreesSlot: boolean;
   /** Where new sessions go (`tmux.socket`; "default" = the user's own server); "" = spex's own socket. */
   tmuxSocket: string;
   /** Extra tmux sockets `live` scans besides the spex socket and the default server. */
@@ -87,6 +89,7 @@ export function loadConfig(mainRoot: string): SpexConfig {
     worktreeRoot: root.startsWith("/") ? root : join(mainRoot, root),
     mainBranch: typeof merged.mainBranch === "string" ? merged.mainBranch : "",
     maxActive: num(sessions.maxActive, 8) ?? 8,
+    idleFreesSlot: sessions.idleFreesSlot === true,
     tmuxSocket: typeof tmux.socket === "string" ? tmux.socket : "",
     tmuxSockets: Array.isArray(tmux.sockets) ? tmux.sockets.filter((s): s is string => typeof s === "string") : [],
     bulk: {

@@ -3,10 +3,11 @@
 // project file, `coord/groups.json`, changed only under the project's groups
 // lock and landed by atomic replace. A session with no entry is in the root "".
 import { lstatSync, readFileSync } from "node:fs";
-import { isAbsolute, join, posix, relative } from "node:path";
+import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
 import { writeJsonDurably } from "../record";
+import { relativeInside } from "../nofollow";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 
 export interface GroupEntry {
@@ -96,10 +97,8 @@ export function compareGroupPaths(a: string, b: string): number {
  * The check is lexical: the folder need not exist yet.
  */
 export function checkGroupDirectory(dir: string, mainRoot: string): string {
-  const rel = isAbsolute(dir) ? relative(mainRoot, dir) : dir;
-  const normal = posix.normalize(rel.replace(/\\/g, "/")).replace(/\/+$/, "");
-  if (normal === "." || normal === "") return "";
-  if (normal === ".." || normal.startsWith("../") || isAbsolute(normal)) {
+  const normal = relativeInside(mainRoot, dir);
+  if (normal === undefined) {
     throw new SpexError("group_directory_outside", `the directory "${dir}" is outside the repository ${mainRoot}`, {
       hint: "give a folder inside the repository, relative to its main checkout (e.g. services/api)",
       details: { directory: dir },

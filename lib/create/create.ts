@@ -1,59 +1,38 @@
 // `spex session new`, in-process (DESIGN.md §5 steps 1, 3–6). Every fact this
-// machine can settle is resolved before the first git mutation; names are
-// chosen free under the project lock; a receipt notes each thing once this
-// create has made it, and a failure at any later step rolls back exactly those.
+// machine can settle is resolved before the first git mutation (plan.ts);
+// names are chosen free and the launch slot decided under the project lock; a
+// receipt notes each thing once this create has made it, and a failure at any
+// later step rolls back exactly those. Past sessions.maxActive the session is
+// made and left `queued` for the launch queue (launch-queue.ts).
 import { mkdirSync } from "node:fs";
 import { writeStoreFile } from "../nofollow";
 import { createHash, randomUUID } from "node:crypto";
-import { loadConfig } from "../config";
 import { SpexError } from "../errors";
-import { findCheckout } from "../git/main-root";
-import { detectMainBranch, ensureExcluded, resolveCommit } from "../git";
-import { harnessAdapter } from "../harness";
+import { ensureExcluded, resolveCommit } from "../git";
 import { type LaunchResult, launchSession } from "../launch/start";
-import { promptIsTyped } from "../launch/shell";
-import { refusePromptTooLarge } from "../launch/argv-limit";
-import { resolveLauncher, whichSync } from "../launch/launcher";
 import { copyLocalConfig, refuseUnsafeRender, renderWorktree } from "../launch/render";
+import { freezeOriginal, launcherFile, markLauncher } from "../launch/fence";
+import { startFolder } from "../launch/placement";
+import { syncQueueMarker } from "../launch/queue-marker";
 import { selfBin } from "../launch/self";
 import { installPostCheckout } from "../hooks/post-checkout";
-import { nodeOf, slugOf, titleOf } from "../naming";
+import { nodeOf, titleOf } from "../naming";
 import { type SessionRecord, emptyRecord, publicRecord, readSession, refuseUnusable, writeRecordFile } from "../record";
 import { parsePending } from "../record/codec";
 import { withLock, withLocks } from "../lock";
 import { type ProjectStore, projectLockPath, resourceLockPaths, sessionPaths } from "../store";
-import { listRows, refuseUnusableName, resolveSelector } from "../sessions";
-import { spexSocket } from "../tmux";
+import { readAll, refuseUnusableName } from "../sessions";
 import { addWatcher } from "../comms/watchers";
 import { typeFirstCommand } from "../comms/first-command";
-import { refuseTooLarge } from "../comms/queue";
+import { fileSessions, groupMembership } from "../coord/groups";
 import { type CreateReceipt, afterRollBack, noteMade, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
 import { chooseFreeNames } from "./names";
 import { makeWorktree, makeWorktreeRoot } from "./make";
+import { type CreatePlan, planCreate } from "./plan";
+import { drainLaunchQueue, launchDecision, queuePositionOf } from "./launch-queue";
+import type { CreateInput, CreateResult } from "./types";
 
-export interface CreateInput {
-  prompt: string;
-  launcher?: string;
-  name?: string;
-  /** A commit-ish to fork from; absent forks from the main branch as it is now. */
-  base?: string;
-  /** Selector of the parent session. */
-  parent?: string;
-  noLaunch?: boolean;
-  /** From the backend: the session id derives from it and replays are answered, not repeated. */
-  idempotencyKey?: string;
-  cwd?: string;
-}
-
-export interface CreateResult {
-  record: SessionRecord;
-  prompt: string;
-  ready: boolean;
-  /** A keyed replay answered with the existing record. */
-  replayed: boolean;
-  /** Create receipts (of other creates) that could not be settled: warnings, `receipt_stuck`. */
-  stuck?: SpexError[];
-}
+export type { CreateInput, CreateResult } from "./types";
 
 /** Test hook: SIGKILL ourselves at a named step (DESIGN.md §10 fault injection). */
 function crashpoint(step: string): void {
@@ -67,22 +46,18 @@ export function sessionIdForKey(projectKey: string, key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The payload hash of a create; `base` joins it only when pinned, so unpinned hashes never change. */
-export function createPayloadHash(i: Pick<CreateInput, "prompt" | "parent" | "launcher" | "name" | "base">): string {
+type HashedFields = "prompt" | "parent" | "launcher" | "name" | "base" | "group" | "directory" | "model" | "effort";
+
+/** The payload hash of a create; the optional fields join it only when set, so older hashes never change. */
+export function createPayloadHash(i: Pick<CreateInput, HashedFields>): string {
   const payload: Record<string, string> = {
     prompt: i.prompt,
     parent: i.parent ?? "",
     launcher: i.launcher ?? "",
     name: i.name ?? "",
   };
-  if (i.base) payload.base = i.base;
+  for (const k of ["base", "group", "directory", "model", "effort"] as const) if (i[k]) payload[k] = i[k]!;
   return createHash("sha256").update(JSON.stringify(payload)).digest("hex");
-}
-
-function countActive(store: ProjectStore): number {
-  return listRows(store).filter(
-    (r) => r.kind === "ok" && !r.archived && !r.retired && (r.liveness === "online" || r.display === "starting"),
-  ).length;
 }
 
 /** A keyed create whose record already exists: the same payload is answered, another is refused. */
@@ -96,7 +71,51 @@ function replayOf(store: ProjectStore, id: string, input: CreateInput, payloadHa
       httpStatus: 409,
     });
   }
-  return { record: publicRecord(existing.record, existing.pending), prompt: input.prompt, ready: !existing.pending, replayed: true };
+  return {
+    record: publicRecord(existing.record, existing.pending),
+    prompt: input.prompt,
+    ready: !existing.pending,
+    replayed: true,
+    group: groupMembership(store).get(id) ?? "",
+    queuePosition: queuePositionOf(store, id),
+  };
+}
+
+function maxActiveReached(max: number): SpexError {
+  return new SpexError("max_active_reached", `${max} sessions are already running in this project`, {
+    hint: "stop or archive --stop one first, raise sessions.maxActive in spexcode.json, or drop --no-queue to wait for a slot",
+  });
+}
+
+/** The record as the create publishes it: never launched (stopped), waiting in the queue or holding the slot it claimed. */
+function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: CreatePlan, names: { worktree: string; branch: string; tmuxSession: string }, slot: "launch" | "queue" | "none", payloadHash: string): SessionRecord {
+  const record: SessionRecord = {
+    ...emptyRecord(id, new Date().toISOString()),
+    project_root: store.root,
+    worktree_path: names.worktree,
+    branch: names.branch,
+    ...(plan.base ? { base: plan.base } : {}),
+    node: nodeOf(input.prompt),
+    title: titleOf(input.prompt),
+    name: input.name ?? "",
+    parent: plan.parent,
+    status: slot === "queue" ? "queued" : "idle",
+    stopped: true,
+    harness: plan.adapter.name,
+    harness_session_id: plan.adapter.assignNativeId?.() ?? "",
+    launcher: plan.launcher.name,
+    launch_cmd: plan.launcher.command,
+    tmux_socket: plan.socket,
+    tmux_session: names.tmuxSession,
+    create_request_id: input.idempotencyKey ?? "",
+    create_payload_hash: input.idempotencyKey ? payloadHash : "",
+    ...(plan.directory ? { directory: plan.directory } : {}),
+    ...(plan.spawn.model ? { model: plan.spawn.model } : {}),
+    ...(plan.spawn.effort ? { effort: plan.spawn.effort } : {}),
+  };
+  // A slot claimed under the project lock is a launch under way from the first byte on: it counts as used.
+  if (slot === "launch") record.launch_readiness_pending = freezeOriginal(record);
+  return record;
 }
 
 export async function createSession(store: ProjectStore, input: CreateInput): Promise<CreateResult> {
@@ -111,98 +130,56 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   }
 
   // Everything this machine can settle, before any mutation.
-  const config = loadConfig(store.root);
-  const launcher = resolveLauncher(config, input.launcher);
-  const adapter = harnessAdapter(launcher.harness);
-  // A prompt typed into a shell is a message: the message limits apply. Any
-  // other is one argv operand, even for --no-launch (the first launch passes it).
-  if (promptIsTyped(launcher.harness, launcher.command)) refuseTooLarge(input.prompt);
-  else refusePromptTooLarge(input.prompt, [launcher.command, ...adapter.launchArgs({ nativeId: "" })]);
-  let base: string | undefined;
-  if (input.base !== undefined && input.base !== "") {
-    base = await resolveCommit(store.root, input.base);
-    if (!base) {
-      throw new SpexError("base_unresolvable", `"${input.base}" names no commit in ${store.root}`, {
-        hint: "pass a branch, tag or commit that `git rev-parse` can resolve in the main checkout",
-        httpStatus: 400,
-      });
-    }
-  }
-  if (!input.noLaunch && !whichSync("tmux")) {
-    throw new SpexError("tmux_missing", "tmux is not installed (or not on PATH); spex runs every session in tmux", {
-      hint: "install it (e.g. `apt-get install tmux`, `brew install tmux`), or create with --no-launch",
-    });
-  }
-  const mainBranch = await detectMainBranch(store.root, config.mainBranch);
-  const parent = input.parent ? resolveSelector(store, input.parent, input.cwd).id : "";
-  const naming = { worktreeRoot: config.worktreeRoot, branchPrefix: config.branchPrefix, slug: slugOf(input.prompt) };
-  const checkout = findCheckout(store.root);
-  if (!checkout) throw new SpexError("not_a_git_repo", `${store.root} is not a git checkout`, { hint: "run spex inside a repository" });
-  const socket = spexSocket(config.tmuxSocket);
+  const plan = await planCreate(store, input);
   const paths = sessionPaths(store, id);
 
   let receipt: CreateReceipt | undefined;
   let record: SessionRecord | undefined;
-  let launched: LaunchResult;
+  // Decided under the project lock (inside a closure, hence the widened type).
+  let slot = "none" as "launch" | "queue" | "none";
+  let launched: LaunchResult | undefined;
   try {
-    // The project lock orders creates (max-active) and makes "is this name free?" and "make it" one step.
+    // The project lock orders creates (the launch slots) and makes "is this name free?" and "make it" one step.
     await withLock(
       projectLockPath(store),
       async () => {
         // Two processes creating with one key: the second finds the first's record here.
         if (input.idempotencyKey && readSession(store, id).kind !== "absent") return;
         refuseUnusableName(store, input.name ?? "", id);
-        if (!input.noLaunch && countActive(store) >= config.maxActive) {
-          throw new SpexError("max_active_reached", `${config.maxActive} sessions are already running in this project`, {
-            hint: "stop or archive one first, raise sessions.maxActive in spexcode.json, or create with --no-launch",
-          });
+        if (!input.noLaunch) {
+          slot = launchDecision(readAll(store), plan.config);
+          if (slot === "queue" && input.noQueue) throw maxActiveReached(plan.config.maxActive);
         }
-        const mainRef = `refs/heads/${mainBranch}`;
-        const { names, mainCommit } = await chooseFreeNames(store.root, naming, id, mainRef, input.noLaunch ? undefined : socket);
-        const start = base ?? mainCommit ?? (await resolveCommit(store.root, "HEAD"));
+        const mainRef = plan.mainBranch ? `refs/heads/${plan.mainBranch}` : "HEAD";
+        const { names, mainCommit } = await chooseFreeNames(store.root, plan.naming, id, mainRef, input.noLaunch ? undefined : plan.socket);
+        const start = plan.base ?? mainCommit ?? (await resolveCommit(store.root, "HEAD"));
         if (!start) {
           throw new SpexError("repo_empty", `${store.root} has no commit to fork from`, { hint: "make a first commit, then create sessions" });
         }
-        record = {
-          ...emptyRecord(id, new Date().toISOString()),
-          project_root: store.root,
-          worktree_path: names.worktree,
-          branch: names.branch,
-          ...(base ? { base } : {}),
-          node: nodeOf(input.prompt),
-          title: titleOf(input.prompt),
-          name: input.name ?? "",
-          parent,
-          status: "idle",
-          stopped: true,
-          harness: adapter.name,
-          harness_session_id: adapter.assignNativeId?.() ?? "",
-          launcher: launcher.name,
-          launch_cmd: launcher.command,
-          tmux_socket: socket,
-          tmux_session: names.tmuxSession,
-          create_request_id: input.idempotencyKey ?? "",
-          create_payload_hash: input.idempotencyKey ? payloadHash : "",
-        };
+        record = newRecord(store, id, input, plan, names, slot, payloadHash);
         const made = record;
         // The branch/path locks keep a close of the same names out.
         await withLocks(resourceLockPaths(store, { branch: names.branch, worktree_path: names.worktree }), async () => {
           const madeDir = mkdirSync(paths.dir, { recursive: true });
           receipt = writeReceipt(store, { id, worktree: names.worktree, branch: names.branch, made: madeDir ? { sessionDir: paths.dir } : {} });
           crashpoint("receipt");
-          ensureExcluded(checkout.commonDir, "/.worktrees/");
-          installPostCheckout(checkout.commonDir, store.root, selfBin(store.home));
-          makeWorktreeRoot(store.root, config.worktreeRoot);
+          ensureExcluded(plan.checkout.commonDir, "/.worktrees/");
+          installPostCheckout(plan.checkout.commonDir, store.root, selfBin(store.home));
+          makeWorktreeRoot(store.root, plan.config.worktreeRoot);
           await makeWorktree(store, receipt, names, start);
           crashpoint("worktree");
           // A base that plants a link where spex is about to write is refused before the first write.
-          refuseUnsafeRender(store.root, names.worktree, adapter.name);
+          refuseUnsafeRender(store.root, names.worktree, plan.adapter.name);
+          // The start folder too: a tracked link on its way would carry the agent out of its worktree.
+          startFolder(names.worktree, plan.directory);
           copyLocalConfig(store.root, names.worktree);
-          await renderWorktree(names.worktree, adapter.name, store.home);
+          await renderWorktree(names.worktree, plan.adapter.name, store.home);
           crashpoint("render");
           writeStoreFile(paths.prompt, input.prompt);
+          if (slot === "launch") markLauncher(store, id);
+          if (slot === "queue") syncQueueMarker(store, 1);
           writeRecordFile(paths.record, made);
-          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record] }, false);
+          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(slot === "launch" ? [launcherFile(store, id)] : [])] }, false);
           crashpoint("record");
         }, { purpose: `create ${id}` });
       },
@@ -213,10 +190,13 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     retireReceipt(store, id);
     crashpoint("published");
     // A child is watched by its parent (source "parent").
-    if (parent) await addWatcher(store, id, parent, "parent");
-    if (input.noLaunch) return { record, prompt: input.prompt, ready: false, replayed: false, stuck };
-    launched = await launchSession(store, id, { onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
-    crashpoint("launched");
+    if (plan.parent) await addWatcher(store, id, plan.parent, "parent");
+    // Filed before the agent starts, so what it runs finds itself in its group.
+    if (plan.group !== "") await fileSessions(store, plan.group, [id]);
+    if (slot === "launch") {
+      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
+      crashpoint("launched");
+    }
   } catch (error) {
     // Only what this process made (its receipt names it) is rolled back.
     if (!receipt) throw error;
@@ -226,8 +206,16 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     );
     throw afterRollBack(error, stuck);
   }
+  const answer = { prompt: input.prompt, replayed: false, group: plan.group, stuck };
+  if (!launched) {
+    // A slot may have freed since the decision: the queue (this session perhaps) gets it now.
+    if (slot === "queue") stuck.push(...(await drainLaunchQueue(store)).failed);
+    const now = readSession(store, id);
+    const view = now.kind === "ok" ? publicRecord(now.record, now.pending) : record!;
+    return { ...answer, record: view, ready: false, queuePosition: queuePositionOf(store, id) };
+  }
   // The session stands from here on: a first command that cannot be handed over is reported by message-status, not rolled back.
   await typeFirstCommand(store, id, launched);
   const view = publicRecord(launched.record, parsePending(launched.record.launch_readiness_pending));
-  return { record: view, prompt: input.prompt, ready: launched.ready, replayed: false, stuck };
+  return { ...answer, record: view, ready: launched.ready, queuePosition: null };
 }

@@ -1,2 +1,3 @@
 export * from "./main-root";
 export * from "./ops";
+export * from "./main-branch";

@@ -1,10 +1,9 @@
 // Git operations spex performs, through simple-git's raw() (it has no worktree
 // API). simple-git is imported lazily: most commands never touch git.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { appendFileNoFollow, readFileNoFollow } from "../nofollow";
 import type { SimpleGit } from "simple-git";
-import { findCheckout } from "./main-root";
 
 /**
  * The environment for git children: never inherit a hook's GIT_DIR/GIT_INDEX_FILE/GIT_WORK_TREE.
@@ -59,25 +58,6 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string | 
   }
 }
 
-/** The source-of-truth branch: configured, else the branch the main checkout has out, else main/master. */
-export async function detectMainBranch(mainRoot: string, configured = ""): Promise<string> {
-  if (configured) return configured;
-  const checkout = findCheckout(mainRoot);
-  if (checkout) {
-    try {
-      const head = readFileSync(join(checkout.gitDir, "HEAD"), "utf8").trim();
-      const m = /^ref: refs\/heads\/(.+)$/.exec(head);
-      if (m) return m[1]!;
-    } catch {
-      // fall through to probing
-    }
-  }
-  for (const candidate of ["main", "master"]) {
-    if (await resolveCommit(mainRoot, `refs/heads/${candidate}`)) return candidate;
-  }
-  return "main";
-}
-
 /** The commits of several full ref names in one git call; refs that do not exist are absent from the map. */
 export async function resolveRefs(cwd: string, refs: string[]): Promise<Map<string, string>> {
   const out = await (await git(cwd)).raw(["for-each-ref", "--format=%(refname) %(objectname)", "--", ...refs]);
@@ -119,7 +99,8 @@ export function ensureExcluded(commonDir: string, pattern: string): void {
 /** Which of these paths (relative to the checkout at `cwd`) the repository tracks: one git call. */
 export async function trackedPaths(cwd: string, rels: string[]): Promise<Set<string>> {
   if (rels.length === 0) return new Set();
-  const out = await (await git(cwd)).raw(["ls-files", "-z", "--full-name", "--", ...rels.map((r) => `:(literal)${r}`)]);
+  // Relative to `cwd` (no --full-name), as the names asked for are: a session's start folder is not the top of its worktree.
+  const out = await (await git(cwd)).raw(["ls-files", "-z", "--", ...rels.map((r) => `:(literal)${r}`)]);
   return new Set(out.split("\0").filter(Boolean));
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { HarnessAdapter, HookAction } from "./types";
+import type { HarnessAdapter, HookAction, SpawnOptions } from "./types";
 import { jsonHookRenderer, readJsonSettings, updateJsonSettings } from "./hook-config";
 import { SPEX_MCP_SERVER, declaredSpexServer, registerJsonMcp, withListEntry } from "./mcp-config";
 import type { McpLaunch, McpRegistration } from "./types";
@@ -17,6 +17,10 @@ const EVENTS: Record<string, HookAction> = {
   StopFailure: "fail",
   SessionEnd: "end",
 };
+
+function claudeSpawnArgs({ model, effort }: SpawnOptions): string[] {
+  return [...(model ? ["--model", model] : []), ...(effort ? ["--effort", effort] : [])];
+}
 
 // Local settings: auto-discovered by Claude Code and normally untracked, so
 // rendering hooks never dirties a file the repository tracks.
@@ -65,10 +69,14 @@ export const claude: HarnessAdapter = {
   interruptKeys: ["Escape"],
   readiness: "hook",
   submitQuietMs: 0,
-  launchArgs: ({ nativeId }) => (nativeId ? ["--session-id", nativeId] : []),
-  resumeArgs: (nativeId) => ["--resume", nativeId],
+  // `claude --help` (2.1): --model <alias or full name>, --effort low|medium|high|xhigh|max.
+  spawn: { model: true, effort: ["low", "medium", "high", "xhigh", "max"] },
+  launchArgs: ({ nativeId, ...spawn }) => [...(nativeId ? ["--session-id", nativeId] : []), ...claudeSpawnArgs(spawn)],
+  resumeArgs: (nativeId, spawn = {}) => ["--resume", nativeId, ...claudeSpawnArgs(spawn)],
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
+  // Claude Code 2.1 reads .claude/settings*.json from its working directory only (measured).
+  hooksFromStartFolder: true,
   renderHooks: jsonHookRenderer(SETTINGS, EVENTS),
   mcpConfigFiles: [MCP_FILE, SETTINGS],
   registerMcp: registerClaudeMcp,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { HarnessAdapter, HookAction } from "./types";
+import type { HarnessAdapter, HookAction, SpawnOptions } from "./types";
 import { HOOK_MARKER, renderJsonHooks } from "./hook-config";
 import { CODEX_CLAMPED_TIMEOUT, codexHandlersOf, codexHookTrust } from "./codex-trust";
 import { codexConfigFile, withCodexConfigLock, writeCodexTrust } from "./codex-config";
@@ -25,6 +25,11 @@ const EVENTS: Record<string, HookAction> = {
 const TIMEOUTS: Record<string, number> = { SessionEnd: CODEX_CLAMPED_TIMEOUT, Interrupt: CODEX_CLAMPED_TIMEOUT };
 
 const HOOKS_FILE = ".codex/hooks.json";
+
+// The level is one of a closed list (lib/harness/spawn.ts), so the TOML string never needs escaping.
+function codexSpawnArgs({ model, effort }: SpawnOptions): string[] {
+  return [...(model ? ["-m", model] : []), ...(effort ? ["-c", `model_reasoning_effort="${effort}"`] : [])];
+}
 
 /**
  * In a linked worktree Codex 0.171 looks for a `.codex` folder in the worktree
@@ -65,9 +70,14 @@ export const codex: HarnessAdapter = {
   // started with the environment of whichever session came first: every session's hooks would
   // then speak for that one, and the daemon would outlive `stop`. --no-daemon keeps the turns
   // (and the hooks) in this session's own process, even when a daemon is already running.
-  launchArgs: () => ["--no-daemon"],
-  resumeArgs: (nativeId) => ["resume", "--no-daemon", nativeId],
+  // `codex --help` (0.171): -m <model>; effort has no flag of its own, it is the config key
+  // model_reasoning_effort (none|minimal|low|medium|high|xhigh), set for this run with -c.
+  spawn: { model: true, effort: ["none", "minimal", "low", "medium", "high", "xhigh"] },
+  launchArgs: (spawn) => ["--no-daemon", ...codexSpawnArgs(spawn)],
+  resumeArgs: (nativeId, spawn = {}) => ["resume", "--no-daemon", ...codexSpawnArgs(spawn), nativeId],
   hookConfigFiles: [HOOKS_FILE],
+  // Codex walks up to the project root (its .git marker) for .codex.
+  hooksFromStartFolder: false,
   mainCheckoutFiles: [HOOKS_FILE],
   renderHooks: (worktree, hookCommand, ctx = {}) => renderCodexHooks(worktree, hookCommand, ctx.home, ctx.env),
   mcpConfigFiles: [CODEX_CONFIG],

@@ -26,10 +26,14 @@ export const gemini: HarnessAdapter = {
   submitQuietMs: 100,
   // --session-id: the conversation id spex chose (it is the hooks' session_id); -i: run the
   // prompt (its value, so it comes last), then stay interactive.
-  launchArgs: ({ nativeId }) => (nativeId ? ["--session-id", nativeId, "-i"] : ["-i"]),
-  resumeArgs: (nativeId) => ["--resume", nativeId],
+  // `gemini --help` (0.61): -m <model>; no effort flag (thinking budgets live in its settings).
+  spawn: { model: true },
+  launchArgs: ({ nativeId, model }) => [...(nativeId ? ["--session-id", nativeId] : []), ...(model ? ["-m", model] : []), "-i"],
+  resumeArgs: (nativeId, { model } = {}) => ["--resume", nativeId, ...(model ? ["-m", model] : [])],
   assignNativeId: () => randomUUID(),
   hookConfigFiles: [SETTINGS],
+  // Gemini CLI loads workspace settings from process.cwd() (loadSettings).
+  hooksFromStartFolder: true,
   renderHooks: jsonHookRenderer(SETTINGS, EVENTS),
   // The server's own tools run without a confirmation (`trust`), as its hooks run unasked.
   mcpConfigFiles: [SETTINGS],

@@ -3,7 +3,8 @@ import { claude } from "./claude";
 import { codex } from "./codex";
 import { gemini } from "./gemini";
 import { shell } from "./shell";
-import { type HarnessAdapter, type HarnessName, HARNESS_NAMES } from "./types";
+import { checkSpawnOptions } from "./spawn";
+import { type HarnessAdapter, type HarnessName, type SpawnOptions, HARNESS_NAMES } from "./types";
 
 export * from "./types";
 export { HOOK_MARKER, mergeHookSettings } from "./hook-config";
@@ -30,4 +31,9 @@ export function harnessAdapter(name: string): HarnessAdapter {
 /** The command a built-in launcher of this harness runs on this machine. */
 export function builtinCommand(adapter: HarnessAdapter, env: NodeJS.ProcessEnv, which: (program: string) => string | undefined): string {
   return adapter.defaultCommandFor ? adapter.defaultCommandFor(env, which) : adapter.defaultCommand;
+}
+
+/** The spawn options `harness` will be launched with, checked against what its CLI takes (usage otherwise). */
+export function spawnOptionsFor(harness: string, options: SpawnOptions): SpawnOptions {
+  return checkSpawnOptions(harnessAdapter(harness), HARNESS_NAMES.map((n) => ADAPTERS[n]), options);
 }

@@ -46,9 +46,12 @@ export const shell: HarnessAdapter = {
   interruptKeys: ["C-c"],
   readiness: "pid",
   submitQuietMs: 0,
+  // Any command: spex cannot know which flag, if any, would pick a model.
+  spawn: { model: false },
   launchArgs: () => [],
   resumeArgs: () => [],
   hookConfigFiles: [],
+  hooksFromStartFolder: false,
   renderHooks: async () => [],
   mcpConfigFiles: [],
   fatalScreens: [],

@@ -19,7 +19,19 @@ export type HarnessName = (typeof HARNESS_NAMES)[number];
 export const HOOK_ACTIONS = ["turn", "tool", "stop", "ask", "notify", "fail", "start", "end"] as const;
 export type HookAction = (typeof HOOK_ACTIONS)[number];
 
-export interface LaunchContext {
+/** What a session asks its agent for, on every launch and resume (stored on the record). */
+export interface SpawnOptions {
+  model?: string;
+  effort?: string;
+}
+
+/** Which spawn options a harness has a flag for; `effort` lists the levels its CLI accepts. */
+export interface SpawnSupport {
+  model: boolean;
+  effort?: readonly string[];
+}
+
+export interface LaunchContext extends SpawnOptions {
   /** The native conversation id assigned at create, when the harness accepts one. */
   nativeId: string;
 }
@@ -61,14 +73,21 @@ export interface HarnessAdapter {
   readiness: "hook" | "pid";
   /** Quiet time a pasted text needs before Enter submits it rather than adding a newline. */
   submitQuietMs: number;
+  /** The spawn options this harness maps onto its own flags. */
+  spawn: SpawnSupport;
   /** Arguments placed after the launcher command on a fresh launch (the prompt operand follows). */
   launchArgs(ctx: LaunchContext): string[];
-  /** Arguments that resume the native conversation; undefined when the harness has none. */
-  resumeArgs(nativeId: string): string[] | undefined;
+  /** Arguments that resume the native conversation (with the session's spawn options); undefined when the harness has none. */
+  resumeArgs(nativeId: string, spawn?: SpawnOptions): string[] | undefined;
   /** A native id chosen by spex at create time (claude takes `--session-id`). */
   assignNativeId?(): string;
   /** Files (relative to the worktree) that hold this harness's hook config. */
   hookConfigFiles: string[];
+  /**
+   * The agent reads its hook config from the folder it starts in, not from the
+   * top of its repository: a session started in a subfolder gets it there too.
+   */
+  hooksFromStartFolder: boolean;
   /** Files (relative to the main checkout) the render also writes there. */
   mainCheckoutFiles?: string[];
   /**

@@ -13,6 +13,8 @@ import { sessionPaths } from "../store";
 import { probeRecordedLeaf, recordedLeaf } from "../teardown";
 import { runAfterTurn } from "../teardown/after-turn";
 import { drainDeliveries } from "../comms/deliver";
+import { queueMayWait, scheduleLaunchDrain } from "../launch/queue-marker";
+import { loadConfig } from "../config";
 
 // Claude's permission and question dialogs; Gemini's tool approval.
 const QUESTION_NOTIFICATIONS = new Set(["permission_prompt", "elicitation_dialog", "ToolPermission"]);
@@ -68,6 +70,8 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       // (both in detached processes: the agent is waiting for this hook to return).
       await runAfterTurn(store, id);
       await drainDeliveries(store, id);
+      // An agent at rest gives its slot to the launch queue when so configured.
+      if (queueMayWait(store) && loadConfig(store.root).idleFreesSlot) await scheduleLaunchDrain(store);
       return change;
     }
     case "ask":
@@ -87,7 +91,11 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
         onlyFrom: ["active"],
         onlyRunning: true,
       });
-    case "end":
-      return declareState(store, id, { status: "idle", stopped: true, inferred: true });
+    case "end": {
+      const change = await declareState(store, id, { status: "idle", stopped: true, inferred: true });
+      // The agent exited: its slot goes to the launch queue (in a detached process: the agent waits for this hook).
+      await scheduleLaunchDrain(store);
+      return change;
+    }
   }
 }

@@ -18,13 +18,24 @@ export function freezeOriginal(r: SessionRecord): string {
   return JSON.stringify(original);
 }
 
-function launcherFile(store: ProjectStore, id: string): string {
+export function launcherFile(store: ProjectStore, id: string): string {
   return `${sessionPaths(store, id).dir}/launcher.json`;
 }
 
 /** Record this process as the one waiting on the session's readiness (a reader leaves the fence to it while it lives). */
 export function markLauncher(store: ProjectStore, id: string): void {
   writeStoreFile(launcherFile(store, id), JSON.stringify(selfIdentity()) + "\n");
+}
+
+/** Is this process the recorded launcher of the session (it raised the fence itself, as a slot claim)? */
+export function launcherIsSelf(store: ProjectStore, id: string): boolean {
+  try {
+    const owner = JSON.parse(readFileSync(launcherFile(store, id), "utf8"));
+    const self = selfIdentity();
+    return owner?.pid === self.pid && owner.start === self.start && owner.boot === self.boot;
+  } catch {
+    return false;
+  }
 }
 
 /** Is the process that raised the fence still alive? undefined when no launcher was recorded (an older spex). */

@@ -1,5 +1,6 @@
-export { launchSession, checkLaunchable, waitForReadiness, tmuxNameFor, type LaunchOptions, type LaunchResult } from "./start";
-export { clearFence, restoreOriginal, readAgentPid, freezeOriginal } from "./fence";
+export { launchSession, checkLaunchable, everLaunched, waitForReadiness, tmuxNameFor, type LaunchOptions, type LaunchResult } from "./start";
+export { checkStartDirectory, startFolder } from "./placement";
+export { clearFence, restoreOriginal, readAgentPid, freezeOriginal, markLauncher, launcherFile } from "./fence";
 export { resolveLauncher, whichSync, type ResolvedLauncher } from "./launcher";
 export { renderLaunchScript, shellQuote } from "./script";
 export { renderWorktree, copyLocalConfig } from "./render";

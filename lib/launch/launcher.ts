@@ -15,7 +15,8 @@ export interface ResolvedLauncher {
   executable: string;
 }
 
-function firstWord(command: string): string {
+/** The program a launch command runs: its first word, quoted or not. */
+export function firstWord(command: string): string {
   const m = /^\s*(?:'([^']*)'|"([^"]*)"|(\S+))/.exec(command);
   return m ? (m[1] ?? m[2] ?? m[3] ?? "") : "";
 }

@@ -55,3 +55,13 @@ export async function renderWorktree(worktree: string, harness: string, home?: s
   const mcp = adapter.registerMcp(worktree, { command: selfBin(home), args: ["mcp"] }, tracked);
   return [...written, ...mcp.files.filter((f) => !written.includes(f))];
 }
+
+/**
+ * A session started in a subfolder: a harness that reads its hook config from
+ * the folder it starts in gets it there too (the folder was reached without
+ * following a link; the files are written the same way).
+ */
+export async function renderStartFolder(worktree: string, directory: string | undefined, harness: string, home?: string): Promise<string[]> {
+  if (!directory || !harnessAdapter(harness).hooksFromStartFolder) return [];
+  return renderWorktree(join(worktree, directory), harness, home);
+}

@@ -9,6 +9,7 @@ export { shellQuote };
 export interface LaunchScriptInput {
   harness: string;
   sessionId: string;
+  /** The folder the script changes into: the worktree, or the session's start directory in it. */
   worktree: string;
   env: Record<string, string>;
   pidFile: string;

@@ -10,7 +10,7 @@ import { type SessionRecord, readSession, refuseUnusable, updateRecord } from ".
 import { type ProjectStore, sessionPaths } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxSync } from "../tmux";
 import { branchExists } from "../git";
-import { clearFence, freezeOriginal, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
+import { clearFence, freezeOriginal, launcherIsSelf, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
 import { settleFence } from "./settle";
 
 export { readinessTimeout };
@@ -19,6 +19,8 @@ import { renderLaunchScript, shellQuote } from "./script";
 import { selfBin } from "./self";
 import { shellLaunch } from "./shell";
 import { refusePromptTooLarge } from "./argv-limit";
+import { startFolder } from "./placement";
+import { renderStartFolder } from "./render";
 
 export interface LaunchOptions {
   /** Relaunch with the harness's resume marker (no prompt) when a native id is recorded. */
@@ -28,6 +30,11 @@ export interface LaunchOptions {
   timeoutMs?: number;
   /** Told once the tmux session exists: this launch made it (a create notes it for its rollback). */
   onStarted?: (tmux: { socket: string; name: string; id: string }) => void;
+  /**
+   * This process already raised the fence under the project lock (a create or
+   * the launch queue claiming a slot): the fence is its own, not a launch in progress.
+   */
+  claimed?: boolean;
 }
 
 export interface Readiness {
@@ -69,16 +76,17 @@ interface Launchable {
  * whose program is gone. Callers that stop something first (resume --force)
  * ask this before they change anything.
  */
-export async function checkLaunchable(store: ProjectStore, id: string): Promise<Launchable> {
+export async function checkLaunchable(store: ProjectStore, id: string, opts: { claimed?: boolean } = {}): Promise<Launchable> {
   let reading = readSession(store, id);
   refuseUnusable(reading);
+  const ownFence = opts.claimed === true && reading.pending !== null && launcherIsSelf(store, id);
   // A fence nobody waits on any more is settled first, so only a live launch refuses.
-  if (reading.pending && (await settleFence(store, id))) {
+  if (reading.pending && !ownFence && (await settleFence(store, id))) {
     reading = readSession(store, id);
     refuseUnusable(reading);
   }
   const current = reading.record;
-  if (reading.pending) {
+  if (reading.pending && !ownFence) {
     throw new SpexError("launch_in_progress", `session ${id.slice(0, 8)} is already starting`, {
       hint: "wait for it, or stop it first",
     });
@@ -93,7 +101,7 @@ export async function checkLaunchable(store: ProjectStore, id: string): Promise<
 }
 
 export async function launchSession(store: ProjectStore, id: string, opts: LaunchOptions = {}): Promise<LaunchResult> {
-  const { current, launcher } = await checkLaunchable(store, id);
+  const { current, launcher } = await checkLaunchable(store, id, { claimed: opts.claimed });
   const adapter = harnessAdapter(launcher.harness);
   const socket = current.tmux_socket || spexSocket();
   const tmuxName = current.tmux_session || tmuxNameFor(current);
@@ -109,7 +117,10 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   }
 
   const paths = sessionPaths(store, id);
-  const resumeArgs = opts.resume && current.harness_session_id ? adapter.resumeArgs(current.harness_session_id) : undefined;
+  // The options the session was created with ride every launch, resume included.
+  const spawn = { model: current.model, effort: current.effort };
+  // Only a conversation that ever started can be resumed: a session never launched (--no-launch, queued) starts fresh with its prompt.
+  const resumeArgs = opts.resume && current.harness_session_id && everLaunched(store, id) ? adapter.resumeArgs(current.harness_session_id, spawn) : undefined;
   const bin = selfBin(store.home);
   const shell = adapter.name === "shell" ? shellLaunch(launcher.command, store.home, bin) : undefined;
   const readiness = shell?.readiness ?? adapter.readiness;
@@ -117,13 +128,16 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   // An interactive shell runs its prompt as the first command, typed once it is at rest.
   const firstCommand = shell?.typesPrompt && given !== null && given.trim() !== "" ? given : null;
   const prompt = shell?.typesPrompt ? null : given;
-  const args = resumeArgs ?? [...(shell?.args ?? []), ...adapter.launchArgs({ nativeId: current.harness_session_id })];
+  const args = resumeArgs ?? [...(shell?.args ?? []), ...adapter.launchArgs({ nativeId: current.harness_session_id, ...spawn })];
   // Settled before launch.sh or the fence is written (a record made before this limit was checked).
   if (prompt !== null) refusePromptTooLarge(prompt, [launcher.command, ...args]);
+  // Reached (and made when missing) without following a link: refused before any window opens.
+  const cwd = startFolder(current.worktree_path, current.directory);
+  await renderStartFolder(current.worktree_path, current.directory, adapter.name, store.home);
   const script = renderLaunchScript({
     harness: adapter.name,
     sessionId: id,
-    worktree: current.worktree_path,
+    worktree: cwd,
     env: {
       SPEX_SESSION_ID: id,
       SPEX_HOME: store.home,
@@ -149,7 +163,8 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     id,
     (r) => ({
       ...r,
-      launch_readiness_pending: freezeOriginal(r),
+      // A claimed slot already froze the original (the record as it was before the claim).
+      launch_readiness_pending: r.launch_readiness_pending || freezeOriginal(r),
       status: prompt === null ? "idle" : "active",
       stopped: false,
       archived: false,
@@ -164,7 +179,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   // One tmux call: open the session on a placeholder, keep dead panes for their last screen, then start the script.
   // -P prints the new session's id only when this call made it: a session of that name made by anyone else is never killed here.
   const started = tmuxSync(socket, [
-    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", tmuxName, "-c", current.worktree_path, "-x", "200", "-y", "50",
+    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", tmuxName, "-c", cwd, "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", `${exactSession(tmuxName)}:`, "remain-on-exit", "on",
     // Whose session this is, for `doctor` on a socket other projects share.
     ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_PROJECT_OPTION, store.root,
@@ -183,6 +198,11 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   // A pid proves itself within moments, and no hook may come to clear the fence (codex resume): always wait for it.
   if (opts.wait === false && readiness !== "pid") return { record: readRecordOk(store, id), ready: false, firstCommand };
   return { ...(await waitForReadiness(store, id, readiness, opts.timeoutMs ?? readinessTimeout())), firstCommand };
+}
+
+/** launch.sh is written by every launch before its window opens. */
+export function everLaunched(store: ProjectStore, id: string): boolean {
+  return existsSync(sessionPaths(store, id).launch);
 }
 
 function readRecordOk(store: ProjectStore, id: string): SessionRecord {

@@ -6,7 +6,7 @@
 // replaces a name, never follows it).
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 
 function unsafePath(path: string, what: string): SpexError {
@@ -53,6 +53,19 @@ export function splitUnder(root: string, file: string): { root: string; rel: str
   if (rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel)) return { root, rel };
   const cut = file.lastIndexOf(sep);
   return { root: file.slice(0, cut) || sep, rel: file.slice(cut + 1) };
+}
+
+/**
+ * `path` (relative to `root`, or absolute) as a normalized path inside `root`:
+ * "" for `root` itself, undefined when it leaves `root`. Lexical only: links
+ * are checked where the path is used (refuseLinks, mkdirNoFollow).
+ */
+export function relativeInside(root: string, path: string): string | undefined {
+  const rel = isAbsolute(path) ? relative(root, path) : path;
+  const normal = posix.normalize(rel.replace(/\\/g, "/")).replace(/\/+$/, "");
+  if (normal === "." || normal === "") return "";
+  if (normal === ".." || normal.startsWith("../") || isAbsolute(normal)) return undefined;
+  return normal;
 }
 
 function partsOf(root: string, rel: string): string[] {

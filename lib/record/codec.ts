@@ -3,6 +3,7 @@
 import {
   BOOLEAN_FIELDS,
   FIELD_ORDER,
+  OPTIONAL_FIELDS,
   type PendingOriginal,
   type SessionRecord,
   isAfterTurn,
@@ -16,7 +17,7 @@ export function serializeRecord(record: SessionRecord): string {
   const ordered: Record<string, unknown> = {};
   for (const key of FIELD_ORDER) {
     const value = record[key];
-    if (key === "base" && (value === undefined || value === "")) continue;
+    if (OPTIONAL_FIELDS.has(key) && (value === undefined || value === "")) continue;
     ordered[key] = value;
   }
   return JSON.stringify(ordered, null, 2) + "\n";
@@ -55,10 +56,10 @@ export function parseRecord(text: string): { record: SessionRecord; pending: Pen
   const record: Record<string, unknown> = {};
   for (const key of FIELD_ORDER) {
     const value = obj[key];
-    if (key === "base") {
+    if (OPTIONAL_FIELDS.has(key)) {
       if (value === undefined) continue;
-      if (typeof value !== "string") throw new RecordParseError("field base is not a string");
-      record.base = value;
+      if (typeof value !== "string") throw new RecordParseError(`field ${key} is not a string`);
+      record[key] = value;
       continue;
     }
     if (value === undefined) {

@@ -1,6 +1,8 @@
 // The session record (DESIGN.md §3): a flat object with a fixed key order and
-// every key present. `base` is the one optional key: only pinned creates carry
-// it, so an unpinned record keeps its exact legacy bytes.
+// every key present, but for the optional keys: `base` (only pinned creates
+// carry it) and the spawn placement and options at the end (`directory`,
+// `model`, `effort`), each written only when set, so a record that uses none
+// keeps its exact legacy bytes.
 
 export const LIFECYCLES = ["active", "idle", "awaiting", "parked", "asking", "error", "queued"] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -50,9 +52,15 @@ export interface SessionRecord {
   create_payload_hash: string;
   createdAt: string;
   updatedAt: string;
+  /** The folder the agent starts in, relative to the worktree ("" or absent: the worktree itself). */
+  directory?: string;
+  /** The model the harness is asked for on every launch and resume. */
+  model?: string;
+  /** The reasoning effort the harness is asked for, where it has one. */
+  effort?: string;
 }
 
-/** The serialization order. `base` sits after `branch` and is skipped when absent. */
+/** The serialization order. The optional keys (OPTIONAL_FIELDS) are skipped when absent or empty. */
 export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "session_id",
   "governed",
@@ -84,7 +92,13 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "create_payload_hash",
   "createdAt",
   "updatedAt",
+  "directory",
+  "model",
+  "effort",
 ];
+
+/** Keys written only when set: a record without them is byte for byte what it was before they existed. */
+export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "directory", "model", "effort"]);
 
 export const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(["governed", "stopped", "archived"]);
 

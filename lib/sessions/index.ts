@@ -3,3 +3,5 @@ export * from "./select";
 export * from "./state";
 export * from "./names";
 export * from "./screen";
+export * from "./queue-order";
+export * from "./files";

@@ -14,6 +14,8 @@ import {
 import { type ProjectStore, listSessionIds, sessionPaths } from "../store";
 import { readSession } from "../record";
 import { groupMembership } from "../coord/groups";
+import { readDeclaredFiles } from "./files";
+import { queuePositions } from "./queue-order";
 
 export interface SessionRow {
   kind: "ok";
@@ -44,6 +46,17 @@ export interface SessionRow {
   preview: string;
   createdAt: string;
   updatedAt: string;
+  /** Place in the launch queue (1 launches next), or null when not queued. */
+  queuePosition: number | null;
+  /** Where in the worktree the agent starts ("" is its top). */
+  directory: string;
+  /** The spawn options asked of the harness ("" when none). */
+  model: string;
+  effort: string;
+  /** The files the session declared (files.json), at most FILES_IN_ROW; null when that file cannot be read. */
+  files: string[] | null;
+  /** The bare name parts the label is derived from (seed 001's session object). */
+  raw: { name: string; title: string; node: string };
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -78,8 +91,15 @@ function readHead(file: string, bytes: number): string {
   }
 }
 
-/** `groups` is the listing's membership, read once; a single row reads it itself. */
-export function rowOf(store: ProjectStore, reading: RecordReading, groups?: Map<string, string>): ListRow | undefined {
+/** What a listing reads once for all its rows; a single row reads them itself. */
+export interface ListingFacts {
+  /** Session id → group path. */
+  groups: Map<string, string>;
+  /** Session id → place in the launch queue. */
+  queue: Map<string, number>;
+}
+
+export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {
   if (reading.kind === "absent") return undefined;
   if (reading.kind === "corrupt") {
     const display = reading.unreadable ? "unreadable" : "corrupt";
@@ -99,7 +119,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, groups?: Map<
     base: view.base ?? null,
     worktree: view.worktree_path,
     parent: view.parent,
-    group: (groups ?? groupMembership(store)).get(view.session_id) ?? "",
+    group: (facts?.groups ?? groupMembership(store)).get(view.session_id) ?? "",
     lifecycle: view.status,
     proposal: view.proposal,
     note: previewOf(view.note, 200),
@@ -115,6 +135,12 @@ export function rowOf(store: ProjectStore, reading: RecordReading, groups?: Map<
     preview: previewOf(readHead(sessionPaths(store, reading.id).prompt, PREVIEW_BYTES)),
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
+    queuePosition: view.status === "queued" ? ((facts?.queue ?? queuePositions(readAll(store))).get(view.session_id) ?? null) : null,
+    directory: view.directory ?? "",
+    model: view.model ?? "",
+    effort: view.effort ?? "",
+    files: readDeclaredFiles(sessionPaths(store, reading.id).files),
+    raw: { name: view.name, title: view.title, node: view.node },
   };
 }
 
@@ -125,9 +151,10 @@ export function readAll(store: ProjectStore): RecordReading[] {
 
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
-  const groups = groupMembership(store);
-  for (const reading of readAll(store)) {
-    const row = rowOf(store, reading, groups);
+  const readings = readAll(store);
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings) };
+  for (const reading of readings) {
+    const row = rowOf(store, reading, facts);
     if (row) rows.push(row);
   }
   return rows.sort((a, b) => {

@@ -8,8 +8,9 @@ import { type RuntimeStop, assertNotRelaunched, endTmuxSession, stopRecordedLeaf
 import type { EndOptions } from "./leaf";
 import { refuseCorrupt, stoppedRecord } from "./stop";
 import { timed } from "./timing";
+import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 
-export interface ArchiveResult {
+export interface ArchiveResult extends FreedSlot {
   id: string;
   archived: true;
   /** Bytes of the captured screen, or null when no pane was there to capture. */
@@ -33,7 +34,7 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
   const reading = readSession(store, id);
   refuseUnusable(reading);
   if (opts.onlyIfRequested && reading.record.after_turn !== "archive") {
-    return { id, archived: true, screenBytes: null, stopped: false, runtime: null, changed: false };
+    return { id, archived: true, screenBytes: null, stopped: false, runtime: null, changed: false, launchedFromQueue: [], queueFailures: [] };
   }
   // The screen is captured before anything is stopped: it is what the row is filed away with.
   const screenBytes = timed("tmux", () => saveLastScreen(store, id, reading.record));
@@ -52,11 +53,15 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
         next = { ...record, after_turn: record.after_turn === "archive" ? "" : record.after_turn };
       }
       next.archived = true;
+      // Filed away, it leaves the launch queue: an archived session is never launched on its own.
+      if (next.status === "queued") next.status = "idle";
       return JSON.stringify(next) === JSON.stringify(record) ? undefined : next;
     },
     { reason: "archive", purpose: `archive ${id}` },
   );
-  return { id, archived: true, screenBytes, stopped: !!opts.stop, runtime, changed: change !== undefined, change };
+  // Only a stop frees a slot: an archived pane that keeps running still holds its own.
+  const freed = opts.stop ? await drainAfterFreeing(store) : { launchedFromQueue: [], queueFailures: [] };
+  return { id, archived: true, screenBytes, stopped: !!opts.stop, runtime, changed: change !== undefined, change, ...freed };
 }
 
 export interface RestoreArchivedResult {

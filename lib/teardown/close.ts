@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config";
+import { detectMainBranch } from "../git/main-branch";
 import { SpexError } from "../errors";
 import { withLock, withLocks } from "../lock";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
@@ -23,6 +24,7 @@ import { type LeafStop, type RuntimeStop, assertNotRelaunched, endTmuxSession, r
 import { revokeSender } from "../comms/revoke";
 import { lastMergeEvent } from "../comms/timeline";
 import { type TerminalClose, closeSessionTerminals } from "../terminals";
+import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 
 export interface CloseOptions {
   force?: boolean;
@@ -30,7 +32,7 @@ export interface CloseOptions {
   onWait?: EndOptions["onWait"];
 }
 
-export interface CloseResult extends RuntimeStop {
+export interface CloseResult extends RuntimeStop, FreedSlot {
   id: string;
   forced: boolean;
   retired: boolean;
@@ -46,13 +48,14 @@ export interface CloseResult extends RuntimeStop {
 export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, retired: boolean): CloseFacts {
   const entries = listWorktrees(store.root);
   const main = entries[0];
-  const configured = loadConfig(store.root).mainBranch;
-  const mainRef = configured ? `refs/heads/${configured}` : main?.branch || main?.head || "HEAD";
+  // Unmerged means "not on the branch sessions fork from" (lib/git/main-branch), not on whatever the main checkout has out.
+  const mainBranch = detectMainBranch(store.root, loadConfig(store.root).mainBranch);
+  const mainRef = mainBranch ? `refs/heads/${mainBranch}` : main?.head || "HEAD";
   const wt = record.worktree_path ? entries.find((e) => samePath(e.path, record.worktree_path)) : undefined;
   const ref = `refs/heads/${record.branch}`;
   const holders = record.branch ? entries.filter((e) => e.branch === ref) : [];
   const exists = record.branch !== "" && (holders.length > 0 || branchExists(store.root, record.branch));
-  const changes = !retired && wt ? sessionWork(record.worktree_path, record.harness) : [];
+  const changes = !retired && wt ? sessionWork(record.worktree_path, record.harness, record.directory) : [];
   return {
     worktreePath: record.worktree_path,
     branch: record.branch,
@@ -97,7 +100,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
     leafStop = stopRecordedLeaf(store, id, first.record, opts.onWait);
   }
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record)];
-  return withLocks(
+  const closed = await withLocks<Omit<CloseResult, keyof FreedSlot>>(
     locks,
     () => {
       const reading = readSession(store, id);
@@ -146,5 +149,6 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
     },
     { purpose: `close ${id}` },
   );
+  return { ...closed, ...(await drainAfterFreeing(store)) };
 }
 

@@ -2,6 +2,7 @@
 import type { RuntimeStop } from "./runtime";
 import type { CloseResult } from "./close";
 import type { WaitNotice } from "./leaf";
+import type { FreedSlot } from "../create/launch-queue";
 
 /** What a stop waits for, once the agent has not ended at once (printed on a terminal only). */
 export function describeWait(id: string, n: WaitNotice): string {
@@ -36,5 +37,13 @@ export function describeClose(r: CloseResult): string {
   let text = `closed ${r.id.slice(0, 8)}${r.retired ? " (retired)" : ""}: ${parts.join(", ")}\n`;
   if (r.discarded.files.length) text += `discarded uncommitted and ignored files: ${r.discarded.files.join(", ")}\n`;
   if (r.discarded.commits.length) text += `discarded commits: ${r.discarded.commits.map((c) => `${c.sha} ${c.subject}`).join("; ")}${r.discarded.moreCommits ? "; and more" : ""}\n`;
+  return text;
+}
+
+/** The launch queue's part of a verb that freed a slot: one line per kind, or nothing. */
+export function describeFreed(r: FreedSlot): string {
+  let text = "";
+  if (r.launchedFromQueue.length) text += `launched from the queue: ${r.launchedFromQueue.map((id) => id.slice(0, 8)).join(", ")}\n`;
+  for (const f of r.queueFailures) text += `queued session ${f.session.slice(0, 8)} did not launch: ${f.message} [${f.code}]\n`;
   return text;
 }

@@ -20,4 +20,4 @@ export {
 export { type Residues, candidateNames, observeResidues } from "./residues";
 export { type AfterTurnOutcome, requestAfterTurn, runAfterTurn } from "./after-turn";
 export { flushTiming, timingReport } from "./timing";
-export { describeRuntime, describeClose, describeWait } from "./describe";
+export { describeRuntime, describeClose, describeFreed, describeWait } from "./describe";

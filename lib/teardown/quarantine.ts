@@ -6,7 +6,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
-import { isHarnessName, HARNESS_NAMES } from "../harness";
+import { isHarnessName, HARNESS_NAMES, builtinCommand, harnessAdapter } from "../harness";
+import { loadConfig } from "../config";
+import { firstWord, whichSync } from "../launch/launcher";
 import { withLock } from "../lock";
 import { fsyncDir, readOwnBytes, readSession } from "../record";
 import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
@@ -31,7 +33,8 @@ export interface QuarantineProof {
   tmux: { socket: string; session: string; present: false };
   worktree: { path: string; present: false };
   branch: { name: string; present: false };
-  adapter: { name: string; known: true };
+  /** Known, and its program resolves on this machine right now (the executable it found). */
+  adapter: { name: string; known: true; program: string; executable: string };
   thread: { id: string; liveHolders: number[] } | null;
   record: { kind: "corrupt"; parseError: string; bytes: number };
 }
@@ -65,6 +68,22 @@ function stamp(d = new Date()): string {
   return d.toISOString().replace(/:/g, "-");
 }
 
+/**
+ * A healthy adapter is one whose program resolves here now: the command of the
+ * project's launcher of that name when it runs this harness, else the built-in
+ * one. A name alone proves nothing about the machine the adapter must act on.
+ */
+function adapterHealth(store: ProjectStore, name: string): { program: string; executable: string } {
+  const configured = loadConfig(store.root).launchers[name];
+  const command = configured?.harness === name && configured.command ? configured.command : builtinCommand(harnessAdapter(name), process.env, (p) => whichSync(p));
+  const program = firstWord(command);
+  const executable = program ? whichSync(program) : undefined;
+  if (!executable) {
+    throw refuse("adapter_unhealthy", `the adapter ${name} runs "${program || command}", which is not an executable on PATH here`, `install it or put it on PATH (or fix launchers.${name}.command in spexcode.json), then run quarantine again`, { adapter: name, program: program || command });
+  }
+  return { program, executable };
+}
+
 /** Every claim re-proved now; the first that fails refuses. */
 function prove(store: ProjectStore, id: string, claim: QuarantineClaim): QuarantineProof {
   const reading = readSession(store, id);
@@ -77,6 +96,7 @@ function prove(store: ProjectStore, id: string, claim: QuarantineClaim): Quarant
   if (!isHarnessName(claim.adapter)) {
     throw refuse("adapter_unknown", `"${claim.adapter}" is not a known adapter`, `name the adapter the record was made by: one of ${HARNESS_NAMES.join(", ")}`);
   }
+  const adapter = adapterHealth(store, claim.adapter);
   const pidFile = readAgentPidFile(sessionPaths(store, id).agentPid);
   if (pidFile && probe({ ...pidFile, source: "agent.pid" }) !== "dead") {
     throw refuse("leaf_present", `the session's leaf process ${pidFile.pid} (from agent.pid) is alive`, "end that process first; quarantine never signals anything", { pid: pidFile.pid });
@@ -105,7 +125,7 @@ function prove(store: ProjectStore, id: string, claim: QuarantineClaim): Quarant
     tmux: { socket, session: claim.tmux, present: false },
     worktree: { path: claim.worktree, present: false },
     branch: { name: claim.branch, present: false },
-    adapter: { name: claim.adapter, known: true },
+    adapter: { name: claim.adapter, known: true, ...adapter },
     thread,
     record: { kind: "corrupt", parseError: reading.error, bytes: recordBytes(reading.file) },
   };

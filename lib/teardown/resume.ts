@@ -3,7 +3,7 @@
 // lib/launch's; this decides whether a relaunch is allowed and clears the way.
 import { SpexError } from "../errors";
 import { harnessAdapter } from "../harness";
-import { type LaunchResult, checkLaunchable, launchSession, settleFence } from "../launch";
+import { type LaunchResult, checkLaunchable, everLaunched, launchSession, settleFence } from "../launch";
 import { publicRecord, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { probe, recordedLeaf } from "./leaf";
@@ -35,7 +35,9 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   refuseUnusable(reading);
   const record = publicRecord(reading.record, reading.pending);
   const adapter = harnessAdapter(record.harness || "shell");
-  const resumeArgs = record.harness_session_id ? adapter.resumeArgs(record.harness_session_id) : adapter.name === "shell" ? [] : undefined;
+  // A session that never launched (--no-launch, still queued) has no conversation to resume: it starts fresh, out of turn.
+  const fresh = !everLaunched(store, id);
+  const resumeArgs = fresh ? [] : record.harness_session_id ? adapter.resumeArgs(record.harness_session_id, { model: record.model, effort: record.effort }) : adapter.name === "shell" ? [] : undefined;
   if (resumeArgs === undefined) {
     throw new SpexError("resume_unavailable", `session ${id.slice(0, 8)} has no recorded ${adapter.name} session id to resume`, {
       hint: "the agent never reported its native id; close the session and start a new one",
@@ -54,8 +56,9 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   // A live leaf (only with --force; an unprovable one still refuses), a leftover pane, or a
   // process of the earlier run still going (a daemon) is stopped first.
   const leftover = state !== "dead" || hasTmuxSession(record) || sessionProcesses(store, id, record).length > 0;
-  const stopped = leftover ? await stopSession(store, id) : null;
-  const launch = await launchSession(store, id, { resume: true, wait: opts.wait });
+  // The slot this stop frees is the one the relaunch takes: it is not handed to the queue.
+  const stopped = leftover ? await stopSession(store, id, { drain: false }) : null;
+  const launch = await launchSession(store, id, { resume: !fresh, wait: opts.wait });
   // A shell session never launched before (--no-launch) runs its prompt as the first command now.
   await typeFirstCommand(store, id, launch);
   return { id, resumeArgs, stopped, ready: launch.ready, launch };

@@ -13,8 +13,9 @@ import { corruptRefusal } from "./residues";
 import type { EndOptions } from "./leaf";
 import { type RuntimeStop, type TmuxOutcome, assertNotRelaunched, endTmuxSession, hasTmuxSession, sessionPaneTarget, stopRecordedLeaf } from "./runtime";
 import { timed } from "./timing";
+import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 
-export interface StopResult extends RuntimeStop {
+export interface StopResult extends RuntimeStop, FreedSlot {
   id: string;
   /** The record changed (false when it was already stopped with nothing pending). */
   changed: boolean;
@@ -34,7 +35,9 @@ export function refuseCorrupt(store: ProjectStore, id: string, verb: string): vo
 export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof publicRecord>[1]): SessionRecord {
   const base = publicRecord(record, pending);
   // The leaf is gone: forget its pid, so a later process wearing that number is never taken for it.
-  return { ...base, launch_readiness_pending: "", stopped: true, after_turn: "", agent_pid: "", agent_start: "" };
+  // A stopped session also leaves the launch queue: it waits for a resume, not for a slot.
+  const status = base.status === "queued" ? "idle" : base.status;
+  return { ...base, status, launch_readiness_pending: "", stopped: true, after_turn: "", agent_pid: "", agent_start: "" };
 }
 
 function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
@@ -46,6 +49,8 @@ export interface StopOptions {
   onlyIfRequested?: "stop";
   /** Told when the agent has not ended after a moment (the command prints it on a terminal). */
   onWait?: EndOptions["onWait"];
+  /** Hand the freed slot to the launch queue (default true; a resume takes it back itself). */
+  drain?: boolean;
 }
 
 export async function stopSession(store: ProjectStore, id: string, opts: StopOptions = {}): Promise<StopResult & { skipped: boolean; change?: RecordChange }> {
@@ -54,7 +59,7 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
   // A retired record may still have a live leaf in a deleted folder: stopping it is teardown, not revival.
   refuseUnusable(reading, { allowRetired: true });
   const skip = (r: SessionRecord) => opts.onlyIfRequested !== undefined && r.after_turn !== opts.onlyIfRequested;
-  if (skip(reading.record)) return { id, leaf: "none", pid: null, tmux: "none", others: [], changed: false, skipped: true };
+  if (skip(reading.record)) return { id, leaf: "none", pid: null, tmux: "none", others: [], changed: false, skipped: true, launchedFromQueue: [], queueFailures: [] };
   // The screen as the agent left it, before anything is signalled: `show` and `read` keep it.
   // Best effort: a link planted where it goes is not written through, and does not stop the stop.
   try {
@@ -76,7 +81,8 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
     },
     { allowRetired: true, reason: "stop", purpose: `stop ${id}` },
   );
-  return { id, leaf: outcome, pid: leaf.pid || null, tmux: tmux!, others, changed: change !== undefined, skipped: false, change };
+  const freed = opts.drain === false ? { launchedFromQueue: [], queueFailures: [] } : await drainAfterFreeing(store);
+  return { id, leaf: outcome, pid: leaf.pid || null, tmux: tmux!, others, changed: change !== undefined, skipped: false, change, ...freed };
 }
 
 export interface InterruptResult {

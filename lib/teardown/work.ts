@@ -10,9 +10,12 @@ import { LOCAL_CONFIG_FILE } from "../config";
 import { harnessAdapter, isHarnessName } from "../harness";
 import { type DirtyEntry, worktreeChanges } from "./git";
 
-function renderedFiles(harness: string): Set<string> {
+function renderedFiles(harness: string, directory: string): Set<string> {
   const adapter = isHarnessName(harness) ? harnessAdapter(harness) : undefined;
-  return new Set<string>([LOCAL_CONFIG_FILE, ...(adapter?.hookConfigFiles ?? []), ...(adapter?.mcpConfigFiles ?? [])]);
+  const own = [...(adapter?.hookConfigFiles ?? []), ...(adapter?.mcpConfigFiles ?? [])];
+  // A session started in a subfolder may have them rendered there too (lib/launch/render.ts).
+  const inStart = directory && adapter?.hooksFromStartFolder ? own.map((f) => `${directory}/${f}`) : [];
+  return new Set<string>([LOCAL_CONFIG_FILE, ...own, ...inStart]);
 }
 
 /** True when the folder `rel` (relative, ending in "/") holds nothing but files in `own`; symlinks are never followed. */
@@ -32,7 +35,7 @@ function isRendered(worktree: string, entry: DirtyEntry, own: Set<string>): bool
 }
 
 /** The session's work in its worktree: every change git sees, ignored files included, minus spex's own renders. */
-export function sessionWork(worktree: string, harness: string): DirtyEntry[] {
-  const own = renderedFiles(harness);
+export function sessionWork(worktree: string, harness: string, directory = ""): DirtyEntry[] {
+  const own = renderedFiles(harness, directory);
   return worktreeChanges(worktree).filter((c) => !isRendered(worktree, c, own));
 }

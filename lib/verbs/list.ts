@@ -4,7 +4,8 @@ import { SpexError } from "../errors";
 import { recoverAbandonedCreates } from "../create/receipt";
 import { listRowsSettled } from "../launch/stale";
 import { DISPLAY_STATUSES } from "../record";
-import { type ListRow, matchSelector, readAll } from "../sessions";
+import { type ListRow, listRows, matchSelector, readAll } from "../sessions";
+import { drainLaunchQueue } from "../create/launch-queue";
 import type { ProjectStore } from "../store";
 
 export interface SessionFilter {
@@ -18,7 +19,7 @@ export interface SessionFilter {
 
 export interface SessionListing {
   rows: ListRow[];
-  /** Creates killed mid-way that could not be rolled back (`receipt_stuck`): reported, never fatal. */
+  /** Creates killed mid-way that could not be rolled back (`receipt_stuck`), queued sessions whose launch failed: reported, never fatal. */
   warnings: SpexError[];
 }
 
@@ -38,6 +39,9 @@ export async function listSessions(store: ProjectStore, filter: SessionFilter = 
   const { stuck } = await recoverAbandonedCreates(store);
   // A launch that died waiting for readiness shows its original again.
   let rows = await listRowsSettled(store);
+  // A listing drives the launch queue too: a slot freed with nobody to drain it (an agent that died) is used now.
+  const drain = await drainLaunchQueue(store, { force: rows.some((r) => r.display === "queued") });
+  if (drain.launched.length > 0 || drain.failed.length > 0) rows = listRows(store);
   if (filter.selectors && filter.selectors.length > 0) {
     const readings = readAll(store);
     const wanted = new Set(filter.selectors.map((s) => matchSelector(readings, s).id));
@@ -49,5 +53,5 @@ export async function listSessions(store: ProjectStore, filter: SessionFilter = 
     const wanted = filter.status;
     rows = rows.filter((r) => wanted.includes(r.display) || (r.kind === "ok" && wanted.includes(r.lifecycle)));
   }
-  return { rows, warnings: stuck };
+  return { rows, warnings: [...stuck, ...drain.failed] };
 }

@@ -132,12 +132,12 @@ describe("spex session new", () => {
     expect(second.worktree_path.startsWith(join(sb.repo, ".worktrees"))).toBe(true);
   });
 
-  test("max_active_reached refuses a launch beyond sessions.maxActive", () => {
+  test("--no-queue: max_active_reached refuses a launch beyond sessions.maxActive and makes nothing", () => {
     sb = sandbox();
     writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ sessions: { maxActive: 1 } }));
     expect(sb.spex(["session", "new", "--launcher", "shell", "one"]).code).toBe(0);
     const before = snapshot(sb);
-    const r = sb.spex(["session", "new", "--launcher", "shell", "two"]);
+    const r = sb.spex(["session", "new", "--no-queue", "--launcher", "shell", "two"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("[max_active_reached]");
     expect(snapshot(sb)).toEqual(before);

@@ -103,6 +103,26 @@ describe("quarantine", () => {
     expect(quarantine(s.id, claimOf(s)).code).toBe(0);
   });
 
+  test("an adapter whose program does not resolve here is not healthy: adapter_unhealthy, nothing moved; once it resolves the proof names it", () => {
+    const s = seedLive(sb, { agent: "none", tmux: false });
+    const bytes = truncate(sb, s.id);
+    removeWorktreeAndBranch(s);
+    const codexClaim = ["--adapter", "codex", "--tmux", s.tmuxName, "--worktree", s.worktree, "--branch", s.branch];
+    writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { codex: { harness: "codex", command: "/nonexistent/codex-gone --no-daemon" } } }));
+    const refused = quarantine(s.id, codexClaim);
+    expect(refused.code).toBe(1);
+    expect(json(refused.stdout).error).toMatchObject({ code: "adapter_unhealthy", adapter: "codex", program: "/nonexistent/codex-gone" });
+    expect(refused.stderr).toContain("nothing was moved");
+    expect(readFileSync(recordFile(sb, s.id))).toEqual(bytes);
+    expect(existsSync(projectStore(sb.repo, sb.home).quarantineDir)).toBe(false);
+
+    writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { codex: { harness: "codex", command: "sh -c true" } } }));
+    const done = quarantine(s.id, codexClaim);
+    expect(done.code).toBe(0);
+    expect(json(done.stdout).proof.adapter).toMatchObject({ name: "codex", known: true, program: "sh" });
+    expect(json(done.stdout).proof.adapter.executable).toEndWith("/sh");
+  });
+
   test("a readable record is not quarantined: close or stop is its way out", () => {
     const s = seedLive(sb, { agent: "none", tmux: false });
     sb.git(["worktree", "remove", "--force", s.worktree]);

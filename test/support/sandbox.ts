@@ -1,7 +1,7 @@
 // Every test gets its own SPEX_HOME, its own git repositories and its own tmux
 // server, all removed afterwards (DESIGN.md §10).
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -121,4 +121,12 @@ export async function waitFor<T>(probe: () => T | undefined | false | Promise<T 
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** What a create can leave behind (worktrees, branches, session folders): equal before and after a refusal. */
+export function madeBySpex(sb: Sandbox): { worktrees: string; branches: string; sessions: string[] } {
+  const projects = join(sb.home, "projects");
+  const key = existsSync(projects) ? readdirSync(projects)[0] : undefined;
+  const dir = key ? join(projects, key, "sessions") : "";
+  return { worktrees: sb.git(["worktree", "list", "--porcelain"]), branches: sb.git(["branch", "--list"]), sessions: dir && existsSync(dir) ? readdirSync(dir).sort() : [] };
 }

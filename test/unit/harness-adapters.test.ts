@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HOOK_ACTIONS, HOOK_MARKER, HARNESS_NAMES, codexHookTrust, harnessAdapter, upsertCodexTrust } from "../../lib/harness";
+import { HOOK_ACTIONS, HOOK_MARKER, HARNESS_NAMES, codexHookTrust, harnessAdapter, spawnOptionsFor, upsertCodexTrust } from "../../lib/harness";
+import type { SpexError } from "../../lib/errors";
 import { askNote } from "../../lib/hooks/handle";
 import { cleanEnv, makeRepo } from "../support/sandbox";
 
@@ -73,6 +74,37 @@ describe("readiness, argv and submit timing", () => {
     expect(harnessAdapter("gemini").assignNativeId!()).toMatch(/^[0-9a-f-]{36}$/);
     expect(harnessAdapter("codex").assignNativeId).toBeUndefined();
     expect(harnessAdapter("gemini").resumeArgs("g-1")).toEqual(["--resume", "g-1"]);
+  });
+
+  test("spawn options map onto each CLI's own flags, on launch and on resume", () => {
+    const spawn = { model: "m-1", effort: "high" };
+    expect(harnessAdapter("claude").launchArgs({ nativeId: "u-1", ...spawn })).toEqual(["--session-id", "u-1", "--model", "m-1", "--effort", "high"]);
+    expect(harnessAdapter("claude").resumeArgs("u-1", spawn)).toEqual(["--resume", "u-1", "--model", "m-1", "--effort", "high"]);
+    expect(harnessAdapter("codex").launchArgs({ nativeId: "", ...spawn })).toEqual(["--no-daemon", "-m", "m-1", "-c", 'model_reasoning_effort="high"']);
+    // The thread id stays the last operand of `codex resume`.
+    expect(harnessAdapter("codex").resumeArgs("t-1", spawn)).toEqual(["resume", "--no-daemon", "-m", "m-1", "-c", 'model_reasoning_effort="high"', "t-1"]);
+    // -i takes the prompt as its value: the model flag goes before it.
+    expect(harnessAdapter("gemini").launchArgs({ nativeId: "g-1", model: "m-1" })).toEqual(["--session-id", "g-1", "-m", "m-1", "-i"]);
+    expect(harnessAdapter("gemini").resumeArgs("g-1", { model: "m-1" })).toEqual(["--resume", "g-1", "-m", "m-1"]);
+  });
+
+  test("a spawn option a harness has no flag for, or a value it would misread, is a usage error naming what is accepted", () => {
+    const refusal = (harness: string, o: { model?: string; effort?: string }) => {
+      try {
+        spawnOptionsFor(harness, o);
+        return undefined;
+      } catch (e) {
+        return { code: (e as SpexError).code, message: (e as SpexError).message, hint: (e as SpexError).hint, exit: (e as SpexError).exitCode };
+      }
+    };
+    expect(refusal("shell", { model: "x" })).toMatchObject({ code: "usage", exit: 2, hint: expect.stringContaining("claude, codex, gemini") });
+    expect(refusal("gemini", { effort: "high" })).toMatchObject({ code: "usage", hint: expect.stringContaining("claude, codex") });
+    expect(refusal("claude", { effort: "turbo" })).toMatchObject({ code: "usage", message: expect.stringContaining("low, medium, high, xhigh, max") });
+    expect(refusal("codex", { effort: "max" })).toMatchObject({ code: "usage", message: expect.stringContaining("none, minimal, low, medium, high, xhigh") });
+    expect(refusal("claude", { model: "--dangerously-skip-permissions" })).toMatchObject({ code: "usage" });
+    expect(refusal("claude", { model: "a b" })).toMatchObject({ code: "usage" });
+    expect(refusal("claude", { model: "claude-sonnet-4-5", effort: "" })).toBeUndefined();
+    expect(spawnOptionsFor("codex", { model: "openai/gpt-oss-120b", effort: "minimal" })).toEqual({ model: "openai/gpt-oss-120b", effort: "minimal" });
   });
 
   test("gemini needs a quiet gap before Enter (an Enter within 30 ms is a newline)", () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   AFTER_TURN,
   FIELD_ORDER,
+  OPTIONAL_FIELDS,
   DECLARATIONS,
   LIFECYCLES,
   PROPOSALS,
@@ -31,7 +32,7 @@ const ID = "11111111-2222-4333-8444-555555555555";
 const anyRecord: fc.Arbitrary<SessionRecord> = fc
   .record({
     strings: fc.dictionary(
-      fc.constantFrom(...FIELD_ORDER.filter((k) => !["governed", "stopped", "archived", "status", "proposal", "after_turn", "declared", "launch_readiness_pending", "session_id", "base"].includes(k))),
+      fc.constantFrom(...FIELD_ORDER.filter((k) => !OPTIONAL_FIELDS.has(k) && !["governed", "stopped", "archived", "status", "proposal", "after_turn", "declared", "launch_readiness_pending", "session_id"].includes(k))),
       fc.string({ unit: "binary", maxLength: 80 }),
     ),
     status: fc.constantFrom(...LIFECYCLES),
@@ -41,13 +42,9 @@ const anyRecord: fc.Arbitrary<SessionRecord> = fc
     governed: fc.boolean(),
     stopped: fc.boolean(),
     archived: fc.boolean(),
-    base: fc.option(fc.string({ unit: "binary", minLength: 1, maxLength: 40 }), { nil: undefined }),
+    optional: fc.dictionary(fc.constantFrom(...OPTIONAL_FIELDS), fc.string({ unit: "binary", minLength: 1, maxLength: 40 })),
   })
-  .map(({ strings, base, ...rest }) => {
-    const r: SessionRecord = { ...emptyRecord(ID, "2026-01-01T00:00:00.000Z"), ...strings, ...rest };
-    if (base !== undefined) r.base = base;
-    return r;
-  });
+  .map(({ strings, optional, ...rest }) => ({ ...emptyRecord(ID, "2026-01-01T00:00:00.000Z"), ...strings, ...rest, ...optional }) as SessionRecord);
 
 function recordFile(): string {
   const sessionDir = join(dir, "sessions", ID);
@@ -63,7 +60,17 @@ describe("the writer", () => {
     expect(lines.at(-1)).toBe("");
     expect(lines.at(-2)).toBe("}");
     const keys = lines.slice(1, -2).map((l) => /^ {2}"([^"]+)": /.exec(l)?.[1]);
-    expect(keys).toEqual(FIELD_ORDER.filter((k) => k !== "base"));
+    expect(keys).toEqual(FIELD_ORDER.filter((k) => !OPTIONAL_FIELDS.has(k)));
+  });
+
+  test("the spawn placement and options come last and only when set: a record without them keeps its bytes", () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const plain = serializeRecord({ ...emptyRecord(ID, at), branch: "spex/x" });
+    expect(serializeRecord({ ...emptyRecord(ID, at), branch: "spex/x", directory: "", model: "", effort: "" })).toBe(plain);
+    const spawned = serializeRecord({ ...emptyRecord(ID, at), directory: "services/api", model: "opus", effort: "high" });
+    expect(spawned).toContain(`  "updatedAt": "${at}",\n  "directory": "services/api",\n  "model": "opus",\n  "effort": "high"\n}`);
+    expect(parseRecord(spawned).record).toMatchObject({ directory: "services/api", model: "opus", effort: "high" });
+    expect(() => parseRecord(spawned.replace('"opus"', "7"))).toThrow("field model is not a string");
   });
 
   test("writes base after branch only when the create was pinned, so unpinned records keep their legacy bytes", () => {
@@ -87,7 +94,8 @@ describe("the writer", () => {
         expect(reading.record).toEqual(record);
         // One field per line whatever the text holds.
         const lines = readFileSync(file, "utf8").split("\n");
-        expect(lines.length).toBe(FIELD_ORDER.length - (record.base === undefined ? 1 : 0) + 3);
+        const absent = [...OPTIONAL_FIELDS].filter((k) => record[k] === undefined).length;
+        expect(lines.length).toBe(FIELD_ORDER.length - absent + 3);
       }),
       { numRuns: 300 },
     );

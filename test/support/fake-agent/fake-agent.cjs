@@ -26,6 +26,11 @@ for (let i = 0; i < argv.length; i++) {
     sessionId = argv[++i];
     continue;
   }
+  // Flags that take a value, as Claude Code's do: the value is no prompt.
+  if (a === "--model" || a === "--effort") {
+    i++;
+    continue;
+  }
   if (a.startsWith("--")) continue;
   prompt = a;
 }
