@@ -1,4 +1,4 @@
 export { createSession, type CreateInput, type CreateResult, sessionIdForKey, createPayloadHash } from "./create";
 export { recoverAbandonedCreates, listReceipts, type CreateReceipt } from "./receipt";
 export { type QueueDrain, drainLaunchQueue, holdsSlot, launchDecision, queuePositionOf, usedSlots } from "./launch-queue";
-export { placementGroup } from "./plan";
+export { placementGroup, refuseBlankPrompt } from "./plan";

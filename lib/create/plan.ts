@@ -59,7 +59,14 @@ function readGroupsForPlacement(store: ProjectStore, named: boolean): GroupsFile
   }
 }
 
+/** A prompt of blanks alone says nothing to the agent: refused like an empty one, by every front (CLI, MCP, HTTP). */
+export function refuseBlankPrompt(prompt: string): void {
+  if (prompt.trim() !== "") return;
+  throw new SpexError("usage", prompt ? "the prompt is only whitespace" : "the prompt is empty", { hint: "say what the agent should do", exitCode: 2, httpStatus: 400 });
+}
+
 export async function planCreate(store: ProjectStore, input: CreateInput): Promise<CreatePlan> {
+  refuseBlankPrompt(input.prompt);
   const config = loadConfig(store.root);
   const launcher = resolveLauncher(config, input.launcher);
   const adapter = harnessAdapter(launcher.harness);

@@ -3,8 +3,7 @@
 // its group (the one asked for, else its creator's) before its agent starts.
 // The CLI and the MCP tool session_new both land here.
 import { type AuthorityCreateInput, createWithAuthority } from "../backend";
-import type { CreateResult } from "../create";
-import { SpexError } from "../errors";
+import { type CreateResult, refuseBlankPrompt } from "../create";
 import type { ProjectStore } from "../store";
 
 export type NewSessionInput = AuthorityCreateInput;
@@ -18,10 +17,8 @@ export interface NewSession {
 }
 
 export async function newSession(store: ProjectStore, input: NewSessionInput): Promise<NewSession> {
-  // A prompt of blanks alone says nothing to the agent: refused like an empty one.
-  if (input.prompt.trim() === "") {
-    throw new SpexError("usage", input.prompt ? "the prompt is only whitespace" : "the prompt is empty", { hint: "say what the agent should do", exitCode: 2, httpStatus: 400 });
-  }
+  // Refused here too, before a served backend is asked.
+  refuseBlankPrompt(input.prompt);
   const result = await createWithAuthority(store, input);
   return {
     result,

@@ -122,11 +122,29 @@ describe("refusals", () => {
   test("a missing or empty prompt, a non-string field and a non-object body are refused with 400", async () => {
     expect((await create({ launcher: "shell" }, "k-noprompt")).json.error.code).toBe("field_required");
     expect((await create({ prompt: "", launcher: "shell" }, "k-emptyprompt")).status).toBe(400);
+    // Blanks alone are refused as the CLI refuses them, and nothing is made.
+    const count = sessionCount(sb);
+    const blank = await create({ prompt: " \n\t ", launcher: "shell" }, "k-blankprompt");
+    expect([blank.status, blank.json.error.code, blank.json.error.message]).toEqual([400, "usage", "the prompt is only whitespace"]);
+    expect(sessionCount(sb)).toBe(count);
     expect((await create({ prompt: 42 }, "k-number")).json.error.code).toBe("field_invalid");
     const notJson = await http(be.url, "/api/sessions", { raw: "{nope", token: be.token, key: "k-raw" });
     expect([notJson.status, notJson.json.error.code]).toEqual([400, "body_invalid"]);
     const list = await http(be.url, "/api/sessions", { raw: "[1]", token: be.token, key: "k-list" });
     expect(list.status).toBe(400);
+  });
+
+  test("group, directory, model and effort are the create options of new: placed in the group's folder, or the one asked for; checked per harness", async () => {
+    expect(sb.spex(["group", "new", "api-team", "--dir", "services/api"]).code).toBe(0);
+    const inGroup = await create({ prompt: "placed by its group", launcher: "shell", group: "api-team" }, "k-group");
+    expect([inGroup.status, inGroup.json.group, inGroup.json.directory]).toEqual([201, "api-team", "services/api"]);
+    const asked = await create({ prompt: "placed by directory", launcher: "shell", group: "api-team", directory: "docs" }, "k-dir");
+    expect([asked.status, asked.json.group, asked.json.directory]).toEqual([201, "api-team", "docs"]);
+    const out = await create({ prompt: "escape", launcher: "shell", directory: "../../etc" }, "k-dir-out");
+    expect([out.status, out.json.error.code]).toEqual([400, "unsafe_path"]);
+    const model = await create({ prompt: "a shell has no model", launcher: "shell", model: "opus", effort: "high" }, "k-model");
+    expect([model.status, model.json.error.code]).toEqual([400, "usage"]);
+    expect((await create({ prompt: "no group", launcher: "shell", group: "nope" }, "k-nogroup")).json.error.code).toBe("group_not_found");
   });
 
   test("a body over the size limit is refused with 413", async () => {

@@ -96,6 +96,16 @@ describe("spex mcp over stdio (SDK client)", () => {
     expect(top).toMatchObject({ parent: "", group: "" });
   });
 
+  test("session_new takes new's placement and spawn options: directory on the record, a link or .. out of the worktree unsafe_path, model checked per harness", async () => {
+    const placed = await ok("session_new", { prompt: "work in the api folder", launcher: "shell", no_launch: true, directory: "services/api", no_queue: true });
+    expect(placed).toMatchObject({ directory: "services/api", parent: alpha });
+    expect(cli(["session", "show", placed.session_id]).record.directory).toBe("services/api");
+    expect(errorCodeOf(await call("session_new", { prompt: "escape", launcher: "shell", no_launch: true, directory: "../elsewhere" }))).toBe("unsafe_path");
+    const shellModel = await call("session_new", { prompt: "a model for a shell", launcher: "shell", no_launch: true, model: "opus" });
+    expect(errorCodeOf(shellModel)).toBe("usage");
+    expect(shellModel.content[0]?.text).toContain("claude, codex, gemini");
+  });
+
   test("session_send: queued from the caller, with the caller as the sender on the target's timeline", async () => {
     const sent = await ok("session_send", { session: "beta", text: "please look at the parser\nsecond line" });
     expect(sent.messageId).toMatch(new RegExp(`^${beta.slice(0, 8)}-\\d+$`));
@@ -103,6 +113,9 @@ describe("spex mcp over stdio (SDK client)", () => {
     const status = cli(["session", "message-status", sent.messageId]);
     expect(status.from).toMatchObject({ kind: "session", id: alpha, label: "alpha" });
     expect(status.text).toBe("please look at the parser\nsecond line");
+    // reply_to reaches the send: the caller cannot answer a message it sent itself.
+    const reply = await call("session_send", { session: "beta", text: "answering myself", reply_to: sent.messageId });
+    expect(errorCodeOf(reply)).toBe("reply_invalid");
   });
 
   test("session_wait: parks and times out as asked; its own message does not wake the caller; a wait over 5 min is refused", async () => {

@@ -18,16 +18,17 @@ export const sessionSend: ToolDefinition = {
   name: "session_send",
   title: "Message a session",
   description:
-    "Send a message to another session, from you. It is appended to the target's timeline and typed into its agent's composer once the agent is at rest (after its current turn), headed with your label and how to reply; multi-line text stays one message. Answers with the message id and its state: delivered, queued (with its place in the queue and why it waits), or held (the target is dead or the paste could not be confirmed). Refused: message_too_large (over 8 KiB), queue_full, message_repeated (the same text still queued or just delivered), send_self.",
+    "Send a message to another session, from you. It is appended to the target's timeline and typed into its agent's composer once the agent is at rest (after its current turn), headed with your label and how to reply; multi-line text stays one message. Answers with the message id and its state: delivered, queued (with its place in the queue and why it waits, e.g. recipient stopped; delivered on resume), or held (the target is dead or the paste could not be confirmed). Writing back to a session that messaged you marks its messages answered (`answered` lists them); `reply_to` names the one you answer. Refused: message_too_large (over 8 KiB), queue_full, message_repeated (the same text still queued or just delivered), send_self, reply_invalid.",
   input: {
     fields: {
       session: { type: "string", description: `The recipient (${SELECTOR})`, minLength: 1 },
       text: { type: "string", description: "The message, as the recipient's agent should read it", minLength: 1 },
+      reply_to: { type: "string", description: "The id of the message (sent to you by this recipient) this one answers", minLength: 1 },
     },
     required: ["session", "text"],
   },
   hints: { ...WRITE, idempotentHint: false },
-  call: (ctx, args) => sendToSelector(ctx.store, args.session, { from: senderOf(ctx), text: args.text }),
+  call: (ctx, args) => sendToSelector(ctx.store, args.session, { from: senderOf(ctx), text: args.text, replyTo: args.reply_to }),
 };
 
 export const sessionWait: ToolDefinition = {

@@ -48,7 +48,7 @@ export const sessionNew: ToolDefinition = {
   name: "session_new",
   title: "Start a session",
   description:
-    "Start a new agent session in its own git worktree, branch and tmux session, with `prompt` as its first instruction (as `spex session new --json`). It is your child by default: you are notified of its state changes and it lands in your group. Give it one self-contained task; then `session_wait` on it and read its answer with `session_show` or `session_read`. Refused with max_active_reached when the project runs its limit of sessions.",
+    "Start a new agent session in its own git worktree, branch and tmux session, with `prompt` as its first instruction (as `spex session new --json`). It is your child by default: you are notified of its state changes and it lands in your group. Give it one self-contained task; then `session_wait` on it and read its answer with `session_show` or `session_read`. When the project already runs its limit of sessions it is made and queued (`queuePosition`), and starts by itself when a slot frees; with `no_queue` it is refused with max_active_reached instead. Its agent starts in its group's directory, or in `directory`.",
   input: {
     fields: {
       prompt: { type: "string", description: "The new agent's first instruction, self-contained (it does not see your conversation). A [[topic]] mention names its branch", minLength: 1 },
@@ -58,6 +58,10 @@ export const sessionNew: ToolDefinition = {
       parent: { type: "string", description: `Its parent (${SELECTOR}); default: you. "" makes it a top-level session` },
       group: { type: "string", description: 'A group to file it in (see group_list); default: your group. "" is the root' },
       no_launch: { type: "boolean", description: "Make the worktree and record but start no agent (default false)" },
+      no_queue: { type: "boolean", description: "Refuse (max_active_reached) rather than queue when the project runs its limit of sessions (default false)" },
+      directory: { type: "string", description: "The folder its agent starts in, relative to its worktree (default: its group's directory)", minLength: 1 },
+      model: { type: "string", description: "The model its agent runs (claude, codex, gemini), kept by every resume", minLength: 1 },
+      effort: { type: "string", description: "The reasoning effort (claude: low|medium|high|xhigh|max; codex: none|minimal|low|medium|high|xhigh)", minLength: 1 },
     },
     required: ["prompt"],
   },
@@ -75,7 +79,11 @@ export const sessionNew: ToolDefinition = {
       base: args.base,
       parent,
       noLaunch: args.no_launch,
+      noQueue: args.no_queue,
       group,
+      directory: args.directory,
+      model: args.model,
+      effort: args.effort,
     });
     return created.json;
   },
