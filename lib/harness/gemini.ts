@@ -22,8 +22,10 @@ export const gemini: HarnessAdapter = {
   hookEvents: EVENTS,
   interruptKeys: ["Escape"],
   readiness: "hook",
-  // An Enter within 30 ms of the previous input becomes a newline (no kitty keyboard protocol in tmux).
-  submitQuietMs: 100,
+  // After a paste Gemini reads Enter as a newline until a 40 ms timer has run and React has
+  // re-rendered its input handler (no kitty keyboard protocol in tmux); on a loaded machine
+  // that took more than 100 ms, so the prompt sat in the composer.
+  submitQuietMs: 300,
   // --session-id: the conversation id spex chose (it is the hooks' session_id); -i: run the
   // prompt (its value, so it comes last), then stay interactive.
   // `gemini --help` (0.61): -m <model>; no effort flag (thinking budgets live in its settings).

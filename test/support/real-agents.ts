@@ -4,7 +4,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { claude } from "../../lib/harness/claude";
+import { codex } from "../../lib/harness/codex";
 import { type CodexHandler, codexHandlersOf, codexHookTrust } from "../../lib/harness/codex-trust";
+import { gemini } from "../../lib/harness/gemini";
 import { waitFor } from "./sandbox";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
@@ -185,7 +188,7 @@ export interface PaneStart {
 }
 
 /** How long a CLI must see no input before an Enter counts as "submit" (see AgentPane.submit). */
-export const SUBMIT_QUIET_MS: Record<RealCli, number> = { claude: 0, codex: 0, gemini: 100 };
+export const SUBMIT_QUIET_MS: Record<RealCli, number> = { claude: claude.submitQuietMs, codex: codex.submitQuietMs, gemini: gemini.submitQuietMs };
 
 /**
  * A real CLI running in its own tmux pane. The environment goes through a
