@@ -8,6 +8,7 @@ import { SpexError, errnoCode } from "../errors";
 import { resolveMainRoot } from "../git/main-root";
 import { isSessionId, requireSessionId } from "./ids";
 import { adoptLegacyStore, projectKey, realOrSelf, storeKeys } from "./key";
+import { securePrivateStore } from "./private";
 
 export { isSessionId, requireSessionId, sessionIdFromEnv } from "./ids";
 export { legacyProjectKey, projectKey } from "./key";
@@ -31,6 +32,7 @@ export interface ProjectStore {
 
 /** The store of a main checkout, keyed by its real path (a store under the old key is adopted first). */
 export function projectStore(mainRoot: string, home = spexHome()): ProjectStore {
+  securePrivateStore(home);
   const real = realOrSelf(mainRoot);
   const key = projectKey(real);
   adoptLegacyStore(home, key, real);
