@@ -12,7 +12,7 @@ import { ownerAlive, selfIdentity } from "../proc";
 import { type RecordReading, type SessionRecord, publicRecord, readSession } from "../record";
 import { type ProjectStore, isSessionId } from "../store";
 import { capturePane, pasteText, sendKeys, sessionPane, spexSocket } from "../tmux";
-import { typedText } from "./envelope";
+import { SHELL_NOTICE, runsTypedText, typedText } from "./envelope";
 import { readJsonFile } from "./files";
 import { inboxMarker, messageFileName, queuePaths } from "./paths";
 import {
@@ -57,6 +57,8 @@ interface Pane {
   socket: string;
   target: string;
   dead: boolean;
+  /** The target's harness: what is typed depends on it (envelope.ts). */
+  harness: string;
   /** Quiet time the harness needs between input and Enter. */
   quietMs: number;
 }
@@ -71,7 +73,7 @@ function paneOf(view: SessionRecord): Pane | undefined {
   const socket = view.tmux_socket || spexSocket();
   // Pane commands do not take an exact `=name` session target: address the pane by its id.
   const pane = sessionPane(socket, view.tmux_session);
-  return pane ? { socket, target: pane.id, dead: pane.dead, quietMs: isHarnessName(view.harness) ? harnessAdapter(view.harness).submitQuietMs : 0 } : undefined;
+  return pane ? { socket, target: pane.id, dead: pane.dead, harness: view.harness, quietMs: isHarnessName(view.harness) ? harnessAdapter(view.harness).submitQuietMs : 0 } : undefined;
 }
 
 export const RECIPIENT_STOPPED = "recipient stopped; delivered on resume";
@@ -121,6 +123,8 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
       if (reading.kind === "absent") settled.push(outcome(settle(store, m, "dropped", "the target session is gone (closed)")));
       else if (m.from.kind === "session" && isRevoked(store, m.from.id)) {
         settled.push(outcome(settle(store, m, "dropped", "its sender was closed before it was handed over")));
+      } else if (m.from.kind === "watch" && reading.kind === "ok" && runsTypedText(reading.record.harness)) {
+        settled.push(outcome(settle(store, m, "dropped", SHELL_NOTICE)));
       } else keep.push(m);
     }
     pending = keep;
@@ -180,7 +184,7 @@ async function handOver(m: QueuedMessage, pane: Pane, before: string): Promise<H
     const r = sendKeys(pane.socket, pane.target, m.keys);
     return r.code === 0 ? { state: "delivered", reason: "" } : { state: "held", reason: `tmux refused the keys: ${r.stderr.trim()}` };
   }
-  const text = typedText(m);
+  const text = typedText(m, pane.harness);
   const pasted = pasteText(pane.socket, pane.target, text, `spex-${m.id}`);
   if (pasted.paneDead) return { state: "held", reason: `not handed over: the pane ${pane.target} died just before the paste; nothing was typed` };
   if (pasted.code !== 0) return { state: "queued", reason: `tmux could not paste (${pasted.stderr.trim()}); nothing was typed` };

@@ -1,7 +1,10 @@
 // The exact text typed for a message (DESIGN.md §1.7, §13): the sender's words
 // behind a one-line envelope naming who sent them, made paste-safe here, the
 // one place every message kind passes (CLI, HTTP route, watch notices), so a
-// body cannot end its own bracketed paste or submit itself.
+// body cannot end its own bracketed paste or submit itself. A shell session
+// runs what is typed as a command line: there the envelope (another session's
+// label, a `--from` name) would run too, `$(…)`, backticks and `;` included,
+// so a shell gets the sender's words alone (who sent them stays on its timeline).
 import { promptSeam, shortId } from "../naming";
 import { parseRemoteSessionName } from "../naming/machine";
 import { pasteSafeText } from "../tmux";
@@ -32,6 +35,14 @@ function envelope(m: QueuedMessage): string {
   }
 }
 
-export function typedText(m: QueuedMessage): string {
-  return pasteSafeText(envelope(m));
+/** Does the target run typed text as commands (the shell harness)? Then nothing but the words is typed. */
+export function runsTypedText(harness: string): boolean {
+  return harness === "shell";
+}
+
+/** Why a watch notice is never typed into a shell: its text (another session's label and note) would run. */
+export const SHELL_NOTICE = "a shell session runs what is typed, so a watch notice is not typed into it; `spex session wait` follows the session";
+
+export function typedText(m: QueuedMessage, harness = ""): string {
+  return pasteSafeText(runsTypedText(harness) ? promptSeam(m.text) : envelope(m));
 }

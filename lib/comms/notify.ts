@@ -7,6 +7,7 @@ import { labelOf, previewOf, shortId } from "../naming";
 import { type CommitObserver, type RecordChange, type SessionRecord, readSession, registerCommitObserver } from "../record";
 import type { ProjectStore } from "../store";
 import { drainDeliveries } from "./deliver";
+import { runsTypedText } from "./envelope";
 import { enqueue } from "./queue";
 import { type StateEvent, appendEvent } from "./timeline";
 import { readWatchers } from "./watchers";
@@ -47,7 +48,8 @@ export function noticeText(view: SessionRecord): string {
 /** Queue (or refresh) a notice about `about` for one watcher, then try to hand it over. */
 export async function noticeTo(store: ProjectStore, watcher: string, view: SessionRecord): Promise<void> {
   const watcherReading = readSession(store, watcher);
-  if (watcherReading.kind !== "ok") return;
+  // A shell would run the notice's text (the watched session's label and note): nothing is queued for it.
+  if (watcherReading.kind !== "ok" || runsTypedText(watcherReading.record.harness)) return;
   const about = view.session_id;
   await enqueue(
     store,

@@ -443,7 +443,7 @@ describe("9. lists stay proportional to the number of sessions", () => {
 
 describe("watchers: reparent changes only the parent source", () => {
   test("detaching a child from a parent that also watches it by hand keeps the manual watch and its waiting notice", () => {
-    const parent = seedRecord(sb.home, sb.repo, { prompt: "busy orchestrator", status: "active" }).session_id;
+    const parent = seedRecord(sb.home, sb.repo, { prompt: "busy orchestrator", status: "active", harness: "" }).session_id;
     const child = json(sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--parent", parent, "--json", "a supervised child"]).stdout).session_id as string;
     expect(sb.spex(["session", "watch", child, "--watcher", parent]).code).toBe(0);
     expect(sb.spex(["internal", "session-state", "active", "--session", child, "--new-turn"]).code).toBe(0);

@@ -31,9 +31,11 @@ export interface FakeAgentOptions {
   recordPid?: boolean;
 }
 
+// An agent with no adapter (harness ""): no screen contract, and not a shell,
+// which is typed the sender's words alone (lib/comms/envelope.ts).
 export async function startFakeAgent(sb: Sandbox, fields: Partial<SessionRecord> & { prompt?: string } = {}, env: Record<string, string> = {}, opts: FakeAgentOptions = {}): Promise<FakeAgent> {
   const tmuxName = fields.tmux_session ?? `fake-${Math.random().toString(36).slice(2, 8)}`;
-  const record = seedRecord(sb.home, sb.repo, { status: "idle", tmux_socket: sb.tmuxSocket, tmux_session: tmuxName, ...fields });
+  const record = seedRecord(sb.home, sb.repo, { status: "idle", harness: "", tmux_socket: sb.tmuxSocket, tmux_session: tmuxName, ...fields });
   const log = join(sb.dir, `${record.session_id}.received`);
   const vars: Record<string, string> = {
     SPEX_SESSION_ID: record.session_id,
