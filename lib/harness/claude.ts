@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction, SpawnOptions } from "./types";
 import { jsonHookRenderer, readJsonSettings, updateJsonSettings } from "./hook-config";
-import { SPEX_MCP_SERVER, declaredSpexServer, registerJsonMcp, withListEntry } from "./mcp-config";
+import { SPEX_MCP_SERVER, declaredSpexServer, isSharedSpexServer, registerJsonMcp, withListEntry } from "./mcp-config";
 import type { McpLaunch, McpRegistration } from "./types";
 
 const EVENTS: Record<string, HookAction> = {
@@ -43,6 +43,9 @@ function registerClaudeMcp(worktree: string, server: McpLaunch, tracked: Set<str
   if (tracked.has(SETTINGS)) return { files: [], skipped: `${SETTINGS} is tracked by the repository; spex does not add permissions to it` };
   const declared = registerJsonMcp(worktree, MCP_FILE, { type: "stdio", command: server.command, args: server.args }, tracked.has(MCP_FILE));
   if (declared.skipped) return declared;
+  if (tracked.has(MCP_FILE) && !isSharedSpexServer(declaredSpexServer(worktree, MCP_FILE), server.command)) {
+    return { files: withdrawMcpGrant(worktree), skipped: `${MCP_FILE} is tracked by the repository and its "${SPEX_MCP_SERVER}" server is not plain \`spex mcp\` (another program, or an environment of its own); spex does not enable it` };
+  }
   const local = updateJsonSettings(worktree, SETTINGS, (s) => {
     const disabled = Array.isArray(s.disabledMcpjsonServers) && s.disabledMcpjsonServers.includes(SPEX_MCP_SERVER);
     if (disabled) return s;
@@ -50,6 +53,25 @@ function registerClaudeMcp(worktree: string, server: McpLaunch, tracked: Set<str
     return { ...s, enabledMcpjsonServers: withListEntry(s, "enabledMcpjsonServers", SPEX_MCP_SERVER), permissions: { ...permissions, allow: withListEntry(permissions, "allow", MCP_TOOLS_RULE) } };
   });
   return { files: [...declared.files, local] };
+}
+
+/**
+ * Take back what an earlier render granted the name "spex" (enabled, its tools
+ * allowed) once the tracked server by that name is no longer spex's own: a
+ * checkout in the worktree may have brought another one in.
+ */
+function withdrawMcpGrant(worktree: string): string[] {
+  const s = readJsonSettings(worktree, SETTINGS);
+  const permissions = (s.permissions && typeof s.permissions === "object" ? s.permissions : {}) as Record<string, unknown>;
+  const enabled = Array.isArray(s.enabledMcpjsonServers) ? s.enabledMcpjsonServers : [];
+  const allowed = Array.isArray(permissions.allow) ? permissions.allow : [];
+  if (!enabled.includes(SPEX_MCP_SERVER) && !allowed.includes(MCP_TOOLS_RULE)) return [];
+  const file = updateJsonSettings(worktree, SETTINGS, () => ({
+    ...s,
+    enabledMcpjsonServers: enabled.filter((n) => n !== SPEX_MCP_SERVER),
+    permissions: { ...permissions, allow: allowed.filter((r) => r !== MCP_TOOLS_RULE) },
+  }));
+  return [file];
 }
 
 function claudeMcpRegistered(worktree: string): boolean {

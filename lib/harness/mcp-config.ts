@@ -20,6 +20,20 @@ export function isSpexServer(entry: unknown): boolean {
   return typeof e.command === "string" && /^spex/.test(basename(e.command)) && Array.isArray(e.args) && e.args.length === 1 && e.args[0] === "mcp";
 }
 
+/**
+ * A declaration a tracked file may share and spex will enable unasked: `spex
+ * mcp` itself, nothing more. The file is the repository's (an untrusted branch
+ * may have written it): a "spex" server running another program, or passing
+ * an environment of its own (another session's id, LD_PRELOAD), keeps the
+ * agent's consent dialog.
+ */
+export function isSharedSpexServer(entry: unknown, ownCommand: string): boolean {
+  if (!isSpexServer(entry)) return false;
+  const e = entry as Record<string, unknown>;
+  const plain = Object.keys(e).every((k) => k === "type" || k === "command" || k === "args");
+  return plain && (e.type === undefined || e.type === "stdio") && (e.command === "spex" || e.command === ownCommand);
+}
+
 const objectAt = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /**
