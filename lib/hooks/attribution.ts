@@ -6,7 +6,7 @@
 // `session_id` is the native id the CLI reports, and the record keeps the one
 // its launch chose (claude, gemini) or its first SessionStart reported (codex).
 import type { HookAction } from "../harness";
-import { parentPid } from "../proc";
+import { ancestry } from "../proc";
 import type { HookPayload } from "./payload";
 
 /**
@@ -41,8 +41,5 @@ export function hookOwnership(recordedNativeId: string, action: HookAction, payl
 
 /** Is `ancestor` this process or one of its ancestors? Bounded walk up the parent chain. */
 export function descendsFrom(ancestor: number, pid = process.pid): boolean {
-  for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parentPid(p), hops++) {
-    if (p === ancestor) return true;
-  }
-  return false;
+  return ancestor > 1 && ancestry(pid).includes(ancestor);
 }

@@ -58,7 +58,7 @@ export function readAgentPid(store: ProjectStore, id: string): { pid: string; st
     if (errnoCode(e) === "ENOENT") return undefined;
     throw e;
   }
-  const m = /^(\d+) (\d+)\s*$/.exec(text);
+  const m = /^(\d+) (@?\d+)\s*$/.exec(text);
   return m ? { pid: m[1]!, start: m[2]! } : undefined;
 }
 

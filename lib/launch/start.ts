@@ -16,6 +16,7 @@ import { settleFence } from "./settle";
 export { readinessTimeout };
 import { requireExecutable, resolveLauncher } from "./launcher";
 import { renderLaunchScript, shellQuote } from "./script";
+import { machineChoices } from "./choices";
 import { selfBin } from "./self";
 import { shellLaunch } from "./shell";
 import { refusePromptTooLarge } from "./argv-limit";
@@ -146,6 +147,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
       SPEX_RECORD: paths.record,
       SPEX_HARNESS: adapter.name,
       SPEX_TMUX: socket,
+      ...machineChoices(),
     },
     pidFile: paths.agentPid,
     command: launcher.command,

@@ -34,27 +34,32 @@ export function defaultLockTimeoutMs(): number {
   return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 15000;
 }
 
-type FileState = { kind: "free" } | { kind: "held"; owner: LockOwner } | { kind: "stale" };
+/** What the lock file said when read: its exact text (undefined: no file) and what that text means. */
+type FileState = { text: string | undefined } & ({ kind: "free" } | { kind: "held"; owner: LockOwner } | { kind: "stale" });
 
-function readLockFile(path: string): FileState {
-  let text: string;
+function readLockText(path: string): string | undefined {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (e) {
-    if (errnoCode(e) === "ENOENT") return { kind: "free" };
+    if (errnoCode(e) === "ENOENT") return undefined;
     throw e;
   }
+}
+
+function readLockFile(path: string): FileState {
+  const text = readLockText(path);
+  if (text === undefined) return { text, kind: "free" };
   let owner: LockOwner;
   try {
     owner = JSON.parse(text) as LockOwner;
   } catch {
-    // Lock files are written only under the guard: a torn one means its writer died.
-    return { kind: "stale" };
+    // Torn: either its writer died mid-write, or it is writing right now (then the text will have changed under the guard).
+    return { text, kind: "stale" };
   }
   if (typeof owner?.pid !== "number" || typeof owner.start !== "string" || typeof owner.boot !== "string") {
-    return { kind: "stale" };
+    return { text, kind: "stale" };
   }
-  return ownerAlive(owner) ? { kind: "held", owner } : { kind: "stale" };
+  return ownerAlive(owner) ? { text, kind: "held", owner } : { text, kind: "stale" };
 }
 
 const OWNER_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
@@ -101,17 +106,22 @@ export async function acquireLock(path: string, opts: LockOptions = {}): Promise
   };
   let lastHolder: LockOwner | undefined;
   for (let attempt = 0; ; attempt++) {
-    const guard = await takeGuard(path, deadline);
-    if (guard) {
-      try {
-        const state = readLockFile(path);
-        if (state.kind !== "held") {
-          writeOwner(path, owner);
-          return { path, owner, release: () => releaseLock(path, owner) };
+    // Who holds it is judged outside the guard (a liveness probe may start a process: `ps`);
+    // under the guard only "is the file still exactly what was judged free or stale" is asked.
+    // A dead or replaced owner never comes back, so that judgement still holds.
+    const seen = readLockFile(path);
+    if (seen.kind === "held") lastHolder = seen.owner;
+    else {
+      const guard = await takeGuard(path, deadline);
+      if (guard) {
+        try {
+          if (readLockText(path) === seen.text) {
+            writeOwner(path, owner);
+            return { path, owner, release: () => releaseLock(path, owner) };
+          }
+        } finally {
+          await guard.release();
         }
-        lastHolder = state.owner;
-      } finally {
-        await guard.release();
       }
     }
     if (Date.now() > deadline) {
@@ -123,7 +133,7 @@ export async function acquireLock(path: string, opts: LockOptions = {}): Promise
         details: { lock: path, holder: lastHolder ?? null },
       });
     }
-    await new Promise((r) => setTimeout(r, Math.min(2 + attempt * 2, 50)));
+    if (seen.kind === "held") await new Promise((r) => setTimeout(r, Math.min(2 + attempt * 2, 50)));
   }
 }
 

@@ -1,55 +1,47 @@
-// The one liveness probe (DESIGN.md §1.5): a pid plus its start time plus the
-// boot id names one process for the life of the machine, so a reused pid never
-// passes for the process we recorded.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+// The one liveness probe (DESIGN.md §1.5): a pid plus its start identity names
+// one process for the life of the machine, so a reused pid never passes for
+// the process we recorded. The facts come from /proc on Linux and from `ps`
+// elsewhere (SPEX_PROC=ps forces that on Linux); what counts as "the same
+// process" is decided here, once, for both (lib/proc/identity.ts).
+import { pidExists } from "./exists";
+import { startForm } from "./identity";
+import { procBackend } from "./select";
+import { judge } from "./verdict";
+
+export { startForm, type StartForm } from "./identity";
+export { procBackend } from "./select";
 
 export interface ProcessIdentity {
   pid: number;
-  /** Start time in clock ticks since boot (field 22 of /proc/<pid>/stat). */
+  /** Start identity: ticks since boot (/proc) or `@`seconds since the epoch (ps); see identity.ts. */
   start: string;
   boot: string;
 }
 
-let cachedBoot: string | undefined;
 export function bootId(): string {
-  if (cachedBoot === undefined) {
-    try {
-      cachedBoot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-    } catch {
-      cachedBoot = "unknown-boot";
-    }
-  }
-  return cachedBoot;
-}
-
-interface StatFields {
-  state: string;
-  start: string;
-  ppid: number;
-}
-
-function readStat(pid: number): StatFields | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) may hold spaces and parentheses: split after the last ')'.
-  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: rest[0] ?? "", ppid: Number(rest[1]), start: rest[19] ?? "" };
+  return procBackend().boot();
 }
 
 /** The identity of a live process, or undefined when the pid names none (zombies count as gone). */
 export function processIdentity(pid: number): ProcessIdentity | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  const stat = readStat(pid);
-  if (!stat || stat.state === "Z" || stat.state === "X") return undefined;
-  return { pid, start: stat.start, boot: bootId() };
+  const backend = procBackend();
+  const info = backend.info(pid);
+  return info ? { pid, start: info.start, boot: backend.boot() } : undefined;
 }
 
 export function parentPid(pid: number): number | undefined {
-  return readStat(pid)?.ppid;
+  return procBackend().parentOf(pid);
+}
+
+/** The process group a live process leads or belongs to, or undefined when it is gone. */
+export function processGroup(pid: number): number | undefined {
+  return procBackend().info(pid)?.pgid;
+}
+
+/** pid, its parent, grandparent … (at most `max`), read in one look. */
+export function ancestry(pid: number, max = 64): number[] {
+  return procBackend().ancestry(pid, max);
 }
 
 let cachedSelf: ProcessIdentity | undefined;
@@ -68,91 +60,61 @@ export type LeafState = "dead" | "owned" | "unprovable";
 
 export function probeLeaf(pid: number | string, start: string, boot?: string): LeafState {
   const n = typeof pid === "string" ? Number(pid) : pid;
-  if (!n) return "dead";
-  const now = processIdentity(n);
-  if (!now) return "dead";
-  if (boot && boot !== now.boot) return "unprovable";
-  return start !== "" && now.start === start ? "owned" : "unprovable";
+  if (!Number.isInteger(n) || n <= 0) return "dead";
+  const verdict = judge(procBackend(), n, start, boot || undefined);
+  return verdict === "dead" ? "dead" : verdict === "same" ? "owned" : "unprovable";
 }
 
-/** A recorded owner (pid, start, boot) is still the same live process. */
-export function ownerAlive(owner: { pid: number; start: string; boot: string }): boolean {
-  if (owner.boot !== bootId()) return false;
-  const now = processIdentity(owner.pid);
-  return !!now && now.start === owner.start;
-}
-
-function environBytes(pid: number): Buffer | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/environ`);
-  } catch {
-    return undefined;
-  }
-}
+/** Owners proved alive lately (key → when): a waiter polling a held lock re-proves it at most once a second. */
+const provedAlive = new Map<string, number>();
+const REPROVE_MS = 1000;
 
 /**
- * The environment a process started with (/proc/<pid>/environ), or undefined
- * when it cannot be read (gone, or another user's). Later setenv calls inside
- * the process do not show here: this is what it inherited.
+ * A recorded owner (pid, start, boot) is still the same live process. An
+ * owner this backend cannot check counts as alive while its pid lives: a
+ * live owner is never taken for a dead one (at worst its lock times out).
+ * Between proofs only "the pid still exists" is asked: an owner that died
+ * and whose pid was reused within that second reads alive a little longer,
+ * which delays a takeover and never allows a wrong one.
  */
-export function processEnviron(pid: number): Map<string, string> | undefined {
-  const bytes = environBytes(pid);
-  if (!bytes) return undefined;
-  const env = new Map<string, string>();
-  for (const entry of bytes.toString("utf8").split("\0")) {
-    const eq = entry.indexOf("=");
-    if (eq > 0) env.set(entry.slice(0, eq), entry.slice(eq + 1));
-  }
-  return env;
+export function ownerAlive(owner: { pid: number; start: string; boot: string }): boolean {
+  if (!Number.isInteger(owner.pid) || owner.pid <= 0) return false;
+  const key = `${owner.pid}/${owner.start}/${owner.boot}`;
+  const proved = provedAlive.get(key);
+  if (proved !== undefined && Date.now() - proved < REPROVE_MS && pidExists(owner.pid)) return true;
+  const verdict = judge(procBackend(), owner.pid, owner.start, owner.boot);
+  const alive = verdict === "same" || verdict === "unknown";
+  if (alive) provedAlive.set(key, Date.now());
+  else provedAlive.delete(key);
+  return alive;
 }
 
-/** A test of "does this process's start environment hold exactly `name=value`": one read, no parsing (for scans of every pid). */
-export function environMatcher(name: string, value: string): (pid: number) => boolean {
-  const entry = Buffer.from(`${name}=${value}\0`);
-  const inner = Buffer.concat([Buffer.from([0]), entry]);
-  return (pid) => {
-    const bytes = environBytes(pid);
-    return !!bytes && (bytes.subarray(0, entry.length).equals(entry) || bytes.includes(inner));
-  };
-}
-
-/** Every pid /proc lists right now. */
-export function listPids(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name);
-    if (Number.isInteger(pid) && pid > 0) pids.push(pid);
-  }
-  return pids;
-}
-
-/** Clock ticks per second of /proc/<pid>/stat start times (USER_HZ: 100 on every Linux ABI spex runs on). */
-const TICKS_PER_SECOND = 100;
-let cachedBootMs: number | undefined;
-
-/** When a process with this start identity began, in ms since the epoch (whole-second precision of the boot time). */
+/** When a process with this start identity began, in ms since the epoch (whole-second precision), or NaN. */
 export function startedAtMs(start: string): number {
-  if (cachedBootMs === undefined) {
-    const line = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"));
-    cachedBootMs = line ? Number(line[1]) * 1000 : 0;
-  }
-  return cachedBootMs + (Number(start) * 1000) / TICKS_PER_SECOND;
+  const form = startForm(start);
+  if (form === "epoch") return Number(start.slice(1)) * 1000;
+  if (form === "ticks") return procBackend().ticksToMs(start) ?? Number.NaN;
+  return Number.NaN;
+}
+
+/** Every pid right now. */
+export function listPids(): number[] {
+  return procBackend().listPids();
+}
+
+/** Every process's argv in one look (words of `ps -o args` where /proc is not read). */
+export function commandLines(): { pid: number; argv: string[] }[] {
+  return procBackend().commandLines();
 }
 
 /** The program a process runs (/proc/<pid>/exe), or "" when it cannot be read; a replaced binary keeps its path. */
 export function processExe(pid: number): string {
-  try {
-    return readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, "");
-  } catch {
-    return "";
-  }
+  return procBackend().exe(pid);
 }
 
-/** A process's argv (/proc/<pid>/cmdline), or [] when it cannot be read. */
+/** A process's argv, or [] when it cannot be read. */
 export function processArgv(pid: number): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
-  } catch {
-    return [];
-  }
+  return procBackend().argv(pid);
 }
+
+export { environMatcher, environReadable, processEnviron } from "./environ";

@@ -3,7 +3,7 @@
 // else now wearing its pid number, which we must never signal.
 import { readFileSync } from "node:fs";
 import { SpexError, errnoCode } from "../errors";
-import { type LeafState, probeLeaf } from "../proc";
+import { type LeafState, probeLeaf, processGroup } from "../proc";
 import type { SessionRecord } from "../record";
 
 export interface Leaf {
@@ -159,13 +159,7 @@ export function stopLeaf(id: string, leaf: Leaf, opts: EndOptions = {}): LeafOut
 
 /** True when the leaf leads its own process group (the pane's shell exec'd into it). */
 function leadsGroup(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[2]) === pid;
-  } catch {
-    return false;
-  }
+  return processGroup(pid) === pid;
 }
 
 /**

@@ -11,7 +11,7 @@
 // process or one of its ancestors.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { environMatcher, listPids, parentPid, processArgv, processEnviron, processExe, processIdentity, startedAtMs } from "../proc";
+import { ancestry, environMatcher, environReadable, listPids, processArgv, processEnviron, processExe, processIdentity, startedAtMs } from "../proc";
 import type { SessionRecord } from "../record";
 import type { ProjectStore } from "../store";
 import { type EndOptions, endProven } from "./leaf";
@@ -25,16 +25,11 @@ export interface SessionProcess {
 // btime has whole-second precision: a process may read as started up to a second early.
 const CLOCK_SLACK_MS = 2000;
 
-function ancestry(pid: number): Set<number> {
-  const out = new Set<number>();
-  for (let p: number | undefined = pid; p !== undefined && p > 0 && out.size < 64; p = parentPid(p)) out.add(p);
-  return out;
-}
-
 export function sessionProcesses(store: ProjectStore, id: string, record: Pick<SessionRecord, "createdAt">): SessionProcess[] {
-  if (!existsSync("/proc/self/environ")) return [];
+  // Start environments are read from /proc only: elsewhere this finds nothing (docs/teardown.md).
+  if (!environReadable()) return [];
   const since = Date.parse(record.createdAt) - CLOCK_SLACK_MS;
-  const skip = ancestry(process.pid);
+  const skip = new Set(ancestry(process.pid));
   const selfExe = processExe(process.pid);
   // Under Node the program is `node` for every script: the bundle's path tells spex apart. In the
   // compiled binary argv[1] is a virtual path that exists only inside it (a long-lived `spex mcp`

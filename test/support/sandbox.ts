@@ -10,12 +10,15 @@ export const REPO_ROOT = resolve(__dirname, "..", "..");
 export const SPEX_BIN = process.env.SPEX_TEST_BIN || join(REPO_ROOT, "bin", "spex");
 export const SPEX_CJS = process.env.SPEX_TEST_CJS || join(REPO_ROOT, "dist", "spex.cjs");
 
+const PASS_CHOICES = new Set(["SPEX_PROC", "SPEX_LOCK_GUARD"]);
+
 /** The environment of a test process: no inherited git config or GIT_* variables. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     // CI=true from the CI runner would make agent CLIs in the panes non-interactive.
-    if (v === undefined || k.startsWith("GIT_") || k.startsWith("SPEX_") || k === "TMUX" || k === "TMUX_PANE" || k === "CI") continue;
+    // SPEX_PROC and SPEX_LOCK_GUARD pick the backends of a whole test pass (make test-portable): they stay.
+    if (v === undefined || k.startsWith("GIT_") || (k.startsWith("SPEX_") && !PASS_CHOICES.has(k)) || k === "TMUX" || k === "TMUX_PANE" || k === "CI") continue;
     env[k] = v;
   }
   return {

@@ -10,6 +10,7 @@ import type { SessionRecord } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
 import type { Sandbox } from "./sandbox";
 import { seedRecord } from "./records";
+import { anotherStart } from "./processes";
 
 export type AgentKind = "owned" | "dead" | "other" | "none";
 
@@ -90,7 +91,7 @@ export function seedLive(sb: Sandbox, o: SeedLiveOptions = {}): LiveSession {
     stranger = startStranger();
     pid = stranger.pid!;
     // Its real start time is something else: this is not the process the record names.
-    start = String(Number(processIdentity(pid)!.start) + 7);
+    start = anotherStart(processIdentity(pid)!.start);
   }
   const recordPid = o.pidFileOnly ? "" : pid ? String(pid) : "";
   const record = seedRecord(sb.home, sb.repo, {

@@ -7,13 +7,16 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acquireLock, lockHolder, withLocks } from "../../lib/lock";
-import { selfIdentity } from "../../lib/proc";
+import { selfIdentity, startForm } from "../../lib/proc";
+import { anotherStart } from "../support/processes";
 import { emptyRecord, readRecordFile, writeRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { SpexError } from "../../lib/errors";
 import { waitFor } from "../support/sandbox";
 
 const WORKER = join(__dirname, "..", "support", "lock-worker.ts");
+// The abstract socket exists on Linux only; flock everywhere.
+const GUARDS = process.platform === "linux" ? (["socket", "flock"] as const) : (["flock"] as const);
 
 interface Worker {
   child: ChildProcess;
@@ -59,7 +62,8 @@ async function held(w: Worker): Promise<number> {
 
 describe("record lock", () => {
   // Issue 10 item 7: the guard was named after the path string, so the two spellings did not exclude each other.
-  test("16 processes × 50 read-modify-write increments end at exactly 800, every intermediate record parseable, half of them reaching SPEX_HOME through a symlink", async () => {
+  // Issue 18: the same promise under the portable guard (flock on a guard file) as under the abstract socket.
+  for (const guard of GUARDS) test(`${guard} guard: 16 processes × 50 read-modify-write increments end at exactly 800, every intermediate record parseable, half of them reaching SPEX_HOME through a symlink`, async () => {
     const home = join(dir, "home");
     const homeLink = join(dir, "home-link");
     const root = join(dir, "repo");
@@ -70,7 +74,7 @@ describe("record lock", () => {
     writeRecordFile(file, { ...emptyRecord(id), project_root: root, note: "0" });
     symlinkSync(home, homeLink);
 
-    const workers = Array.from({ length: 16 }, (_, i) => track(worker(["increment", i % 2 ? homeLink : home, root, id, "50"], { SPEX_LOCK_TIMEOUT_MS: "60000" })));
+    const workers = Array.from({ length: 16 }, (_, i) => track(worker(["increment", i % 2 ? homeLink : home, root, id, "50"], { SPEX_LOCK_TIMEOUT_MS: "60000", SPEX_LOCK_GUARD: guard })));
     let running = true;
     const all = Promise.all(workers.map((w) => w.exited)).finally(() => (running = false));
     let reads = 0;
@@ -113,20 +117,26 @@ describe("record lock", () => {
     mkdirSync(join(dir, "locks"));
     const me = selfIdentity();
     // This process is alive, but the recorded start time is not ours: whoever took the lock is gone.
-    writeFileSync(lock, JSON.stringify({ pid: me.pid, start: String(Number(me.start) - 1), boot: me.boot, nonce: "old", purpose: "a previous life", acquiredAt: "2020-01-01T00:00:00Z" }));
+    writeFileSync(lock, JSON.stringify({ pid: me.pid, start: anotherStart(me.start, -1), boot: me.boot, nonce: "old", purpose: "a previous life", acquiredAt: "2020-01-01T00:00:00Z" }));
     expect(lockHolder(lock)).toBeUndefined();
     const handle = await acquireLock(lock, { timeoutMs: 500 });
     expect(JSON.parse(readFileSync(lock, "utf8")).nonce).toBe(handle.owner.nonce);
     await handle.release();
   });
 
-  test("a lock naming a live pid from another boot is stale", async () => {
+  test("a lock naming a live pid from another boot is stale when its start counts from boot; an absolute start (ps) is judged by itself", async () => {
     const lock = join(dir, "locks", "c.lock");
     mkdirSync(join(dir, "locks"));
     const me = selfIdentity();
     writeFileSync(lock, JSON.stringify({ pid: me.pid, start: me.start, boot: "another-boot", nonce: "old", purpose: "", acquiredAt: "" }));
-    const handle = await acquireLock(lock, { timeoutMs: 500 });
-    await handle.release();
+    if (startForm(me.start) === "ticks") {
+      const handle = await acquireLock(lock, { timeoutMs: 500 });
+      await handle.release();
+    } else {
+      // Seconds since the epoch name this process whatever boot is written beside them.
+      expect(startForm(me.start)).toBe("epoch");
+      expect(lockHolder(lock)?.nonce).toBe("old");
+    }
   });
 
   test("a live matching owner is waited for: the contender gets the lock only after the holder releases", async () => {

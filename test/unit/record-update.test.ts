@@ -22,6 +22,7 @@ import {
 } from "../../lib/record";
 import { type ProjectStore, projectStore, recordLockPath, sessionPaths } from "../../lib/store";
 import { SpexError } from "../../lib/errors";
+import { anotherStart } from "../support/processes";
 
 let dir: string;
 let store: ProjectStore;
@@ -170,7 +171,7 @@ describe("display status", () => {
   test("liveness is online only for the recorded pid with its recorded start time", () => {
     const base = { ...emptyRecord(ID), agent_pid: String(me.pid) };
     expect(recordLiveness({ ...base, agent_start: me.start }, false)).toBe("online");
-    expect(recordLiveness({ ...base, agent_start: String(Number(me.start) + 1) }, false)).toBe("offline");
+    expect(recordLiveness({ ...base, agent_start: anotherStart(me.start, 1) }, false)).toBe("offline");
     expect(recordLiveness({ ...base, agent_start: me.start, stopped: true }, false)).toBe("offline");
     expect(recordLiveness({ ...base, agent_start: me.start }, true)).toBe("offline"); // pinned while fenced
   });

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { processIdentity } from "../../lib/proc";
 import { waitFor } from "../support/sandbox";
 import { stopLeaf } from "../../lib/teardown";
+import { anotherStart } from "../support/processes";
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -44,7 +45,7 @@ describe("stopLeaf", () => {
 
   test("a live pid with another start identity is refused leaf_unprovable and stays alive", async () => {
     const p = await start("exec sleep 1000");
-    expect(() => stopLeaf("s", { pid: p.pid, start: String(Number(p.start) + 1), source: "record" })).toThrow(expect.objectContaining({ code: "leaf_unprovable" }));
+    expect(() => stopLeaf("s", { pid: p.pid, start: anotherStart(p.start, 1), source: "record" })).toThrow(expect.objectContaining({ code: "leaf_unprovable" }));
     expect(() => stopLeaf("s", { pid: p.pid, start: "", source: "agent.pid" })).toThrow(expect.objectContaining({ code: "leaf_unprovable" }));
     expect(processIdentity(p.pid)?.start).toBe(p.start);
   });
