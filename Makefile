@@ -10,7 +10,7 @@ SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -n1),+dirty)
 BUILD_STAMP := {"commit":"$(BUILD_COMMIT)","date":"$(shell date -u +%Y-%m-%dT%H:%M:%SZ)"}
 
-.PHONY: all build install test test-tools test-agents test-unit test-integration test-e2e bench typecheck clean demo
+.PHONY: all build install test test-tools test-agents test-unit test-integration test-e2e test-portable release release-check bench typecheck clean demo
 
 all: build
 
@@ -87,6 +87,7 @@ test-agents: $(AGENTS)/node_modules/.installed
 
 test: test-tools test-agents build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
+	@$(MAKE) --no-print-directory test-portable release-check
 
 test-unit: node_modules/.installed lib/generated/dashboard.ts
 	$(BIN)/bun test test/unit
@@ -96,6 +97,29 @@ test-integration: build
 
 test-e2e: test-agents build
 	$(BIN)/bun test --timeout 180000 test/e2e
+
+# The lock, leaf and teardown tests again with the backends used where /proc
+# and abstract sockets do not exist (macOS, the BSDs): `ps` for process
+# identity, flock for the lock guard.
+PORTABLE_TESTS := test/unit/lock.test.ts test/unit/lock-guard.test.ts test/unit/proc-identity.test.ts \
+	test/unit/teardown-leaf.test.ts test/unit/hook-attribution.test.ts test/integration/teardown-stop.test.ts \
+	test/integration/teardown-lifecycle.test.ts test/integration/teardown-after-stop.test.ts \
+	test/integration/teardown-not-ours.test.ts test/integration/close.test.ts
+test-portable: build
+	SPEX_PROC=ps SPEX_LOCK_GUARD=flock $(BIN)/bun test --timeout 120000 $(PORTABLE_TESTS)
+
+# Release artifacts in dist/release/ (scripts/release.ts): a standalone binary
+# per target (bun cross-compiles; each target's runtime comes from the npm
+# registry once), the Node bundle, and a .sha256 beside each.
+release: node_modules/.installed lib/generated/assets.ts dist/spex.cjs
+	$(BIN)/bun scripts/release.ts build '$(BUILD_STAMP)'
+
+# `file` must name each binary's OS and architecture, every sum must match,
+# and this machine's binary must pass the smoke tests.
+HOST_TARGET := $(shell uname -s | tr A-Z a-z)-$(shell uname -m | sed -e 's/x86_64/x64/' -e 's/aarch64/arm64/')
+release-check: release
+	$(BIN)/bun scripts/release.ts check
+	SPEX_TEST_BIN=$(CURDIR)/dist/release/spex-$(HOST_TARGET) SPEX_RELEASE_TARGET=$(HOST_TARGET) $(BIN)/bun test --timeout 120000 test/release
 
 bench: build
 	$(BIN)/bun run bench/run.ts

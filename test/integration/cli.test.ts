@@ -17,7 +17,7 @@ afterEach(() => sb?.cleanup());
 const ESC = "\u001b[";
 
 describe("version", () => {
-  test("--version, -v and `version` print the version, the commit and the build date, in the binary and the Node bundle", () => {
+  test("--version, -v and `version` print the version, the commit, the build date and the target, in the binary and the Node bundle", () => {
     sb = sandbox();
     // The stamp is this checkout's commit when the binary was built (HEAD may have moved since).
     const isCommit = (hash: string) => spawnSync("git", ["cat-file", "-e", `${hash}^{commit}`], { cwd: REPO_ROOT }).status === 0;
@@ -25,12 +25,14 @@ describe("version", () => {
       const lines = [["--version"], ["-v"], ["version"]].map((args) => sb.spex(args, { runner }));
       for (const r of lines) {
         expect(r.code).toBe(0);
-        expect(r.stdout).toMatch(/^spex \d+\.\d+\.\d+ \(commit [0-9a-f]{12}(\+dirty)?, built \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\n$/);
+        expect(r.stdout).toMatch(/^spex \d+\.\d+\.\d+ \(commit [0-9a-f]{12}(\+dirty)?, built \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, for \S+\)\n$/);
       }
       expect(new Set(lines.map((r) => r.stdout)).size).toBe(1);
       const json = JSON.parse(sb.spex(["version", "--json"], { runner }).stdout);
       expect(isCommit(json.commit.replace("+dirty", ""))).toBe(true);
-      expect(lines[0]!.stdout).toContain(`commit ${json.commit}, built ${json.built})`);
+      expect(lines[0]!.stdout).toContain(`commit ${json.commit}, built ${json.built}, for ${json.target})`);
+      // What it was built for: the binary names its platform, the bundle names Node.
+      expect(json.target).toBe(runner === "node" ? "node" : `${process.platform}-${process.arch}`);
     }
   });
 });

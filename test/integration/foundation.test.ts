@@ -21,7 +21,7 @@ for (const runner of ["bin", "node"] as Runner[]) {
     test("--version prints the version", () => {
       const r = spex(["--version"]);
       expect(r.code).toBe(0);
-      expect(r.stdout.trim()).toMatch(/^spex \d+\.\d+\.\d+ \(commit \S+, built \S+\)$/);
+      expect(r.stdout.trim()).toMatch(/^spex \d+\.\d+\.\d+ \(commit \S+, built \S+, for \S+\)$/);
     });
 
     test("ls in a repository without sessions says so, and --json is an empty list", () => {
