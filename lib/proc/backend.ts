@@ -14,6 +14,12 @@ export interface ProcBackend {
   readonly name: "proc" | "ps";
   /** A live process, or undefined when the pid names none (zombies count as gone). */
   info(pid: number): ProcInfo | undefined;
+  /**
+   * The same, for what is only shown (list rows): it may answer from one look
+   * at every process taken a moment ago (`ps`: one run for a whole listing).
+   * Never used to decide a signal.
+   */
+  infoShown(pid: number): ProcInfo | undefined;
   /** The live process's start in `form`, or undefined when this backend cannot tell that form. */
   startIn(info: ProcInfo, form: StartForm): string | undefined;
   /** This boot's identity, as written beside a start (a boot-relative start is checked against it). */

@@ -58,11 +58,24 @@ export function selfIdentity(): ProcessIdentity {
  */
 export type LeafState = "dead" | "owned" | "unprovable";
 
-export function probeLeaf(pid: number | string, start: string, boot?: string): LeafState {
+function leafState(pid: number | string, start: string, boot: string | undefined, look: "exact" | "shown"): LeafState {
   const n = typeof pid === "string" ? Number(pid) : pid;
   if (!Number.isInteger(n) || n <= 0) return "dead";
-  const verdict = judge(procBackend(), n, start, boot || undefined);
+  const verdict = judge(procBackend(), n, start, boot || undefined, look);
   return verdict === "dead" ? "dead" : verdict === "same" ? "owned" : "unprovable";
+}
+
+export function probeLeaf(pid: number | string, start: string, boot?: string): LeafState {
+  return leafState(pid, start, boot, "exact");
+}
+
+/**
+ * probeLeaf for what is only shown (list rows, a status line): under `ps` it
+ * may answer from a look at every process taken a moment ago, so a listing of
+ * a fleet starts one `ps`. Never ask it before signalling anything.
+ */
+export function probeLeafShown(pid: number | string, start: string): LeafState {
+  return leafState(pid, start, undefined, "shown");
 }
 
 /** Owners proved alive lately (key → when): a waiter polling a held lock re-proves it at most once a second. */

@@ -48,6 +48,10 @@ export const linuxBackend: ProcBackend = {
     return { ppid: stat.ppid, pgid: stat.pgid, start: stat.start };
   },
 
+  infoShown(pid: number): ProcInfo | undefined {
+    return linuxBackend.info(pid);
+  },
+
   // The absolute form is what procps's `ps -o lstart` prints: btime + whole seconds of ticks.
   startIn(info: ProcInfo, form: StartForm): string | undefined {
     if (form === "ticks") return info.start;

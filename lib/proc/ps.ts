@@ -50,6 +50,30 @@ function bootSeconds(): number | undefined {
 
 let cachedBoot: string | undefined;
 
+/** One row of `ps -o stat= -o ppid= -o pgid= -o lstart=`: the process, or undefined for a zombie or a line this code cannot read. */
+function parseRow(stat: string, ppid: string, pgid: string, lstart: string): ProcInfo | undefined {
+  if (stat.startsWith("Z")) return undefined;
+  const seconds = lstartSeconds(lstart);
+  // An lstart this code cannot read leaves the start unknown: nothing is ever proved by it.
+  return { ppid: Number(ppid), pgid: Number(pgid), start: seconds === undefined ? "" : epochStart(seconds) };
+}
+
+const SHOWN_FOR_MS = 250;
+let shown: { at: number; table: Map<number, ProcInfo> } | undefined;
+
+/** Every process in one `ps` run, reused for SHOWN_FOR_MS: a listing of 50 sessions starts one `ps`, not 50. */
+function shownTable(): Map<number, ProcInfo> {
+  if (shown && Date.now() - shown.at < SHOWN_FOR_MS) return shown.table;
+  const table = new Map<number, ProcInfo>();
+  for (const line of run("ps", ["-A", "-o", "pid=", "-o", "stat=", "-o", "ppid=", "-o", "pgid=", "-o", "lstart="]).split("\n")) {
+    const m = /^\s*(\d+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(.+?)\s*$/.exec(line);
+    const info = m && parseRow(m[2]!, m[3]!, m[4]!, m[5]!);
+    if (info) table.set(Number(m![1]), info);
+  }
+  shown = { at: Date.now(), table };
+  return table;
+}
+
 export const psBackend: ProcBackend = {
   name: "ps",
 
@@ -57,10 +81,11 @@ export const psBackend: ProcBackend = {
     if (!pidExists(pid)) return undefined;
     const line = run("ps", ["-o", "stat=", "-o", "ppid=", "-o", "pgid=", "-o", "lstart=", "-p", String(pid)]).split("\n")[0] ?? "";
     const m = /^\s*(\S+)\s+(\d+)\s+(\d+)\s+(.+?)\s*$/.exec(line);
-    if (!m || m[1]!.startsWith("Z")) return undefined;
-    const seconds = lstartSeconds(m[4]!);
-    // An lstart this code cannot read leaves the start unknown: nothing is ever proved by it.
-    return { ppid: Number(m[2]), pgid: Number(m[3]), start: seconds === undefined ? "" : epochStart(seconds) };
+    return m ? parseRow(m[1]!, m[2]!, m[3]!, m[4]!) : undefined;
+  },
+
+  infoShown(pid: number): ProcInfo | undefined {
+    return shownTable().get(pid);
   },
 
   startIn(info: ProcInfo, form: StartForm): string | undefined {

@@ -11,8 +11,8 @@ import { type Verdict, startForm } from "./identity";
  * - `unknown`: alive, but this backend cannot compare that form (ticks under
  *   `ps`), or no start was recorded.
  */
-export function judge(backend: ProcBackend, pid: number, start: string, boot: string | undefined): Verdict | "dead" {
-  const info = backend.info(pid);
+export function judge(backend: ProcBackend, pid: number, start: string, boot: string | undefined, look: "exact" | "shown" = "exact"): Verdict | "dead" {
+  const info = look === "shown" ? backend.infoShown(pid) : backend.info(pid);
   if (!info) return "dead";
   const form = startForm(start);
   if (!form) return "unknown";

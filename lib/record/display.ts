@@ -1,6 +1,6 @@
 // Derived display status (DESIGN.md §3): never stored, always recomputed from
 // lifecycle, proposal and liveness.
-import { probeLeaf } from "../proc";
+import { probeLeafShown } from "../proc";
 import type { RecordReading } from "./file";
 import { publicRecord } from "./file";
 import type { SessionRecord } from "./schema";
@@ -29,7 +29,8 @@ export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
 export function recordLiveness(record: SessionRecord, fenced: boolean): Liveness {
   if (fenced) return "offline"; // pinned offline while the readiness fence is up
   if (record.stopped || !record.agent_pid) return "offline";
-  return probeLeaf(record.agent_pid, record.agent_start) === "owned" ? "online" : "offline";
+  // Shown only: a listing of a fleet asks the process table once (lib/proc).
+  return probeLeafShown(record.agent_pid, record.agent_start) === "owned" ? "online" : "offline";
 }
 
 export function displayStatus(reading: RecordReading, liveness: Liveness): DisplayStatus {
