@@ -37,9 +37,11 @@ WEB := $(shell find web -type f 2>/dev/null)
 lib/generated/dashboard.ts: node_modules/.installed $(WEB) scripts/build-web.ts node_modules/@xterm/xterm/package.json
 	$(BIN)/bun scripts/build-web.ts
 
+# How every standalone binary is compiled: bin/spex here, each target's in `make release`.
+COMPILE := --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig cmd/main.ts dist/mcp-sdk.mjs
 bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p bin
-	$(BIN)/bun build --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --define '__SPEX_BUILD__=$(BUILD_STAMP)' cmd/main.ts dist/mcp-sdk.mjs --outfile bin/spex
+	$(BIN)/bun build $(COMPILE) --define '__SPEX_BUILD__=$(BUILD_STAMP)' --outfile bin/spex
 
 dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p dist
@@ -109,17 +111,18 @@ test-portable: build
 	SPEX_PROC=ps SPEX_LOCK_GUARD=flock $(BIN)/bun test --timeout 120000 $(PORTABLE_TESTS)
 
 # Release artifacts in dist/release/ (scripts/release.ts): a standalone binary
-# per target (bun cross-compiles; each target's runtime comes from the npm
-# registry once), the Node bundle, and a .sha256 beside each.
-release: node_modules/.installed lib/generated/assets.ts dist/spex.cjs
-	$(BIN)/bun scripts/release.ts build '$(BUILD_STAMP)'
+# per target (bun cross-compiles on another target's runtime, which npm fetches
+# once into its cache), the Node bundle with the MCP SDK module, and a .sha256
+# beside each.
+release: build
+	$(BIN)/bun scripts/release.ts build '$(BUILD_STAMP)' $(COMPILE)
 
 # `file` must name each binary's OS and architecture, every sum must match,
 # and this machine's binary must pass the smoke tests.
 HOST_TARGET := $(shell uname -s | tr A-Z a-z)-$(shell uname -m | sed -e 's/x86_64/x64/' -e 's/aarch64/arm64/')
 release-check: release
 	$(BIN)/bun scripts/release.ts check
-	SPEX_TEST_BIN=$(CURDIR)/dist/release/spex-$(HOST_TARGET) SPEX_RELEASE_TARGET=$(HOST_TARGET) $(BIN)/bun test --timeout 120000 test/release
+	SPEX_TEST_BIN=$(CURDIR)/dist/release/spex-$(HOST_TARGET) SPEX_TEST_CJS=$(CURDIR)/dist/release/spex.cjs SPEX_RELEASE_TARGET=$(HOST_TARGET) $(BIN)/bun test --timeout 120000 test/release
 
 bench: build
 	$(BIN)/bun run bench/run.ts

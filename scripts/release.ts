@@ -1,19 +1,24 @@
 // Release artifacts (`make release`, checked by `make release-check`):
-//   bun scripts/release.ts build '<build stamp JSON>'   standalone binaries for every target + the Node bundle,
-//                                                      each with a SHA-256 sum file, in dist/release/
-//   bun scripts/release.ts check                       every artifact matches its sum and `file` names the
-//                                                      right OS and architecture; prints the smoke target
-// Cross-compiling fetches each target's Bun runtime (@oven/bun-<os>-<arch>)
-// from the npm registry once; bun caches it. A registry other than the
-// default is taken from NPM_CONFIG_REGISTRY.
+//   bun scripts/release.ts build '<stamp JSON>' <bun build args…>   a standalone binary for every target
+//        (compiled with the same arguments as bin/spex) + the Node bundle and the MCP SDK module beside
+//        it, each with a SHA-256 sum file, in dist/release/
+//   bun scripts/release.ts check    every artifact matches its sum, `file` names each binary's OS and
+//        architecture, and each binary carries the MCP SDK module
+// A target other than this machine's needs that target's Bun runtime (the npm
+// package @oven/bun-<os>-<arch>, the version of the bun doing the build). It
+// comes through the npm client (`npm pack`: the configured registry, proxy
+// and npm's cache), never from bun's own downloader, and is kept in
+// dist/runtimes/.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
 const OUT = join(ROOT, "dist", "release");
+const RUNTIMES = join(ROOT, "dist", "runtimes");
 const BUN = join(ROOT, "node_modules", ".bin", "bun");
+const HOST = `${process.platform}-${process.arch}`;
 
 /** Each target and the words `file` prints for a binary of it. */
 const TARGETS: Record<string, RegExp[]> = {
@@ -22,9 +27,12 @@ const TARGETS: Record<string, RegExp[]> = {
   "darwin-x64": [/\bMach-O 64-bit\b/, /\bx86_64\b/],
   "darwin-arm64": [/\bMach-O 64-bit\b/, /\barm64\b/],
 };
+/** Where a compiled binary keeps its second entry point, dist/mcp-sdk.mjs (lib/mcp/sdk-load.ts looks there). */
+const EMBEDDED_SDK = "/$bunfs/root/dist/mcp-sdk.js";
+const BESIDE_BUNDLE = ["spex.cjs", "mcp-sdk.mjs"];
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
-  const r = spawnSync(cmd, args, { cwd: ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+function run(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 });
   if (r.error) throw new Error(`${cmd} could not be run: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}`);
   return r.stdout;
@@ -39,47 +47,58 @@ function writeSum(file: string): void {
   writeFileSync(`${file}.sha256`, `${sha256(file)}  ${basename(file)}\n`);
 }
 
-function build(stamp: string): void {
+/** The Bun runtime a cross-compiled binary is built on; undefined for this machine's target (bun uses itself). */
+function runtimeFor(target: string, bunVersion: string): string | undefined {
+  if (target === HOST) return undefined;
+  const name = `bun-${target.replace("arm64", "aarch64")}`;
+  const dir = join(RUNTIMES, `${name}-${bunVersion}`);
+  const exe = join(dir, "package", "bin", "bun");
+  if (existsSync(exe)) return exe;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  process.stdout.write(`fetching @oven/${name}@${bunVersion} with npm\n`);
+  const packed = JSON.parse(run("npm", ["pack", `@oven/${name}@${bunVersion}`, "--prefer-offline", "--json", "--pack-destination", dir])) as { filename: string }[];
+  const tarball = join(dir, packed[0]!.filename);
+  run("tar", ["-xzf", tarball, "-C", dir, "package/bin/bun"]);
+  rmSync(tarball);
+  return exe;
+}
+
+function build(stamp: string, compileArgs: string[]): void {
   const base = JSON.parse(stamp) as Record<string, string>;
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  const registry = (process.env.NPM_CONFIG_REGISTRY || process.env.npm_config_registry || "").replace(/\/+$/, "");
   const bunVersion = run(BUN, ["--version"]).trim();
   for (const target of Object.keys(TARGETS)) {
-    const env = { ...process.env };
-    // Bun downloads a target's runtime from registry.npmjs.org itself; a configured npm registry is
-    // handed to it as that package's tarball (it reads no .npmrc for this).
-    if (registry) {
-      const pkg = `bun-${target.replace("arm64", "aarch64")}`;
-      env.BUN_COMPILE_TARGET_TARBALL_URL = `${registry}/@oven/${pkg}/-/${pkg}-${bunVersion}.tgz`;
-    }
+    const runtime = runtimeFor(target, bunVersion);
     const outfile = join(OUT, `spex-${target}`);
     const define = JSON.stringify({ ...base, target });
     process.stdout.write(`building ${basename(outfile)}\n`);
-    run(
-      BUN,
-      ["build", "--compile", `--target=bun-${target}`, "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--define", `__SPEX_BUILD__=${define}`, "cmd/main.ts", "--outfile", outfile],
-      env,
-    );
+    const args = ["build", ...compileArgs, `--target=bun-${target}`, "--define", `__SPEX_BUILD__=${define}`, "--outfile", outfile];
+    if (runtime) args.push(`--compile-executable-path=${runtime}`);
+    run(BUN, args);
     writeSum(outfile);
   }
-  const bundle = join(OUT, "spex.cjs");
-  copyFileSync(join(ROOT, "dist", "spex.cjs"), bundle);
-  writeSum(bundle);
+  for (const name of BESIDE_BUNDLE) {
+    copyFileSync(join(ROOT, "dist", name), join(OUT, name));
+    writeSum(join(OUT, name));
+  }
   process.stdout.write(`release artifacts in ${OUT}\n`);
 }
 
 function check(): void {
   const failures: string[] = [];
-  for (const name of [...Object.keys(TARGETS).map((t) => `spex-${t}`), "spex.cjs"]) {
+  for (const name of [...Object.keys(TARGETS).map((t) => `spex-${t}`), ...BESIDE_BUNDLE]) {
     const file = join(OUT, name);
     const [recorded, recordedName] = readFileSync(`${file}.sha256`, "utf8").trim().split(/\s+/);
     if (recorded !== sha256(file) || recordedName !== name) failures.push(`${name}: its .sha256 does not match`);
   }
   for (const [target, words] of Object.entries(TARGETS)) {
-    const described = run("file", ["-b", join(OUT, `spex-${target}`)]).trim();
+    const file = join(OUT, `spex-${target}`);
+    const described = run("file", ["-b", file]).trim();
     process.stdout.write(`spex-${target}: ${described}\n`);
     for (const w of words) if (!w.test(described)) failures.push(`spex-${target}: \`file\` says "${described}", expected ${w}`);
+    if (!readFileSync(file).includes(EMBEDDED_SDK)) failures.push(`spex-${target}: carries no ${EMBEDDED_SDK}, so \`spex mcp\` cannot start`);
   }
   if (failures.length > 0) {
     process.stderr.write(`${failures.join("\n")}\n`);
@@ -87,10 +106,10 @@ function check(): void {
   }
 }
 
-const [mode, arg] = process.argv.slice(2);
-if (mode === "build" && arg) build(arg);
+const [mode, stamp, ...compileArgs] = process.argv.slice(2);
+if (mode === "build" && stamp && compileArgs.length > 0) build(stamp, compileArgs);
 else if (mode === "check") check();
 else {
-  process.stderr.write("usage: bun scripts/release.ts build '<stamp JSON>' | check\n");
+  process.stderr.write("usage: bun scripts/release.ts build '<stamp JSON>' <bun build args…> | check\n");
   process.exit(2);
 }

@@ -50,7 +50,7 @@ export async function installOn(machine: Machine, opts: { binary?: string; force
   if (!samePlatform(facts)) {
     const here = localPlatform();
     throw new SpexError("machine_platform_mismatch", `machine ${machine.name} runs ${facts.os || "an unknown OS"}/${facts.arch || "an unknown architecture"}, this spex is built for ${here.os}/${here.arches[0]}`, {
-      hint: `build spex for ${facts.os}/${facts.arch} there (make build) and put it at ~/.local/bin/spex; nothing was copied`,
+      hint: `put a spex built for ${facts.os}/${facts.arch} at ~/.local/bin/spex there (make build on it, or its dist/release/spex-<os>-<arch> from make release); nothing was copied`,
       details: { machine: machine.name, os: facts.os, arch: facts.arch },
     });
   }

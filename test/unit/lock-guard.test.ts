@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lockHolder } from "../../lib/lock";
 import { guardKind } from "../../lib/lock/guard";
+import { GUARDS } from "../support/guards";
 import { waitFor } from "../support/sandbox";
 
 const WORKER = join(__dirname, "..", "support", "lock-worker.ts");
-const GUARDS = process.platform === "linux" ? (["socket", "flock"] as const) : (["flock"] as const);
 
 let dir: string;
 let nodeWorker: string;

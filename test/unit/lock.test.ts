@@ -12,11 +12,10 @@ import { anotherStart } from "../support/processes";
 import { emptyRecord, readRecordFile, writeRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { SpexError } from "../../lib/errors";
+import { GUARDS } from "../support/guards";
 import { waitFor } from "../support/sandbox";
 
 const WORKER = join(__dirname, "..", "support", "lock-worker.ts");
-// The abstract socket exists on Linux only; flock everywhere.
-const GUARDS = process.platform === "linux" ? (["socket", "flock"] as const) : (["flock"] as const);
 
 interface Worker {
   child: ChildProcess;
