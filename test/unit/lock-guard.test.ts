@@ -3,16 +3,14 @@
 // binary is Bun, dist/spex.cjs is Node), and a process killed while holding
 // the guard never wedges the lock.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lockHolder } from "../../lib/lock";
 import { guardKind } from "../../lib/lock/guard";
-import { GUARDS } from "../support/guards";
+import { GUARDS, WORKER, type Worker, spawnWorker } from "../support/lock-workers";
 import { waitFor } from "../support/sandbox";
-
-const WORKER = join(__dirname, "..", "support", "lock-worker.ts");
 
 let dir: string;
 let nodeWorker: string;
@@ -30,27 +28,10 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Worker {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-
 function worker(runtime: "bun" | "node", args: string[], env: Record<string, string>): Worker {
-  const [cmd, script] = runtime === "bun" ? [process.execPath, WORKER] : ["node", nodeWorker];
-  const child = spawn(cmd, [script, ...args], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on("exit", (code) => {
-      if (code !== 0 && err) process.stderr.write(`lock-worker (${runtime}) ${args[0]}: ${err}\n`);
-      resolve(code);
-    }),
-  );
-  return { child, out: () => out, exited };
+  const w = spawnWorker(runtime === "bun" ? [process.execPath, WORKER] : ["node", nodeWorker], args, env, `lock-worker (${runtime})`);
+  children.push(w.child);
+  return w;
 }
 
 /** A lock left behind by a holder that was SIGKILLed while holding it. */

@@ -2,7 +2,7 @@
 // stale takeover after a SIGKILL or a reused pid, and a live holder is waited
 // for, then named by lock_timeout.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,30 +12,11 @@ import { anotherStart } from "../support/processes";
 import { emptyRecord, readRecordFile, writeRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { SpexError } from "../../lib/errors";
-import { GUARDS } from "../support/guards";
+import { GUARDS, WORKER, type Worker, spawnWorker } from "../support/lock-workers";
 import { waitFor } from "../support/sandbox";
 
-const WORKER = join(__dirname, "..", "support", "lock-worker.ts");
-
-interface Worker {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-
 function worker(args: string[], env: Record<string, string> = {}): Worker {
-  const child = spawn(process.execPath, [WORKER, ...args], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on("exit", (code) => {
-      if (code !== 0 && err) process.stderr.write(`lock-worker ${args[0]}: ${err}\n`);
-      resolve(code);
-    }),
-  );
-  return { child, out: () => out, exited };
+  return spawnWorker([process.execPath, WORKER], args, env, "lock-worker");
 }
 
 let dir: string;
