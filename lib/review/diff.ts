@@ -1,7 +1,10 @@
 // `spex session diff`: the session's work against its fork point, committed
 // (its branch) and with `worktree` also uncommitted (a private-index tree,
-// work.ts). The patch is display text: whatever the agent wrote.
-import { gitSyncOrThrow } from "../git/sync";
+// work.ts). The patch is display text: whatever the agent wrote, so its size
+// is the branch's to decide: git runs without blocking (the backend serves
+// this), a file past DIFF_TEXT_LIMIT_BYTES is listed as binary, and the patch
+// stops at maxPatchBytes.
+import { gitRead } from "../git/read";
 import type { ProjectStore } from "../store";
 import { forkPoint, reviewFacts } from "./facts";
 import { snapshotWork } from "./work";
@@ -79,12 +82,22 @@ export function parseRawNumstat(text: string): DiffFile[] {
 }
 
 /** At most `max` bytes of `text`, cut at a line end. */
-export function cutPatch(text: string, max: number): { patch: string; truncated: boolean } {
-  if (Buffer.byteLength(text) <= max) return { patch: text, truncated: false };
-  const head = Buffer.from(text).subarray(0, max).toString("utf8");
-  const nl = head.lastIndexOf("\n");
-  return { patch: head.slice(0, nl + 1), truncated: true };
+export function cutPatch(text: string | Buffer, max: number): { patch: string; truncated: boolean } {
+  const bytes = typeof text === "string" ? Buffer.from(text) : text;
+  if (bytes.length <= max) return { patch: bytes.toString("utf8"), truncated: false };
+  const nl = bytes.subarray(0, max).lastIndexOf(0x0a);
+  return { patch: bytes.subarray(0, nl + 1).toString("utf8"), truncated: true };
 }
+
+/**
+ * A file larger than this is listed as binary (no line counts, no text in the
+ * patch), as git does past core.bigFileThreshold: an agent's 200 MB log would
+ * otherwise be diffed line by line and read whole into the answer.
+ */
+export const DIFF_TEXT_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** A patch without a limit still stops here (rather than failing when it outgrows memory). */
+const MAX_PATCH_BYTES = 256 * 1024 * 1024;
 
 export async function diffSession(store: ProjectStore, id: string, opts: DiffOptions = {}): Promise<SessionDiff> {
   const f = await reviewFacts(store, id, opts.into);
@@ -98,8 +111,9 @@ export async function diffSession(store: ProjectStore, id: string, opts: DiffOpt
   }
   const root = store.root;
   // No colour, no external diff tool or textconv of the user's: plain git output.
-  const plain = ["-c", "color.ui=false", "diff", "--no-ext-diff", "--no-textconv", "-M"];
-  const files = parseRawNumstat(gitSyncOrThrow(root, [...plain, "--raw", "--numstat", "-z", fork, to, "--"], "listing the changed files"));
+  const plain = ["-c", "color.ui=false", "-c", `core.bigFileThreshold=${DIFF_TEXT_LIMIT_BYTES}`, "diff", "--no-ext-diff", "--no-textconv", "-M"];
+  const listed = await gitRead(root, [...plain, "--raw", "--numstat", "-z", fork, to, "--"], "listing the changed files");
+  const files = parseRawNumstat(listed.stdout.toString("utf8"));
   const out: SessionDiff = {
     id: f.id,
     label: f.label,
@@ -114,12 +128,14 @@ export async function diffSession(store: ProjectStore, id: string, opts: DiffOpt
     deletions: files.reduce((n, x) => n + x.deletions, 0),
   };
   if (opts.stat) {
-    out.stat = gitSyncOrThrow(root, [...plain, "--stat=100", fork, to, "--"], "summing up the diff");
+    out.stat = (await gitRead(root, [...plain, "--stat=100", fork, to, "--"], "summing up the diff")).stdout.toString("utf8");
     return out;
   }
-  const patch = gitSyncOrThrow(root, [...plain, "--patch", fork, to, "--"], "writing the patch");
-  const cut = cutPatch(patch, opts.maxPatchBytes ?? Number.MAX_SAFE_INTEGER);
+  const max = Math.min(opts.maxPatchBytes ?? MAX_PATCH_BYTES, MAX_PATCH_BYTES);
+  // git is stopped as soon as its output passes the limit.
+  const patch = await gitRead(root, [...plain, "--patch", fork, to, "--"], "writing the patch", max);
+  const cut = cutPatch(patch.stdout, max);
   out.patch = cut.patch;
-  if (cut.truncated) out.truncated = true;
+  if (cut.truncated || patch.truncated) out.truncated = true;
   return out;
 }

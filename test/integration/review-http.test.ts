@@ -42,6 +42,30 @@ describe("GET /api/sessions/:id/diff", () => {
   });
 });
 
+describe("GET /api/sessions/:id/diff of a branch with a huge file", () => {
+  test("a file past the text limit is listed as binary, none of its text is read into the patch, and the answer stays small", async () => {
+    const s = newSession(sb, "an agent committed its log", []);
+    // 20 MiB of text: one line per row of a log an agent left behind, with a small real change beside it.
+    const log = Array.from({ length: 300_000 }, (_, i) => `row ${i} ${"x".repeat(60)}`).join("\n") + "\n";
+    commitFiles(sb, s.worktree, { "run.log": log, "fix.txt": "the fix\n" }, "a fix and a log");
+    const r = await http(be.url, `/api/sessions/${s.id}/diff`, { token: be.token });
+    expect(r.status).toBe(200);
+    const files = (r.json.files as { path: string; binary: boolean; additions: number }[]).sort((a, b) => a.path.localeCompare(b.path));
+    expect(files).toEqual([
+      expect.objectContaining({ path: "fix.txt", binary: false, additions: 1 }),
+      expect.objectContaining({ path: "run.log", binary: true, additions: 0 }),
+    ]);
+    expect(r.json.additions).toBe(1);
+    expect(r.json.patch).toContain("+the fix");
+    expect(r.json.patch).not.toContain("row 1 ");
+    expect(r.text.length).toBeLessThan(10_000);
+    // The CLI shows the same.
+    const cli = sb.spex(["session", "diff", s.id, "--stat"]);
+    expect(cli.stdout).toContain("run.log");
+    expect(cli.stdout).toContain("Bin");
+  });
+});
+
 describe("POST /api/sessions/:id/merge", () => {
   test("without the token nothing merges; with it the branch lands and the session closes", async () => {
     const s = newSession(sb, "merge over http", []);
