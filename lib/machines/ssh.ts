@@ -63,6 +63,8 @@ export function sshInvocation(machine: Machine, remoteCommand: string, opts: { t
   const args = [
     "-o", "BatchMode=yes",
     "-o", `ConnectTimeout=${envSeconds("SPEX_SSH_CONNECT_TIMEOUT", 5)}`,
+    // A host that vanishes mid-call (no reset, packets dropped) is given up on in about 30 s, not the TCP timeout.
+    "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3",
     ...(control
       ? ["-o", "ControlMaster=auto", "-o", `ControlPath=${control}`, "-o", `ControlPersist=${envSeconds("SPEX_SSH_PERSIST", 300)}`]
       : ["-o", "ControlMaster=no", "-o", "ControlPath=none"]),

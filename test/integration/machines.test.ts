@@ -2,9 +2,10 @@
 // a machine with its own HOME, SPEX_HOME, tmux and agents, reached by the
 // built binary through SPEX_SSH_COMMAND="ssh -F <generated config>".
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync, writeFileSync, chmodSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { spawn } from "node:child_process";
+import { SPEX_BIN, type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { type SshFleet, type SshMachine, sshFleet, sshUnavailable } from "../support/ssh-machines";
 
 const unavailable = sshUnavailable();
@@ -186,6 +187,17 @@ describe.skipIf(unavailable !== undefined)("several machines over OpenSSH", () =
     expect(spex(["session", "show", `m2:${id}`]).stderr).toContain("[session_not_found]");
   });
 
+  test("attach opens a terminal on the machine that holds the session (ssh -t): a tmux client appears there, and detaching ends it", async () => {
+    const id = await launched(m1, "attach to me");
+    const tmuxName = json(ok(["session", "show", `m1:${id}`, "--json"])).record.tmux_session;
+    // script(1) gives the attach a terminal, as a user's would be.
+    const child = spawn("script", ["-qec", `'${SPEX_BIN}' session attach m1:${id.slice(0, 8)}`, "/dev/null"], { cwd: sb.repo, env: { ...sb.env, TERM: "xterm" }, stdio: "ignore" });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const client = await waitFor(() => m1.tmux(["list-clients", "-F", "#{client_name} #{session_name}"]).stdout.split("\n").find((l) => l.endsWith(` ${tmuxName}`)), "a client attached on m1", 30000);
+    m1.tmux(["detach-client", "-t", client.split(" ")[0]!]);
+    expect(await exited).toBe(0);
+  });
+
   test("a confirmed bulk stop runs on one machine at a time: every stop on m1 ends before the first on m2 starts", async () => {
     const ids = [await launched(m1, "bulk one"), await launched(m1, "bulk two"), await launched(m2, "bulk three")];
     const env = json(spex(["session", "bulk", "stop", "--all-machines", "--open-only", "--status", "idle", "--yes", "--max-load-per-core", "1000", "--json"]).stdout);
@@ -228,7 +240,7 @@ describe.skipIf(unavailable !== undefined)("several machines over OpenSSH", () =
 });
 
 function readdirOne(dir: string): string {
-  const names = require("node:fs").readdirSync(dir) as string[];
+  const names = readdirSync(dir);
   expect(names.length).toBe(1);
   return names[0]!;
 }

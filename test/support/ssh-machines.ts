@@ -7,7 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { join } from "node:path";
-import { type RunResult, type Sandbox, makeRepo, waitFor } from "./sandbox";
+import { type RunResult, type Sandbox, cleanEnv, makeRepo, waitFor } from "./sandbox";
 import { FAKE_AGENT } from "./agents";
 import { listPids, parentPid } from "../../lib/proc";
 
@@ -136,12 +136,8 @@ export async function sshFleet(sb: Sandbox, names: string[]): Promise<SshFleet> 
       SPEX_TMUX_SERVERS: tmuxSocket,
       TMUX_TMPDIR: tmuxDir,
       SPEX_SSH_COMMAND: sshCommand,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "spex test",
-      GIT_AUTHOR_EMAIL: "test@spex.invalid",
-      GIT_COMMITTER_NAME: "spex test",
-      GIT_COMMITTER_EMAIL: "test@spex.invalid",
+      // The same git isolation and identity as every sandbox.
+      ...Object.fromEntries(Object.entries(cleanEnv()).filter(([k]) => k.startsWith("GIT_"))),
       FAKE_AGENT_LOG: agentLog,
       LANG: "C.UTF-8",
     };
