@@ -80,7 +80,7 @@ export default async function run(): Promise<void> {
     process.stdout.write(table([`${SESSIONS} sessions`, "median"], [...Object.entries(lsMed).map(([k, v]) => [k, ms(v)]), ["ssh m1 true, no shared connection (a handshake)", ms(sshWarm)]]));
     process.stdout.write(`warm remote ls = ${(lsMed["remote ls (warm)"]! / lsMed["local ls"]!).toFixed(2)} x the local ls (two spex starts, one here and one there, plus the hop)\n`);
   } finally {
-    fleet.cleanup();
+    await fleet.cleanup();
     sb.cleanup();
   }
 }

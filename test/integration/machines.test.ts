@@ -26,6 +26,12 @@ const ok = (args: string[], input?: string) => {
 /** spex run on a machine as one of its sessions would run it (its own SPEX_SESSION_ID, from its repository). */
 const asSession = (m: SshMachine, id: string, args: string[]) =>
   m.ssh(`cd '${m.repo.replace(/'/g, `'\\''`)}' && SPEX_SESSION_ID=${id} "$HOME/.local/bin/spex" ${args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ")}`);
+/** The same, where it must succeed: a failure shows its exit code and stderr. */
+const okAsSession = (m: SshMachine, id: string, args: string[]) => {
+  const r = asSession(m, id, args);
+  if (r.code !== 0) throw new Error(`spex ${args.join(" ")} on ${m.name} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+};
 
 async function launched(m: SshMachine, prompt: string): Promise<string> {
   const created = json(ok(["session", "new", "--machine", m.name, "--launcher", "claude", "--json", prompt]));
@@ -45,8 +51,8 @@ describe.skipIf(unavailable !== undefined)("several machines over OpenSSH", () =
     [m1, m2] = fleet.machines as [SshMachine, SshMachine];
     Object.assign(sb.env, { SPEX_SSH_COMMAND: fleet.sshCommand, SPEX_MACHINE: "local", SPEX_TMUX_SERVERS: sb.tmuxSocket });
   });
-  afterAll(() => {
-    fleet?.cleanup();
+  afterAll(async () => {
+    await fleet?.cleanup();
     sb?.cleanup();
   });
 
@@ -146,23 +152,20 @@ describe.skipIf(unavailable !== undefined)("several machines over OpenSSH", () =
   test("messages between machines: a session on m1 sends to one on m2 as m1:<id>, its own message never wakes its wait, and the reply finds it", async () => {
     const x = await launched(m1, "the sender");
     const t = await launched(m2, "the target");
-    expect(asSession(m1, x, ["machine", "add", "m2", "m2"]).code).toBe(0);
+    okAsSession(m1, x, ["machine", "add", "m2", "m2"]);
     // Without a repository named there, a session verb cannot guess one.
     expect(asSession(m1, x, ["session", "ls", "--machine", "m2"]).stderr).toContain("[machine_repo_missing]");
-    expect(asSession(m1, x, ["machine", "rm", "m2"]).code).toBe(0);
-    expect(asSession(m1, x, ["machine", "add", "m2", "m2", "--repo", m2.repo]).code).toBe(0);
-    expect(asSession(m2, t, ["machine", "add", "m1", "m1", "--repo", m1.repo]).code).toBe(0);
+    okAsSession(m1, x, ["machine", "rm", "m2"]);
+    okAsSession(m1, x, ["machine", "add", "m2", "m2", "--repo", m2.repo]);
+    okAsSession(m2, t, ["machine", "add", "m1", "m1", "--repo", m1.repo]);
 
     // The sender's wait places its cursor (kept on m2 under its cross-machine name).
-    const first = asSession(m1, x, ["session", "wait", `m2:${t}`, "--idle", "--json", "--timeout", "30"]);
-    expect(json(first.stdout).outcome).toBe("reached");
-    const sent = asSession(m1, x, ["session", "send", `m2:${t}`, "hello from m1", "--json"]);
-    expect(sent.code).toBe(0);
-    expect(json(sent.stdout).machine).toBe("m2");
+    expect(json(okAsSession(m1, x, ["session", "wait", `m2:${t}`, "--idle", "--json", "--timeout", "30"])).outcome).toBe("reached");
+    expect(json(okAsSession(m1, x, ["session", "send", `m2:${t}`, "hello from m1", "--json"])).machine).toBe("m2");
     const header = `[message from session m1:${x.slice(0, 8)} on machine m1; reply with: spex session send m1:${x.slice(0, 8)} "..."]\n`;
     await waitFor(() => prompts(m2).includes(`${header}hello from m1`), "the message typed on m2 with its sender", 30000);
 
-    const next = json(asSession(m1, x, ["session", "wait", `m2:${t}`, "--json", "--timeout", "30"]).stdout);
+    const next = json(okAsSession(m1, x, ["session", "wait", `m2:${t}`, "--json", "--timeout", "30"]));
     expect(next.outcome).toBe("reached");
     expect(next.events.length).toBeGreaterThan(0);
     expect(next.events.filter((e: any) => e.kind === "message_in")).toEqual([]);
@@ -170,7 +173,7 @@ describe.skipIf(unavailable !== undefined)("several machines over OpenSSH", () =
     expect(timeline).toContain(JSON.stringify({ kind: "name", name: `m1:${x}` }));
 
     // The reply the header suggests reaches the sender on m1.
-    expect(asSession(m2, t, ["session", "send", `m1:${x.slice(0, 8)}`, "thanks from m2"]).code).toBe(0);
+    okAsSession(m2, t, ["session", "send", `m1:${x.slice(0, 8)}`, "thanks from m2"]);
     await waitFor(() => prompts(m1).some((p) => p.endsWith(`reply with: spex session send m2:${t.slice(0, 8)} "..."]\nthanks from m2`)), "the reply typed on m1", 30000);
   });
 
@@ -212,7 +215,7 @@ describe.skipIf(unavailable !== undefined)("several machines over OpenSSH", () =
 
   test("a machine whose sshd is down is one machine_unreachable entry; the other machine still answers", async () => {
     const alive = await launched(m1, "still here");
-    m2.stop();
+    await m2.stop();
     try {
       const live = spex(["session", "live", "--all-machines", "--json"]);
       expect(live.code).toBe(0);

@@ -5,11 +5,11 @@
 // SPEX_SSH_COMMAND="ssh -F <generated client config>", with a generated user key.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { type RunResult, type Sandbox, cleanEnv, makeRepo, waitFor } from "./sandbox";
 import { FAKE_AGENT } from "./agents";
-import { listPids, parentPid } from "../../lib/proc";
+import { type SweepTarget, allGone, killSshd, sshdOn, sweep } from "./ssh-sweep";
 
 export const SSHD = "/usr/sbin/sshd";
 
@@ -38,8 +38,8 @@ export interface SshMachine {
   /** The environment a login on that machine gets. */
   env: Record<string, string>;
   start(): Promise<void>;
-  /** Stop its sshd and every connection it holds; its tmux and sessions keep running. */
-  stop(): void;
+  /** Stop its sshd and every connection it accepted (resolves once none is left); its tmux and sessions keep running. */
+  stop(): Promise<void>;
   /** A shell command run there through ssh, as that machine's user. */
   ssh(command: string, opts?: { input?: string }): RunResult;
   tmux(args: string[]): RunResult;
@@ -51,7 +51,8 @@ export interface SshFleet {
   clientConfig: string;
   sshCommand: string;
   machines: SshMachine[];
-  cleanup(): void;
+  /** Masters, sshd and tmux of every machine, gone when it resolves. */
+  cleanup(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -63,32 +64,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function accepting(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(port, "127.0.0.1");
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("error", () => resolve(false));
-  });
-}
-
-/** Every process below `pid` (its children, theirs, …). */
-function descendantsOf(pid: number): number[] {
-  const parents = new Map(listPids().map((p) => [p, parentPid(p)]));
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.shift()!;
-    for (const [child, parent] of parents) if (parent === p) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
 }
 
 function keygen(path: string): void {
@@ -111,9 +86,9 @@ export async function sshFleet(sb: Sandbox, names: string[]): Promise<SshFleet> 
   const sshCommand = `ssh -F ${clientConfig}`;
   const marker = `spex-sshd-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const machines: SshMachine[] = [];
+  const lost = new Map<string, string>();
   const known: string[] = [];
   const hosts: string[] = [];
-  const daemons = new Map<string, ChildProcess>();
 
   for (const name of names) {
     const dir = join(root, name);
@@ -163,6 +138,8 @@ export async function sshFleet(sb: Sandbox, names: string[]): Promise<SshFleet> 
     known.push(`[127.0.0.1]:${port} ${readFileSync(`${hostKey}.pub`, "utf8").trim().split(" ").slice(0, 2).join(" ")}`);
     hosts.push(`Host ${name}`, "  HostName 127.0.0.1", `  Port ${port}`, "");
     const repo = makeRepo(join(dir, "src", "repo 'one'"), { ...sb.env, ...env });
+    // A listener that ends without stop() (a stray kill) makes later ssh failures the harness's: say so.
+    let stopping = false;
     const m: SshMachine = {
       name,
       port,
@@ -175,26 +152,29 @@ export async function sshFleet(sb: Sandbox, names: string[]): Promise<SshFleet> 
       binDir,
       env,
       async start() {
-        const child = spawn(SSHD, ["-D", "-f", config, "-E", join(dir, "sshd.log")], { stdio: "ignore", env: { PATH: process.env.PATH ?? "" } });
-        daemons.set(name, child);
-        await waitFor(() => accepting(port), `sshd of ${name} to listen on ${port}`, 15000);
+        const log = join(dir, "sshd.log");
+        const child = spawn(SSHD, ["-D", "-f", config, "-E", log], { stdio: "ignore", env: { PATH: process.env.PATH ?? "" } });
+        stopping = false;
+        child.once("exit", (code, signal) => {
+          if (!stopping) lost.set(name, `the sshd of test machine ${name} (pid ${child.pid}) ended by ${signal ?? `exit ${code}`} at ${new Date().toISOString()}, not through stop() or cleanup`);
+        });
+        // Ours must be the process listening there: the port was free a moment ago, not reserved.
+        await waitFor(() => {
+          if (child.exitCode !== null || child.signalCode !== null) throw new Error(`sshd of ${name} ended before listening on ${port}: ${existsSync(log) ? readFileSync(log, "utf8").trim() : "no log"}`);
+          return sshdOn([port]).listeners.includes(child.pid!);
+        }, `sshd of ${name} to listen on ${port}`, 15000);
       },
-      stop() {
-        // Each connection is served by a process the listener forked: take them all, listener last.
-        const listener = daemons.get(name);
-        if (!listener?.pid) return;
-        for (const pid of [...descendantsOf(listener.pid), listener.pid]) {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }
-        daemons.delete(name);
+      async stop() {
+        // A connection is found by the socket it holds, not as the listener's child: one whose
+        // listener died first belongs to init. Each session's commands are its children.
+        stopping = true;
+        const killed = killSshd([port]);
+        await waitFor(() => allGone(killed), `every sshd process of ${name} to end`, 15000);
       },
       ssh(command, opts = {}) {
         const r = spawnSync("ssh", ["-F", clientConfig, "-o", "BatchMode=yes", name, command], { encoding: "utf8", input: opts.input, timeout: 120000 });
-        return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+        const note = r.status === 255 && lost.has(name) ? `(${lost.get(name)})\n` : "";
+        return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: (r.stderr ?? "") + note };
       },
       tmux(args) {
         const r = spawnSync("tmux", ["-L", tmuxSocket, ...args], { encoding: "utf8", env: { ...process.env, TMUX_TMPDIR: tmuxDir } });
@@ -221,16 +201,31 @@ export async function sshFleet(sb: Sandbox, names: string[]): Promise<SshFleet> 
     "  LogLevel ERROR",
     "",
   ].join("\n"));
+  const target: SweepTarget = {
+    ports: machines.map((m) => m.port),
+    tmux: machines.map((m) => ({ socket: m.tmuxSocket, tmpdir: m.env.TMUX_TMPDIR! })),
+    folder: sb.dir,
+  };
+  const reaper = startReaper(target);
   for (const m of machines) await m.start();
   return {
     clientConfig,
     sshCommand,
     machines,
-    cleanup() {
-      for (const m of machines) {
-        m.tmux(["kill-server"]);
-        m.stop();
-      }
+    async cleanup() {
+      for (const why of lost.values()) console.warn(why);
+      const killed = sweep(target);
+      await waitFor(() => allGone(killed), "the fleet's masters and sshd to end", 15000);
+      reaper.stdin?.end("done\n");
     },
   };
 }
+
+/** A detached watcher that sweeps the fleet if this process dies before its cleanup (ssh-reaper.ts). */
+function startReaper(target: SweepTarget): ChildProcess {
+  const child = spawn(process.execPath, [join(__dirname, "ssh-reaper.ts"), JSON.stringify(target)], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return child;
+}
+
