@@ -3,6 +3,7 @@
 // the process we recorded. The facts come from /proc on Linux and from `ps`
 // elsewhere (SPEX_PROC=ps forces that on Linux); what counts as "the same
 // process" is decided here, once, for both (lib/proc/identity.ts).
+import { readlinkSync } from "node:fs";
 import { pidExists } from "./exists";
 import { startForm } from "./identity";
 import { procBackend } from "./select";
@@ -123,6 +124,15 @@ export function commandLines(): { pid: number; argv: string[] }[] {
 /** The program a process runs (/proc/<pid>/exe), or "" when it cannot be read; a replaced binary keeps its path. */
 export function processExe(pid: number): string {
   return procBackend().exe(pid);
+}
+
+/** The folder a process works in (/proc/<pid>/cwd, Linux only), or "" when it cannot be read. */
+export function processCwd(pid: number): string {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return "";
+  }
 }
 
 /** A process's argv, or [] when it cannot be read. */

@@ -8,10 +8,14 @@
 // does not inherit the earlier life's processes); and it is not infrastructure
 // shared with other sessions: not a tmux server or client, not spex itself
 // (hook runners and deliveries finish their own short work), not this
-// process or one of its ancestors.
+// process or one of its ancestors, and not a daemon that let go of the folder
+// it started in (cwd `/`, as daemon(3) does): that is a user-wide service the
+// session only happened to start first (gpg-agent autostarted by a signed
+// commit, ssh-agent, dbus), which other sessions and the user go on using.
+// Codex's app-server daemon keeps its starter's folder, so it still ends.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { ancestry, environMatcher, environReadable, listPids, processArgv, processEnviron, processExe, processIdentity, startedAtMs } from "../proc";
+import { ancestry, environMatcher, environReadable, listPids, processArgv, processCwd, processEnviron, processExe, processIdentity, startedAtMs } from "../proc";
 import type { SessionRecord } from "../record";
 import type { ProjectStore } from "../store";
 import { type EndOptions, endProven } from "./leaf";
@@ -46,7 +50,7 @@ export function sessionProcesses(store: ProjectStore, id: string, record: Pick<S
     const identity = processIdentity(pid);
     if (!identity || (Number.isFinite(since) && startedAtMs(identity.start) < since)) continue;
     if (!samePath(processEnviron(pid)?.get("SPEX_HOME"), store.home)) continue;
-    if (basename(processExe(pid)) === "tmux" || isSpex(pid)) continue;
+    if (basename(processExe(pid)) === "tmux" || isSpex(pid) || processCwd(pid) === "/") continue;
     found.push({ pid, start: identity.start });
   }
   return found;

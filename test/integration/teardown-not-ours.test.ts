@@ -229,4 +229,42 @@ describe("stop and close leave nothing of the session running", () => {
       for (const pid of [daemonA, daemonB, elsewherePid]) if (alive(pid)) process.kill(pid, "SIGKILL");
     }
   });
+  test("stop leaves alone a daemon that let go of the session's folders (cwd /, daemon(3)-style: gpg-agent autostarted by a signed commit) that other sessions share, and still ends one that stayed", async () => {
+    if (PORTABLE_PASS) return; // start environments and folders are read from /proc
+    installFakeAgents(sb);
+    const gnupg = join(sb.dir, "gnupg");
+    mkdirSync(gnupg, { mode: 0o700 });
+    const gpg = spawnSync("sh", ["-c", "command -v gpg-connect-agent"], { encoding: "utf8" }).stdout.trim();
+    const launcher = join(sb.dir, "daemonic-agent");
+    writeFileSync(
+      launcher,
+      "#!/bin/sh\n" +
+        "setsid sleep 1001 </dev/null >/dev/null 2>&1 &\n" +
+        "setsid sh -c 'cd / && exec sleep 1002' </dev/null >/dev/null 2>&1 &\n" +
+        (gpg ? `gpg-connect-agent --homedir '${gnupg}' /bye </dev/null >/dev/null 2>&1\n` : "") +
+        'exec claude "$@"\n',
+      { mode: 0o755 },
+    );
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { daemonic: { harness: "claude", command: launcher } } }));
+    const r = sb.spex(["session", "new", "--launcher", "daemonic", "--json", "signs its commits"]);
+    expect(r.stderr).toBe("");
+    const a = json(r.stdout).session_id as string;
+    const named = (prefix: string) => processesWithEnv("SPEX_SESSION_ID", a).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(prefix));
+    const stayed = await waitFor(() => named("sleep\u00001001"), "the daemon that stayed in the worktree");
+    const letGo = await waitFor(() => named("sleep\u00001002"), "the daemon that went to /");
+    const agent = gpg ? await waitFor(() => named("gpg-agent"), "gpg-agent") : undefined;
+    try {
+      const stopped = sb.spex(["session", "stop", a, "--json"]);
+      expect(stopped.stderr).toBe("");
+      expect(json(stopped.stdout).others).toEqual([stayed]);
+      expect([alive(stayed), alive(letGo)]).toEqual([false, true]);
+      // Another session (or the user) still gets its signatures from the same agent.
+      if (agent) {
+        expect(alive(agent)).toBe(true);
+        expect(spawnSync("gpg-connect-agent", ["--homedir", gnupg, "--no-autostart", "GETINFO pid", "/bye"], { encoding: "utf8" }).stdout).toContain(`D ${agent}`);
+      }
+    } finally {
+      for (const pid of [stayed, letGo, agent]) if (pid && alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
 });
