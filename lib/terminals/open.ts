@@ -13,7 +13,7 @@ import { withLock } from "../lock";
 import { labelOf, shortId, slugify } from "../naming";
 import { readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath } from "../store";
-import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxSync } from "../tmux";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxSync, tmuxWord } from "../tmux";
 import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
 
 /** tmux user option naming the terminal a tmux session belongs to. */
@@ -82,20 +82,21 @@ function startTmux(store: ProjectStore, record: TerminalRecord): void {
   const { tmux_socket: socket, tmux_session: name } = record;
   const session = exactSession(name);
   const pane = sessionPaneTarget(name);
-  const argv = record.command.length > 0 ? ["--", "sh", "-c", 'exec "$@"', "spex-terminal", ...record.command] : [];
+  const argv = record.command.length > 0 ? ["--", "sh", "-c", 'exec "$@"', "spex-terminal", ...record.command.map(tmuxWord)] : [];
+  const dir = tmuxFolder(record.directory);
   // Opened on a placeholder so remain-on-exit and the environment are in place before the real program starts:
   // a command that exits at once still leaves its last screen to read.
   const started = tmuxSync(socket, [
-    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", name, "-c", record.directory, "-x", "200", "-y", "50",
+    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", name, "-c", dir, "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", pane, "remain-on-exit", "on",
-    ";", "set-option", "-t", pane, SPEX_PROJECT_OPTION, store.root,
-    ";", "set-option", "-t", pane, SPEX_HOME_OPTION, store.home,
+    ";", "set-option", "-t", pane, SPEX_PROJECT_OPTION, tmuxWord(store.root),
+    ";", "set-option", "-t", pane, SPEX_HOME_OPTION, tmuxWord(store.home),
     ";", "set-option", "-t", pane, SPEX_TERMINAL_OPTION, record.terminal_id,
     ";", "set-environment", "-t", session, "SPEX_TERMINAL_ID", record.terminal_id,
-    ";", "set-environment", "-t", session, "SPEX_HOME", store.home,
+    ";", "set-environment", "-t", session, "SPEX_HOME", tmuxWord(store.home),
     ";", "set-environment", "-t", session, "SPEX_TMUX", socket,
     ...SESSION_IDENTITY.flatMap((v) => [";", "set-environment", "-t", session, "-r", v]),
-    ";", "respawn-pane", "-k", "-t", pane, "-c", record.directory, ...argv,
+    ";", "respawn-pane", "-k", "-t", pane, "-c", dir, ...argv,
   ]);
   if (started.code === 0) return;
   // -P printed the id only if this call made the session: nothing made by anyone else is killed.

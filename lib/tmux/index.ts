@@ -6,6 +6,8 @@ import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
+import { tmuxFolder, tmuxWord } from "./quote";
+export { tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
 export const DEFAULT_SOCKET = "default";
@@ -119,9 +121,9 @@ export interface NewSessionOptions {
 }
 
 export function newSession(o: NewSessionOptions): TmuxResult {
-  const args = ["new-session", "-d", "-s", o.name, "-c", o.cwd, "-x", String(o.width ?? 200), "-y", String(o.height ?? 50)];
-  for (const [k, v] of Object.entries(o.env ?? {})) args.push("-e", `${k}=${v}`);
-  args.push(o.command);
+  const args = ["new-session", "-d", "-s", o.name, "-c", tmuxFolder(o.cwd), "-x", String(o.width ?? 200), "-y", String(o.height ?? 50)];
+  for (const [k, v] of Object.entries(o.env ?? {})) args.push("-e", tmuxWord(`${k}=${v}`));
+  args.push(tmuxWord(o.command));
   return tmuxSync(o.socket, args);
 }
 

@@ -5,6 +5,7 @@
 // is dropped, never passed on: a pane must not receive a sequence that makes
 // its program do more than a key press would.
 import { isSafeKey } from "./input";
+import { tmuxWord } from "./quote";
 
 export type KeyStep = { literal: string } | { key: string };
 
@@ -102,13 +103,10 @@ export function terminalKeys(data: string): KeyStep[] {
   return steps;
 }
 
-/**
- * A literal as one tmux argument: tmux ends a command at an argument ending in
- * `;` (unless escaped as `\;`), so a trailing `;` is escaped.
- */
+/** A literal as one tmux argument (printable text, a trailing `;` escaped: tmuxWord). */
 export function literalArg(text: string): string {
   if (!PRINTABLE.test(text)) throw new Error("a literal for send-keys must be printable text");
-  return text.endsWith(";") ? `${text.slice(0, -1)}\\;` : text;
+  return tmuxWord(text);
 }
 
 /** The tmux commands that type the steps into pane `target` (one `send-keys` each). */

@@ -91,6 +91,17 @@ describe("terminals beside sessions", () => {
     expect([made.code, made.stderr]).toEqual([0, ""]);
   });
 
+  test("a command's arguments reach it whole, a `;` or a trailing `;` included, and a folder ending in `;` is the folder: tmux reads none of it as the end of a command", async () => {
+    const odd = join(sb.repo, "odd;");
+    mkdirSync(odd);
+    // Were `a;` cut at its `;`, the words after it would run as tmux commands: this one would make a tmux session.
+    const args = ["a;", ";", "\\;", "new-session", "-d", "-s", "injected", "b"];
+    const t = open("--dir", "odd;", "--", "sh", "-c", 'printf "[%s]" "$(pwd)" "$@"; echo; exec sleep 600', "probe", ...args);
+    await waitFor(() => screenOf(t.id).includes("["), "the command to print its arguments");
+    expect(screenOf(t.id)).toBe(`[${odd}]${args.map((a) => `[${a}]`).join("")}`);
+    expect(tmuxSessions()).toEqual([t.tmuxSession]);
+  });
+
   test("hostile text arrives as exactly one paste each, controls made visible; keys outside key names are refused", async () => {
     const log = join(sb.dir, "composer.log");
     const t = open("--name", "composer", "--", "env", "FAKE_NO_STATE=1", `FAKE_LOG=${log}`, BUN, FAKE_COMPOSER);
