@@ -14,5 +14,13 @@ _spex_complete() {
   local IFS=$'\n'
   # shellcheck disable=SC2207
   COMPREPLY=($(spex internal complete -- "${spex_words[@]}" 2>/dev/null))
+  # The shell inserts a candidate as it is: quote it, since a session name is
+  # anyone's text ("Night Shift", or "x; rm -rf ~" from an agent's --name).
+  local spex_q spex_quoted=()
+  for spex_q in "${COMPREPLY[@]}"; do
+    printf -v spex_q '%q' "$spex_q"
+    spex_quoted+=("$spex_q")
+  done
+  COMPREPLY=("${spex_quoted[@]}")
 }
 complete -o default -F _spex_complete spex sessions

@@ -1,6 +1,7 @@
 // The shell/ helpers against the built binary: bash completion and the tmux status segment.
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Sandbox, REPO_ROOT, SPEX_BIN, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
@@ -22,6 +23,20 @@ test("bash completion offers verbs from the registry and the project's sessions"
   expect(complete("spex session sh").split("\n")).toEqual(["show"]);
   expect(complete("sessions st").split("\n")).toEqual(["stop"]);
   expect(complete("spex session show ''").split("\n")).toEqual(expect.arrayContaining([rec.session_id.slice(0, 8), "auth-fixer", "--json"]));
+});
+
+test("a completed session name goes into the command line quoted: its spaces and shell syntax stay in the name, nothing in it runs", () => {
+  sb = sandbox();
+  const names = ["Night Shift", `x; touch ${sb.dir}/pwned-semicolon #`, `y$(touch ${sb.dir}/pwned-subst)`, "it's `here`"];
+  for (const name of names) seedRecord(sb.home, sb.repo, { name });
+  const init = `. '${join(REPO_ROOT, "shell", "spex.bash")}'`;
+  for (const name of names) {
+    // Tab on the name's first letter (no other name or id starts with it), then Enter on the line completion left.
+    const line = bash(`${init}; COMP_WORDS=(spex session show ${name[0]}); COMP_CWORD=3; _spex_complete; printf '%s\\n' "spex session show \${COMPREPLY[0]} --json"`);
+    const ran = spawnSync("bash", ["-c", line], { cwd: sb.repo, env: { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` }, encoding: "utf8" });
+    expect({ name, code: ran.status, shown: ran.status === 0 ? JSON.parse(ran.stdout).name : ran.stderr }).toEqual({ name, code: 0, shown: name });
+  }
+  expect(readdirSync(sb.dir).filter((n) => n.startsWith("pwned-"))).toEqual([]);
 });
 
 test("the tmux status segment counts working, asking and review sessions, and says nothing when all are quiet", () => {
@@ -46,4 +61,12 @@ test.skipIf(!zsh)("zsh runs the same completion through its bash bridge (shell-i
     encoding: "utf8",
   });
   expect(r.stdout.trim()).toBe("stop");
+  // Names are quoted there too.
+  seedRecord(sb.home, sb.repo, { name: "Night Shift" });
+  const named = spawnSync(zsh, ["-c", `. '${join(REPO_ROOT, "shell", "shell-init.sh")}'; COMP_WORDS=(spex session show N); COMP_CWORD=3; _spex_complete; print -rl -- $COMPREPLY`], {
+    cwd: sb.repo,
+    env: { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` },
+    encoding: "utf8",
+  });
+  expect(named.stdout.trim()).toBe("Night\\ Shift");
 });
