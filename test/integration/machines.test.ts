@@ -177,13 +177,35 @@ describe.skipIf(unavailable !== undefined)("several machines over OpenSSH", () =
     await waitFor(() => prompts(m1).some((p) => p.endsWith(`reply with: spex session send m2:${t.slice(0, 8)} "..."]\nthanks from m2`)), "the reply typed on m1", 30000);
   });
 
-  test("stop and close run on the machine that holds the session", async () => {
-    const id = await launched(m2, "to be closed");
+  test("stop, resume, read, archive and close run on the machine that holds the session (its repository named with --repo)", async () => {
+    const created = json(ok(["session", "new", "--machine", "m2", "--repo", m2.repo, "--launcher", "claude", "--json", "to be closed"]));
+    const id: string = created.session_id;
+    expect(json(ok(["session", "wait", `m2:${id}`, "--idle", "--timeout", "60", "--json"])).outcome).toBe("reached");
     const tmuxName = json(ok(["session", "show", `m2:${id}`, "--json"])).record.tmux_session;
     expect(json(ok(["session", "stop", `m2:${id}`, "--json"])).stopped).toBe(true);
     expect(m2.tmux(["has-session", "-t", `=${tmuxName}`]).code).not.toBe(0);
     expect(json(ok(["session", "show", `m2:${id}`, "--json"])).stopped).toBe(true);
-    const worktree = json(ok(["session", "show", `m2:${id}`, "--json"])).worktree;
+
+    // resume relaunches it over there, and read shows the screen of that machine's pane.
+    const resumed = json(ok(["session", "resume", `m2:${id}`, "--json"]));
+    expect([resumed.id, resumed.machine]).toEqual([id, "m2"]);
+    expect(m2.tmux(["has-session", "-t", `=${resumed.tmuxSession}`]).code).toBe(0);
+    expect(json(ok(["session", "wait", `m2:${id}`, "--idle", "--timeout", "60", "--json"])).outcome).toBe("reached");
+    const read = json(ok(["session", "read", "--machine", "m2", id, "--json"]));
+    expect([read.source, read.live, read.machine]).toEqual(["pane", true, "m2"]);
+    const there = m2.tmux(["capture-pane", "-p", "-t", `=${resumed.tmuxSession}:`]).stdout.trimEnd();
+    expect(there).not.toBe("");
+    expect(read.screen.trimEnd()).toBe(there);
+
+    // archive --stop files it away there: hidden from ls, its pane gone, its last screen kept.
+    ok(["session", "archive", `m2:${id}`, "--stop", "--json"]);
+    expect(m2.tmux(["has-session", "-t", `=${resumed.tmuxSession}`]).code).not.toBe(0);
+    expect(json(ok(["session", "ls", "--machine", "m2", "--json"])).map((r: any) => r.id)).not.toContain(id);
+    const archived = json(ok(["session", "show", `m2:${id}`, "--json"]));
+    expect([archived.archived, archived.machine]).toEqual([true, "m2"]);
+    expect(json(ok(["session", "read", `m2:${id}`, "--json"])).source).toBe("last-screen");
+
+    const worktree = archived.worktree;
     expect(existsSync(worktree)).toBe(true);
     ok(["session", "close", `m2:${id}`, "--json"]);
     expect(existsSync(worktree)).toBe(false);
