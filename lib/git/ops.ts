@@ -97,10 +97,10 @@ export function ensureExcluded(commonDir: string, pattern: string): void {
 }
 
 /** Which of these paths (relative to the checkout at `cwd`) the repository tracks: one git call. */
-export async function trackedPaths(cwd: string, rels: string[]): Promise<Set<string>> {
+export async function trackedPaths(cwd: string, rels: string[], env: Record<string, string> = {}): Promise<Set<string>> {
   if (rels.length === 0) return new Set();
   // Relative to `cwd` (no --full-name), as the names asked for are: a session's start folder is not the top of its worktree.
-  const out = await (await git(cwd)).raw(["ls-files", "-z", "--", ...rels.map((r) => `:(literal)${r}`)]);
+  const out = await (await git(cwd, env)).raw(["ls-files", "-z", "--", ...rels.map((r) => `:(literal)${r}`)]);
   return new Set(out.split("\0").filter(Boolean));
 }
 

@@ -8,6 +8,7 @@ import { errnoCode } from "../errors";
 import { harnessAdapter } from "../harness";
 import { refuseLinks, writeFileNoFollow } from "../nofollow";
 import { trackedPaths } from "../git/ops";
+import { worktreeGitEnv } from "../git/pinned";
 import { agentHookScript, selfBin } from "./self";
 import { shellQuote } from "./script";
 
@@ -43,15 +44,16 @@ export function refuseUnsafeRender(mainRoot: string, worktree: string, harness: 
 
 /**
  * Install the harness's hook config into the worktree, then register spex's
- * MCP server beside it (DESIGN.md §9). Returns the files written.
+ * MCP server beside it (DESIGN.md §9). Returns the files written. `pin` is the
+ * git environment of a worktree the agent has already had (lib/git/pinned).
  */
-export async function renderWorktree(worktree: string, harness: string, home?: string): Promise<string[]> {
+export async function renderWorktree(worktree: string, harness: string, home?: string, pin: Record<string, string> = {}): Promise<string[]> {
   const adapter = harnessAdapter(harness);
   if (adapter.hookConfigFiles.length === 0) return [];
   const script = agentHookScript(home);
   const written = await adapter.renderHooks(worktree, (action, event) => `sh ${shellQuote(script)} ${harness} ${action} ${event}`, { home });
   if (!adapter.registerMcp) return written;
-  const tracked = await trackedPaths(worktree, adapter.mcpConfigFiles);
+  const tracked = await trackedPaths(worktree, adapter.mcpConfigFiles, pin);
   const mcp = adapter.registerMcp(worktree, { command: selfBin(home), args: ["mcp"] }, tracked);
   return [...written, ...mcp.files.filter((f) => !written.includes(f))];
 }
@@ -61,7 +63,7 @@ export async function renderWorktree(worktree: string, harness: string, home?: s
  * the folder it starts in gets it there too (the folder was reached without
  * following a link; the files are written the same way).
  */
-export async function renderStartFolder(worktree: string, directory: string | undefined, harness: string, home?: string): Promise<string[]> {
+export async function renderStartFolder(root: string, worktree: string, directory: string | undefined, harness: string, home?: string): Promise<string[]> {
   if (!directory || !harnessAdapter(harness).hooksFromStartFolder) return [];
-  return renderWorktree(join(worktree, directory), harness, home);
+  return renderWorktree(join(worktree, directory), harness, home, worktreeGitEnv(root, worktree));
 }

@@ -134,7 +134,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   if (prompt !== null) refusePromptTooLarge(prompt, [launcher.command, ...args]);
   // Reached (and made when missing) without following a link: refused before any window opens.
   const cwd = startFolder(current.worktree_path, current.directory);
-  await renderStartFolder(current.worktree_path, current.directory, adapter.name, store.home);
+  await renderStartFolder(store.root, current.worktree_path, current.directory, adapter.name, store.home);
   const script = renderLaunchScript({
     harness: adapter.name,
     sessionId: id,

@@ -105,7 +105,7 @@ export async function diffSession(store: ProjectStore, id: string, opts: DiffOpt
   let to = f.head;
   let uncommitted: string[] = [];
   if (opts.worktree && f.hasWorktree) {
-    const snap = snapshotWork(f.record.worktree_path, f.record.harness, f.branch);
+    const snap = snapshotWork(store.root, f.record.worktree_path, f.record.harness, f.branch);
     to = snap.tree;
     uncommitted = snap.files;
   }

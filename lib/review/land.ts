@@ -5,6 +5,7 @@
 // uncommitted changes to tracked files is never touched: the merge refuses.
 import { SpexError } from "../errors";
 import { gitSync, oneLine } from "../git/sync";
+import { worktreeGitEnv } from "../git/pinned";
 import { listWorktrees } from "../teardown/git";
 import { headsRef, refCommit } from "./facts";
 
@@ -18,7 +19,7 @@ export interface Holder {
 export function branchHolder(root: string, branch: string): Holder | undefined {
   const entry = listWorktrees(root).find((e) => e.branch === headsRef(branch) && !e.bare && !e.prunable);
   if (!entry) return undefined;
-  const status = gitSync(entry.path, ["status", "--porcelain=v1", "-z", "--untracked-files=no"]);
+  const status = gitSync(entry.path, ["status", "--porcelain=v1", "-z", "--untracked-files=no"], { env: worktreeGitEnv(root, entry.path) });
   const dirty = status.code !== 0 ? ["(git status failed)"] : status.stdout.split("\0").filter((l) => l.length > 3);
   return { path: entry.path, dirty };
 }
@@ -52,7 +53,7 @@ export function landOnBranch(root: string, into: string, before: string, after: 
   if (holder.dirty.length > 0) throw dirtyCheckoutError(into, holder);
   if (refCommit(root, ref) !== before) return { kind: "moved" };
   // The checkout's own fast-forward moves the branch and its files together, and refuses (changing nothing) when an untracked file is in the way.
-  const r = gitSync(holder.path, ["merge", "--ff-only", "--no-edit", "-q", after]);
+  const r = gitSync(holder.path, ["merge", "--ff-only", "--no-edit", "-q", after], { env: worktreeGitEnv(root, holder.path) });
   if (r.code === 0) return { kind: "landed", checkout: holder.path };
   if (refCommit(root, ref) !== before) return { kind: "moved" };
   throw new SpexError("main_checkout_dirty", `${into} is checked out at ${holder.path} and git would not bring its files along (${oneLine(r.stderr).slice(0, 400)}); nothing was changed`, {

@@ -75,7 +75,7 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
   const root = store.root;
   const f = await reviewFacts(store, id, opts.into);
   // Refusals, before anything is written.
-  const snap = f.hasWorktree ? snapshotWork(f.record.worktree_path, f.record.harness, f.branch) : undefined;
+  const snap = f.hasWorktree ? snapshotWork(root, f.record.worktree_path, f.record.harness, f.branch) : undefined;
   if (snap && snap.files.length > 0) {
     if (!opts.includeUncommitted) throw uncommittedRefusal(f, snap.files);
     if (!snap.onBranch || snap.head !== f.head) {

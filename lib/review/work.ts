@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpexError } from "../errors";
 import { gitSync, gitSyncOrThrow, oneLine } from "../git/sync";
+import { worktreeGitEnv } from "../git/pinned";
 import { sessionWork } from "../teardown/work";
 import { headsRef } from "./facts";
 
@@ -33,18 +34,20 @@ export function workPaths(entries: { status: string; path: string }[]): string[]
   return [...new Set(out)];
 }
 
-export function snapshotWork(worktree: string, harness: string, branch: string): WorkSnapshot {
-  const files = workPaths(sessionWork(worktree, harness));
-  const head = gitSyncOrThrow(worktree, ["rev-parse", "--verify", "HEAD^{commit}"], "reading the worktree's HEAD").trim();
-  const symbolic = gitSync(worktree, ["symbolic-ref", "-q", "HEAD"]).stdout.trim();
+export function snapshotWork(root: string, worktree: string, harness: string, branch: string): WorkSnapshot {
+  const files = workPaths(sessionWork(root, worktree, harness));
+  // The worktree's recorded git folder, never one its `.git` file names (lib/git/pinned).
+  const pin = { env: worktreeGitEnv(root, worktree) };
+  const head = gitSyncOrThrow(worktree, ["rev-parse", "--verify", "HEAD^{commit}"], "reading the worktree's HEAD", pin).trim();
+  const symbolic = gitSync(worktree, ["symbolic-ref", "-q", "HEAD"], pin).stdout.trim();
   const onBranch = symbolic === headsRef(branch);
   if (files.length === 0) {
-    const tree = gitSyncOrThrow(worktree, ["rev-parse", `${head}^{tree}`], "reading the worktree's tree").trim();
+    const tree = gitSyncOrThrow(worktree, ["rev-parse", `${head}^{tree}`], "reading the worktree's tree", pin).trim();
     return { files, head, tree, onBranch };
   }
   const dir = mkdtempSync(join(tmpdir(), "spex-index-"));
   try {
-    const env = { GIT_INDEX_FILE: join(dir, "index") };
+    const env = { ...pin.env, GIT_INDEX_FILE: join(dir, "index") };
     gitSyncOrThrow(worktree, ["read-tree", head], "reading HEAD into a private index", { env });
     // Pathspecs are literal: a file named `*` or `:(glob)x` is that file.
     for (let i = 0; i < files.length; i += 500) {
@@ -76,7 +79,8 @@ export function adoptWorkCommit(root: string, worktree: string, branch: string, 
       details: { branch },
     });
   }
-  const index = gitSync(worktree, ["read-tree", commit]);
+  const pin = { env: worktreeGitEnv(root, worktree) };
+  const index = gitSync(worktree, ["read-tree", commit], pin);
   if (index.code !== 0) {
     gitSync(root, ["update-ref", ref, snap.head, commit]);
     throw new SpexError("git_failed", `the worktree's index could not follow the commit of its work: ${oneLine(index.stderr)}; nothing was merged`, {
@@ -85,5 +89,5 @@ export function adoptWorkCommit(root: string, worktree: string, branch: string, 
     });
   }
   // read-tree drops the stat data: refresh it now rather than on the agent's next `git status`.
-  gitSync(worktree, ["update-index", "-q", "--refresh"]);
+  gitSync(worktree, ["update-index", "-q", "--refresh"], pin);
 }

@@ -55,7 +55,7 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
   const ref = `refs/heads/${record.branch}`;
   const holders = record.branch ? entries.filter((e) => e.branch === ref) : [];
   const exists = record.branch !== "" && (holders.length > 0 || branchExists(store.root, record.branch));
-  const changes = !retired && wt ? sessionWork(record.worktree_path, record.harness, record.directory) : [];
+  const changes = !retired && wt ? sessionWork(store.root, record.worktree_path, record.harness, record.directory) : [];
   return {
     worktreePath: record.worktree_path,
     branch: record.branch,

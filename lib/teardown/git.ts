@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { SpexError } from "../errors";
 import { gitEnv } from "../git/ops";
+import { worktreeGitEnv } from "../git/pinned";
 import { timed } from "./timing";
 
 export interface GitResult {
@@ -12,16 +13,16 @@ export interface GitResult {
   stderr: string;
 }
 
-export function git(cwd: string, args: string[]): GitResult {
+export function git(cwd: string, args: string[], env: Record<string, string> = {}): GitResult {
   return timed("git", () => {
-    const r = spawnSync("git", args, { cwd, env: gitEnv(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync("git", args, { cwd, env: gitEnv(env), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     if (r.error) throw r.error;
     return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
   });
 }
 
-function gitOrThrow(cwd: string, args: string[], what: string): string {
-  const r = git(cwd, args);
+function gitOrThrow(cwd: string, args: string[], what: string, env: Record<string, string> = {}): string {
+  const r = git(cwd, args, env);
   if (r.code !== 0) {
     throw new SpexError("git_failed", `${what} failed: git ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code}`}`, {
       hint: "fix the repository state git reports, then run the command again",
@@ -96,9 +97,10 @@ export function parseStatusEntries(text: string): DirtyEntry[] {
  * Uncommitted changes in a worktree: staged, unstaged, untracked and ignored
  * (`!!`). An ignored folder is named once ("build/"), not file by file.
  */
-export function worktreeChanges(worktree: string): DirtyEntry[] {
+/** The changes in a worktree of `root`, read through its recorded git folder (lib/git/pinned). */
+export function worktreeChanges(root: string, worktree: string): DirtyEntry[] {
   const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching"];
-  return parseStatusEntries(gitOrThrow(worktree, args, "checking the worktree for changes"));
+  return parseStatusEntries(gitOrThrow(worktree, args, "checking the worktree for changes", worktreeGitEnv(root, worktree)));
 }
 
 export function branchExists(root: string, branch: string): boolean {

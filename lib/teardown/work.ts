@@ -35,7 +35,7 @@ function isRendered(worktree: string, entry: DirtyEntry, own: Set<string>): bool
 }
 
 /** The session's work in its worktree: every change git sees, ignored files included, minus spex's own renders. */
-export function sessionWork(worktree: string, harness: string, directory = ""): DirtyEntry[] {
+export function sessionWork(root: string, worktree: string, harness: string, directory = ""): DirtyEntry[] {
   const own = renderedFiles(harness, directory);
-  return worktreeChanges(worktree).filter((c) => !isRendered(worktree, c, own));
+  return worktreeChanges(root, worktree).filter((c) => !isRendered(worktree, c, own));
 }
