@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shell set-up for spex in one line of ~/.bashrc or ~/.zshrc:
 #   . /path/to/spex/shell/shell-init.sh
 # Completion for spex and sessions, and `sessions` as a function when the

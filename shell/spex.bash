@@ -7,7 +7,7 @@ _spex_complete() {
   # Not `words`: zsh reserves that name.
   local spex_words=("${COMP_WORDS[@]:1:$COMP_CWORD}")
   # Slices index from 0 in bash and zsh alike (a plain [0] is empty in zsh).
-  local spex_cmd="${COMP_WORDS[@]:0:1}"
+  local spex_cmd="${COMP_WORDS[*]:0:1}"
   if [ "${spex_cmd##*/}" = sessions ]; then
     spex_words=(session "${spex_words[@]}")
   fi
