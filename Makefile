@@ -75,7 +75,7 @@ install: build
 # The tools the suites need that npm does not install: said up front, not as a failure at the end.
 CHROMIUM := $(or $(SPEX_TEST_CHROMIUM),/usr/bin/chromium)
 test-tools:
-	@missing=""; command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; [ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
+	@missing=""; command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; command -v file >/dev/null 2>&1 || missing="$$missing file"; [ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then echo "make test needs:$$missing (Debian: apt-get install$$missing; .ci/run installs them; SPEX_TEST_CHROMIUM names another Chromium)" >&2; exit 1; fi
 
 # The real agent CLIs (~750 MB) only the e2e suite drives: their own pinned
