@@ -58,12 +58,16 @@ function parseRow(stat: string, ppid: string, pgid: string, lstart: string): Pro
   return { ppid: Number(ppid), pgid: Number(pgid), start: seconds === undefined ? "" : epochStart(seconds) };
 }
 
-const SHOWN_FOR_MS = 250;
+/** How long one table answers shown looks: 250 ms, or SPEX_PS_TABLE_MS (a test holds it open). */
+function shownForMs(): number {
+  const ms = Number(process.env.SPEX_PS_TABLE_MS);
+  return Number.isFinite(ms) && ms >= 0 && process.env.SPEX_PS_TABLE_MS !== "" ? ms : 250;
+}
 let shown: { at: number; table: Map<number, ProcInfo> } | undefined;
 
-/** Every process in one `ps` run, reused for SHOWN_FOR_MS: a listing of 50 sessions starts one `ps`, not 50. */
+/** Every process in one `ps` run, reused for shownForMs(): a listing of 50 sessions starts one `ps`, not 50. */
 function shownTable(): Map<number, ProcInfo> {
-  if (shown && Date.now() - shown.at < SHOWN_FOR_MS) return shown.table;
+  if (shown && Date.now() - shown.at < shownForMs()) return shown.table;
   const table = new Map<number, ProcInfo>();
   for (const line of run("ps", ["-A", "-o", "pid=", "-o", "stat=", "-o", "ppid=", "-o", "pgid=", "-o", "lstart="]).split("\n")) {
     const m = /^\s*(\d+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(.+?)\s*$/.exec(line);
@@ -84,8 +88,11 @@ export const psBackend: ProcBackend = {
     return m ? parseRow(m[1]!, m[2]!, m[3]!, m[4]!) : undefined;
   },
 
+  // The table may be a moment old: a pid gone since reads dead (kill -0 starts nothing), so a row
+  // never shows alive an agent its own death check finds dead; one started since is looked up alone.
   infoShown(pid: number): ProcInfo | undefined {
-    return shownTable().get(pid);
+    if (!pidExists(pid)) return undefined;
+    return shownTable().get(pid) ?? psBackend.info(pid);
   },
 
   startIn(info: ProcInfo, form: StartForm): string | undefined {

@@ -169,7 +169,8 @@ describe("spex session new without tmux", () => {
     sb = sandbox();
     const bin = join(sb.dir, "no-tmux-bin");
     require("node:fs").mkdirSync(bin);
-    for (const tool of ["sh", "git"]) {
+    // ps: what the process table is read with under the portable backend (make test-portable).
+    for (const tool of ["sh", "git", "ps"]) {
       const found = require("node:child_process").spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
       require("node:fs").symlinkSync(found, join(bin, tool));
     }

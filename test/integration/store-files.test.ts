@@ -4,7 +4,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processIdentity } from "../../lib/proc";
 import { projectStore, sessionPaths } from "../../lib/store";
+import { anotherStart } from "../support/processes";
 import { type Sandbox, sandbox } from "../support/sandbox";
 
 let sb: Sandbox;
@@ -59,10 +61,13 @@ describe("a create receipt rolls back only its own session's folder", () => {
     writeFileSync(join(victim, "keep.txt"), "mine\n");
     const id = "6f1c2a3b-0000-4000-8000-00000000beef";
     mkdirSync(store.receiptsDir, { recursive: true });
-    // An owner that cannot be alive: pid 1's identity with another start time.
+    // An owner that cannot be alive: pid 1's identity with another start time, in the form this
+    // pass's backend reads (a form it cannot check would keep the owner alive: make test-portable).
+    const init = processIdentity(1)!;
+    const owner = { ...init, start: anotherStart(init.start) };
     writeFileSync(
       join(store.receiptsDir, `${id}.json`),
-      JSON.stringify({ id, worktree: "", branch: "", made: { sessionDir: victim, files: [join(victim, "keep.txt")] }, owner: { pid: 1, start: "1", boot: "not-this-boot" }, createdAt: new Date().toISOString() }),
+      JSON.stringify({ id, worktree: "", branch: "", made: { sessionDir: victim, files: [join(victim, "keep.txt")] }, owner, createdAt: new Date().toISOString() }),
     );
 
     const r = sb.spex(["session", "ls", "--json"]);

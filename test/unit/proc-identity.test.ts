@@ -139,3 +139,26 @@ describe("start identities", () => {
     expect(judge(linuxBackend, child.pid!, start!, undefined)).toBe("same");
   });
 });
+
+// `ls` of a fleet reads one process table for every row (probeLeafShown); a waiter in the same
+// process then asks again at once. The shown look must not contradict what happened since.
+describe("the shown look under ps", () => {
+  afterEach(() => {
+    delete process.env.SPEX_PS_TABLE_MS;
+  });
+
+  test("an agent SIGKILLed after the table was read shows dead at once, and one started after it shows alive", async () => {
+    process.env.SPEX_PS_TABLE_MS = "600000"; // one table for the whole test, however slow the machine
+    const before = spawn("sleep", ["1000"], { stdio: "ignore" });
+    started.push(before);
+    await waitFor(() => psBackend.info(before.pid!), "the first process to be listed");
+    expect(psBackend.infoShown(before.pid!)).toBeDefined(); // the table is read now, holding it
+    before.kill("SIGKILL");
+    await new Promise((r) => before.on("exit", r));
+    const after = spawn("sleep", ["1000"], { stdio: "ignore" });
+    started.push(after);
+    await waitFor(() => psBackend.info(after.pid!), "the second process to be listed");
+    expect(judge(psBackend, before.pid!, "@0", undefined, "shown")).toBe("dead");
+    expect(psBackend.infoShown(after.pid!)?.start).toBe(psBackend.info(after.pid!)!.start);
+  });
+});
