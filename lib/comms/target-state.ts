@@ -76,8 +76,9 @@ export function targetState(store: ProjectStore, id: string, panes: PaneLookup =
   }
   const view = publicRecord(reading.record, reading.pending);
   const pending = listPending(store, id).length;
-  const liveness = reading.retired ? "offline" : recordLiveness(view, reading.pending !== null);
   const diedReason = deathOf(reading, () => panes.fact(view.tmux_socket, view.tmux_session));
+  // A death just proved wins over a shown look that may predate it (`ps`'s table, docs/platforms.md).
+  const liveness = reading.retired || diedReason !== "" ? "offline" : recordLiveness(view, reading.pending !== null);
   return {
     ...base,
     label: labelOf(view),
