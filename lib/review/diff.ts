@@ -7,7 +7,7 @@
 import { gitRead } from "../git/read";
 import type { ProjectStore } from "../store";
 import { forkPoint, reviewFacts } from "./facts";
-import { snapshotWork } from "./work";
+import { snapshotWork, UNREAD_BLOB } from "./work";
 
 export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied" | "typechange" | "unmerged" | "unknown";
 
@@ -99,15 +99,33 @@ export const DIFF_TEXT_LIMIT_BYTES = 16 * 1024 * 1024;
 /** A patch without a limit still stops here (rather than failing when it outgrows memory). */
 const MAX_PATCH_BYTES = 256 * 1024 * 1024;
 
+/**
+ * git's stat gives an unread file the stand-in's size ("Bin 0 -> 66 bytes"):
+ * put the file's own size there. The stat lists the files in the raw listing's order.
+ */
+export function statWithSizes(stat: string, files: DiffFile[], unread: Map<string, number>): string {
+  const standIn = `-> ${Buffer.byteLength(UNREAD_BLOB)} bytes`;
+  const lines = stat.split("\n");
+  files.forEach((file, i) => {
+    const size = unread.get(file.path);
+    const line = lines[i];
+    if (size !== undefined && line?.endsWith(standIn)) lines[i] = `${line.slice(0, -standIn.length)}-> ${size} bytes`;
+  });
+  return lines.join("\n");
+}
+
 export async function diffSession(store: ProjectStore, id: string, opts: DiffOptions = {}): Promise<SessionDiff> {
   const f = await reviewFacts(store, id, opts.into);
   const fork = forkPoint(store, f);
   let to = f.head;
   let uncommitted: string[] = [];
+  let unread = new Map<string, number>();
   if (opts.worktree && f.hasWorktree) {
-    const snap = snapshotWork(store.root, f.record.worktree_path, f.record.harness, f.branch);
+    // Display only: a file past the text limit is binary anyway, so it is not hashed (work.ts).
+    const snap = snapshotWork(store.root, f.record.worktree_path, f.record.harness, f.branch, { unreadOver: DIFF_TEXT_LIMIT_BYTES });
     to = snap.tree;
     uncommitted = snap.files;
+    unread = snap.unread;
   }
   const root = store.root;
   // No colour, no external diff tool or textconv of the user's: plain git output.
@@ -128,7 +146,8 @@ export async function diffSession(store: ProjectStore, id: string, opts: DiffOpt
     deletions: files.reduce((n, x) => n + x.deletions, 0),
   };
   if (opts.stat) {
-    out.stat = (await gitRead(root, [...plain, "--stat=100", fork, to, "--"], "summing up the diff")).stdout.toString("utf8");
+    const stat = (await gitRead(root, [...plain, "--stat=100", fork, to, "--"], "summing up the diff")).stdout.toString("utf8");
+    out.stat = unread.size > 0 ? statWithSizes(stat, files, unread) : stat;
     return out;
   }
   const max = Math.min(opts.maxPatchBytes ?? MAX_PATCH_BYTES, MAX_PATCH_BYTES);

@@ -14,7 +14,7 @@ import { type CloseResult, closeSession } from "../teardown";
 import { type ReviewFacts, reviewFacts } from "./facts";
 import { type Landing, type MergeStrategy, planLanding } from "./strategies";
 import { branchHolder, dirtyCheckoutError, landOnBranch } from "./land";
-import { adoptWorkCommit, commitWork, snapshotWork } from "./work";
+import { adoptWorkCommit, commitWork, snapshotWork, uncommittedPaths } from "./work";
 
 export interface MergeOptions {
   strategy?: MergeStrategy;
@@ -74,10 +74,12 @@ function uncommittedRefusal(f: ReviewFacts, files: string[]): SpexError {
 async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, strategy: MergeStrategy): Promise<Omit<MergeResult, "closed" | "close">> {
   const root = store.root;
   const f = await reviewFacts(store, id, opts.into);
-  // Refusals, before anything is written.
-  const snap = f.hasWorktree ? snapshotWork(root, f.record.worktree_path, f.record.harness, f.branch) : undefined;
+  // Refusals, before anything is written: uncommitted work is refused from
+  // `git status` alone, before a byte of it is staged (it may be a 400 MB log).
+  const pending = f.hasWorktree ? uncommittedPaths(root, f.record.worktree_path, f.record.harness) : [];
+  if (pending.length > 0 && !opts.includeUncommitted) throw uncommittedRefusal(f, pending);
+  const snap = pending.length > 0 ? snapshotWork(root, f.record.worktree_path, f.record.harness, f.branch) : undefined;
   if (snap && snap.files.length > 0) {
-    if (!opts.includeUncommitted) throw uncommittedRefusal(f, snap.files);
     if (!snap.onBranch || snap.head !== f.head) {
       throw new SpexError("worktree_off_branch", `session ${f.id.slice(0, 8)}: its worktree does not have ${f.branch} checked out at its tip, so its uncommitted work cannot be committed there; nothing was merged`, {
         hint: `check out ${f.branch} in ${f.record.worktree_path}, or commit the work yourself`,

@@ -3,7 +3,9 @@
 // the session's work (sessionWork: staged, unstaged and untracked files, not
 // ignored ones and not what spex rendered there), and gives a tree. A diff with
 // --worktree shows that tree; a merge with --include-uncommitted commits it.
-import { mkdtempSync, rmSync } from "node:fs";
+// For a diff, a file past the text limit is not hashed at all (it would only
+// show as binary): a stand-in blob takes its place in the tree.
+import { lstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpexError } from "../errors";
@@ -20,6 +22,35 @@ export interface WorkSnapshot {
   tree: string;
   /** HEAD is the session's branch (a commit of the work can go on it). */
   onBranch: boolean;
+  /** Files left unread (`unreadOver`): path → size in bytes; a stand-in blob has their place in `tree`. */
+  unread: Map<string, number>;
+}
+
+export interface SnapshotOptions {
+  /**
+   * Regular files larger than this are not read: a display-only tree (a diff)
+   * gets UNREAD_BLOB in their place, so a 400 MB log is neither hashed nor
+   * written into the repository. A merge leaves it unset: it commits everything.
+   */
+  unreadOver?: number;
+}
+
+/** The stand-in's text: the NUL makes git count it binary, like the file it stands for. */
+export const UNREAD_BLOB = "spex: this file is over the diff's text limit and was not read\0\n";
+
+/** The files in `files` that are regular files over `limit` bytes in the worktree, with their sizes and git modes. */
+function oversized(worktree: string, files: string[], limit: number): Map<string, { size: number; mode: string }> {
+  const out = new Map<string, { size: number; mode: string }>();
+  for (const path of files) {
+    let st;
+    try {
+      st = lstatSync(join(worktree, path));
+    } catch {
+      continue; // deleted: nothing to read
+    }
+    if (st.isFile() && st.size > limit) out.set(path, { size: st.size, mode: st.mode & 0o111 ? "100755" : "100644" });
+  }
+  return out;
 }
 
 /** The paths git names for each change; a rename or copy ("old -> new") names both. */
@@ -34,8 +65,13 @@ export function workPaths(entries: { status: string; path: string }[]): string[]
   return [...new Set(out)];
 }
 
-export function snapshotWork(root: string, worktree: string, harness: string, branch: string): WorkSnapshot {
-  const files = workPaths(sessionWork(root, worktree, harness));
+/** The paths of the session's uncommitted work, read from `git status` alone (nothing hashed, nothing written). */
+export function uncommittedPaths(root: string, worktree: string, harness: string): string[] {
+  return workPaths(sessionWork(root, worktree, harness));
+}
+
+export function snapshotWork(root: string, worktree: string, harness: string, branch: string, opts: SnapshotOptions = {}): WorkSnapshot {
+  const files = uncommittedPaths(root, worktree, harness);
   // The worktree's recorded git folder, never one its `.git` file names (lib/git/pinned).
   const pin = { env: worktreeGitEnv(root, worktree) };
   const head = gitSyncOrThrow(worktree, ["rev-parse", "--verify", "HEAD^{commit}"], "reading the worktree's HEAD", pin).trim();
@@ -43,18 +79,27 @@ export function snapshotWork(root: string, worktree: string, harness: string, br
   const onBranch = symbolic === headsRef(branch);
   if (files.length === 0) {
     const tree = gitSyncOrThrow(worktree, ["rev-parse", `${head}^{tree}`], "reading the worktree's tree", pin).trim();
-    return { files, head, tree, onBranch };
+    return { files, head, tree, onBranch, unread: new Map() };
   }
+  const big = opts.unreadOver === undefined ? new Map() : oversized(worktree, files, opts.unreadOver);
+  const staged = big.size === 0 ? files : files.filter((f) => !big.has(f));
   const dir = mkdtempSync(join(tmpdir(), "spex-index-"));
   try {
     const env = { ...pin.env, GIT_INDEX_FILE: join(dir, "index") };
     gitSyncOrThrow(worktree, ["read-tree", head], "reading HEAD into a private index", { env });
     // Pathspecs are literal: a file named `*` or `:(glob)x` is that file.
-    for (let i = 0; i < files.length; i += 500) {
-      gitSyncOrThrow(worktree, ["--literal-pathspecs", "add", "-A", "--", ...files.slice(i, i + 500)], "staging the session's work in a private index", { env });
+    for (let i = 0; i < staged.length; i += 500) {
+      gitSyncOrThrow(worktree, ["--literal-pathspecs", "add", "-A", "--", ...staged.slice(i, i + 500)], "staging the session's work in a private index", { env });
+    }
+    if (big.size > 0) {
+      // After the add: a deletion it staged may have made room for one of these (a folder that became a file).
+      const blob = gitSyncOrThrow(worktree, ["hash-object", "-w", "--stdin"], "writing the stand-in of a file too big to read", { env, input: UNREAD_BLOB }).trim();
+      const lines = [...big].map(([path, f]) => `${f.mode} ${blob}\t${path}\0`).join("");
+      gitSyncOrThrow(worktree, ["update-index", "-z", "--index-info"], "listing the files too big to read", { env, input: lines });
     }
     const tree = gitSyncOrThrow(worktree, ["write-tree"], "writing the work's tree", { env }).trim();
-    return { files, head, tree, onBranch };
+    const unread = new Map([...big].map(([path, f]) => [path, f.size]));
+    return { files, head, tree, onBranch, unread };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

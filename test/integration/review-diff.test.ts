@@ -3,6 +3,8 @@
 // line counts; `--worktree` adds the uncommitted work without touching the
 // session's index.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, sandbox } from "../support/sandbox";
@@ -84,6 +86,44 @@ describe("diff", () => {
 
     expect(readFileSync(indexFile)).toEqual(index);
     expect(sb.git(["status", "--porcelain=v1", "--ignored"], s.worktree)).toBe(status);
+  });
+
+  test("--worktree lists a file over the text limit as binary without writing it into the repository; merge --include-uncommitted still commits it whole", () => {
+    commitFiles(sb, sb.repo, { "grown.log": "small\n" }, "a small log");
+    const s = newSession(sb, "big files");
+    // Random bytes do not compress: staging them would add ~17 MiB to .git/objects.
+    const big = randomBytes(17 * 1024 * 1024);
+    writeFileSync(join(s.worktree, "big.bin"), big);
+    writeFileSync(join(s.worktree, "grown.log"), Buffer.concat([big, Buffer.from("grown\n")]));
+    writeFileSync(join(s.worktree, "small.txt"), "s\n");
+    const blobOf = (path: string) => sb.git(["hash-object", "--", path], s.worktree).trim();
+    const stored = (sha: string) => spawnSync("git", ["cat-file", "-e", sha], { cwd: sb.repo }).status === 0;
+    const bigSha = blobOf("big.bin");
+    const grownSha = blobOf("grown.log");
+    const objectKiB = () => {
+      const counts = sb.git(["count-objects", "-v"]);
+      return Number(/^size: (\d+)/m.exec(counts)![1]) + Number(/^size-pack: (\d+)/m.exec(counts)![1]);
+    };
+    const before = objectKiB();
+
+    const out = parse(diff(s.id, "--worktree", "--json").stdout);
+    const byPath = Object.fromEntries(out.files.map((f: any) => [f.path, f]));
+    expect(byPath["big.bin"]).toEqual({ path: "big.bin", status: "added", additions: 0, deletions: 0, binary: true });
+    expect(byPath["grown.log"]).toEqual({ path: "grown.log", status: "modified", additions: 0, deletions: 0, binary: true });
+    expect(byPath["small.txt"]).toMatchObject({ status: "added", additions: 1, binary: false });
+    expect(out.uncommitted.sort()).toEqual(["big.bin", "grown.log", "small.txt"]);
+    expect(out.patch).toContain("Binary files /dev/null and b/big.bin differ");
+    const stat = diff(s.id, "--worktree", "--stat").stdout;
+    expect(stat).toMatch(/big\.bin +\| Bin 0 -> 17825792 bytes\n/);
+    expect(stat).toMatch(/grown\.log +\| Bin 6 -> 17825798 bytes\n/);
+    expect(stored(bigSha)).toBe(false);
+    expect(stored(grownSha)).toBe(false);
+    expect(objectKiB() - before).toBeLessThan(64); // the small file and trees, not 17 MiB
+
+    const merged = sb.spex(["session", "merge", s.id, "--include-uncommitted", "--json"]);
+    expect(merged.code).toBe(0);
+    expect(stored(bigSha)).toBe(true);
+    expect(sb.git(["cat-file", "-s", `main:big.bin`]).trim()).toBe(String(big.length));
   });
 
   test("a session pinned to a base is compared with that base", () => {

@@ -4,6 +4,8 @@
 // touched, uncommitted work is refused or committed on request, and `close`
 // accepts a branch once it has landed, whatever the strategy.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventsAfter } from "../../lib/comms";
@@ -236,6 +238,16 @@ describe("uncommitted work", () => {
     // The worktree now matches its branch; the ignored file stays, uncommitted, where it was.
     expect(sb.git(["status", "--porcelain", "--ignored"], s.worktree)).toBe("!! build.log\n");
     expect(readFileSync(join(sb.repo, "README.md"), "utf8")).toBe("# edited, not committed\n");
+  });
+
+  test("a refusal reads none of the work: a big untracked file is not written into the repository", () => {
+    const s = newSession(sb, "big and dirty");
+    // Random bytes do not compress: staging them would add ~17 MiB to .git/objects.
+    writeFileSync(join(s.worktree, "big.bin"), randomBytes(17 * 1024 * 1024));
+    const sha = sb.git(["hash-object", "--", "big.bin"], s.worktree).trim();
+    const refused = merge(s.id);
+    expect(parse(refused.stdout).error).toMatchObject({ code: "worktree_dirty", files: ["big.bin"] });
+    expect(spawnSync("git", ["cat-file", "-e", sha], { cwd: sb.repo }).status).not.toBe(0);
   });
 });
 
