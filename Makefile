@@ -80,7 +80,7 @@ test-tools:
 
 # The real agent CLIs (~750 MB) only the e2e suite drives: their own pinned
 # manifest, installed here and by nothing that builds or runs spex.
-AGENTS := test/e2e/agents
+AGENTS := e2e-agents
 $(AGENTS)/node_modules/.installed: $(AGENTS)/package.json $(AGENTS)/package-lock.json
 	@if [ -L $(AGENTS)/node_modules ]; then echo "$(AGENTS)/node_modules is a shared symlink: install from the checkout that owns it"; else cd $(AGENTS) && npm ci --no-audit --no-fund; fi
 	touch $@

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const codex = CODEX_BIN;
-if (!codex) console.warn("skipping the codex create e2e test: test/e2e/agents/node_modules/.bin/codex is missing (make test-agents installs it)");
+if (!codex) console.warn("skipping the codex create e2e test: e2e-agents/node_modules/.bin/codex is missing (make test-agents installs it)");
 
 describe.skipIf(!codex)("real Codex", () => {
   test("new 'say hi': no hooks-review dialog, ready on its pid, native id from SessionStart, idle on Stop; a pasted second turn goes active then idle; an approval asks and interrupt settles it idle; stop and resume reopen the thread, ready on its pid", async () => {

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const gemini = GEMINI_BIN;
-if (!gemini) console.warn("skipping the gemini create e2e test: test/e2e/agents/node_modules/.bin/gemini is missing (make test-agents installs it)");
+if (!gemini) console.warn("skipping the gemini create e2e test: e2e-agents/node_modules/.bin/gemini is missing (make test-agents installs it)");
 
 describe.skipIf(!gemini)("real Gemini CLI", () => {
   test("new 'say hi': ready on SessionStart, the prompt arrives, AfterAgent → idle; a pasted second turn goes active then idle; a tool approval asks and interrupt settles it idle; stop and resume reopen the conversation", async () => {

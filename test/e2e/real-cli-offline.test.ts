@@ -15,7 +15,7 @@ const TIMEOUT = 60_000;
 const TWO_LINES = "first line of the prompt\nsecond line of the prompt";
 
 for (const cli of ["claude", "codex", "gemini"] as RealCli[])
-  if (!realCliBinary(cli)) console.warn(`skipping the ${cli} offline e2e tests: test/e2e/agents/node_modules/.bin/${cli} is missing (make test-agents installs it)`);
+  if (!realCliBinary(cli)) console.warn(`skipping the ${cli} offline e2e tests: e2e-agents/node_modules/.bin/${cli} is missing (make test-agents installs it)`);
 
 interface World {
   dir: string;

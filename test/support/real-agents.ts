@@ -11,8 +11,8 @@ import { gemini } from "../../lib/harness/gemini";
 import { waitFor } from "./sandbox";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
-// The agent CLIs have their own manifest (test/e2e/agents), installed by `make test`.
-const AGENTS = join(REPO_ROOT, "test", "e2e", "agents", "node_modules");
+// The agent CLIs have their own manifest (e2e-agents/, outside test/ so no test runner walks its ~750 MB), installed by `make test`.
+const AGENTS = join(REPO_ROOT, "e2e-agents", "node_modules");
 const BIN = join(AGENTS, ".bin");
 
 export type RealCli = "claude" | "codex" | "gemini";
