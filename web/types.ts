@@ -1,6 +1,6 @@
 // The API's shapes as the page reads them (docs/backend.md, docs/review.md).
 // Kept here rather than imported from lib/: the page is typechecked with the
-// DOM library and no Node types.
+// DOM library and no Node types; test/types/web-api.ts checks they still fit.
 export interface OkRow {
   kind: "ok";
   id: string;
@@ -33,7 +33,7 @@ export interface CorruptRow {
   kind: "corrupt";
   id: string;
   shortId: string;
-  display: "corrupt";
+  display: "corrupt" | "unreadable";
   liveness: "unknown";
   file: string;
   error: string;
