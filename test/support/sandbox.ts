@@ -90,6 +90,8 @@ export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
         input: o.input,
         encoding: "utf8",
         timeout: 60000,
+        // `ls --json` of a 1,000-session fleet is past spawnSync's 1 MiB default (the child is killed).
+        maxBuffer: 256 * 1024 * 1024,
       });
       return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
     },
