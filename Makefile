@@ -1,5 +1,5 @@
 # spex build, test and bench. Tools come from node_modules (npm ci), so a fresh
-# machine needs only node, npm, git and tmux (README "Two commands" lists what
+# machine needs only node, npm, git and tmux (docs/building.md "Two commands" lists what
 # the test suites need besides).
 PREFIX ?= $(HOME)/.local
 BIN := node_modules/.bin

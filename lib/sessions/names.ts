@@ -1,4 +1,4 @@
-// Display names never shadow a selector (README "Selectors"): a name that could
+// Display names never shadow a selector (docs/selectors.md): a name that could
 // be read as an id prefix or a tmux target (it has a `:`), or that is another
 // session's name or branch, would
 // make `close <what ls shows>` hit the wrong session, so it is refused.
