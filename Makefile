@@ -37,20 +37,28 @@ WEB := $(shell find web -type f 2>/dev/null)
 lib/generated/dashboard.ts: node_modules/.installed $(WEB) scripts/build-web.ts node_modules/@xterm/xterm/package.json
 	$(BIN)/bun scripts/build-web.ts
 
+# The command manifest (lib/cli/manifest.ts): made from the command classes
+# cmd/registry.ts lists, so help, completion and the verb lookup never drift
+# from them. Gitignored; every target that runs or checks the code makes it.
+lib/generated/commands.ts: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts scripts/gen-commands.ts $(filter-out lib/generated/commands.ts,$(SOURCES))
+	$(BIN)/bun scripts/gen-commands.ts
+
 # How every standalone binary is compiled: bin/spex here, each target's in `make release`.
-COMPILE := --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig cmd/main.ts dist/mcp-sdk.mjs
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
+# Bytecode and minified syntax and whitespace start it faster (bench/README.md);
+# identifiers keep their names, so stack traces still name our functions.
+COMPILE := --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --bytecode --minify-syntax --minify-whitespace cmd/main.ts dist/mcp-sdk.mjs
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p bin
 	$(BIN)/bun build $(COMPILE) --define '__SPEX_BUILD__=$(BUILD_STAMP)' --outfile bin/spex
 
-dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	$(BIN)/bun scripts/gen-assets.ts stamp dist/ncc/index.js dist/spex.cjs '$(BUILD_STAMP)'
 
 build: bin/spex dist/spex.cjs dist/mcp-sdk.mjs
 
-typecheck: node_modules/.installed lib/generated/dashboard.ts
+typecheck: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts
 	$(BIN)/tsc -p .
 	$(BIN)/tsc -p web
 
@@ -91,7 +99,7 @@ test: test-tools test-agents build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
 	@$(MAKE) --no-print-directory test-portable release-check
 
-test-unit: node_modules/.installed lib/generated/dashboard.ts
+test-unit: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts
 	$(BIN)/bun test test/unit
 
 test-integration: build
