@@ -56,21 +56,11 @@ typecheck: node_modules/.installed lib/generated/dashboard.ts
 
 # The binary, the `sessions` alias, and the shell integration (init, completions,
 # tmux status segment) under $(PREFIX)/share/spex, where shell-init.sh finds
-# its siblings; then the lines that turn it on.
-SHARE := $(PREFIX)/share/spex
+# its siblings; then the lines that turn it on, quoted for where they go
+# (scripts/install.sh). PREFIX reaches the script exported, byte for byte.
+install: export SPEX_PREFIX := $(PREFIX)
 install: build
-	mkdir -p "$(PREFIX)/bin" "$(SHARE)"
-	cp bin/spex "$(PREFIX)/bin/spex"
-	ln -sf spex "$(PREFIX)/bin/sessions"
-	cp shell/shell-init.sh shell/spex.bash shell/spex.zsh shell/spex.fish "$(SHARE)/"
-	cp shell/tmux-status.sh "$(SHARE)/tmux-status.sh"
-	chmod 644 "$(SHARE)/shell-init.sh" "$(SHARE)/spex.bash" "$(SHARE)/spex.zsh" "$(SHARE)/spex.fish"
-	chmod 755 "$(SHARE)/tmux-status.sh"
-	@echo "installed $(PREFIX)/bin/spex, $(PREFIX)/bin/sessions and the shell integration in $(SHARE)"
-	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "put $(PREFIX)/bin on your PATH";; esac
-	@echo "bash or zsh, add to ~/.bashrc or ~/.zshrc:  . '$(SHARE)/shell-init.sh'"
-	@echo "fish, add to ~/.config/fish/config.fish:     source '$(SHARE)/spex.fish'"
-	@echo "tmux status, in ~/.tmux.conf:  set -g status-right '#(cd #{pane_current_path} && $(SHARE)/tmux-status.sh)'"
+	@./scripts/install.sh
 
 # The tools the suites need that npm does not install: said up front, not as a failure at the end.
 CHROMIUM := $(or $(SPEX_TEST_CHROMIUM),/usr/bin/chromium)
