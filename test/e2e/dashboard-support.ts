@@ -65,7 +65,7 @@ export async function shots(page: Page, name: string): Promise<void> {
     for (const width of [1280, 420]) {
       await page.setViewportSize({ width, height: 860 });
       // Two frames: the page lays out (and the terminal refits) for the new width.
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.evaluate(() => new Promise((r) => (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(r))));
       await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`) });
     }
   } finally {
