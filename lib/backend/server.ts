@@ -9,7 +9,6 @@ import { withLock } from "../lock";
 import { selfIdentity } from "../proc";
 import type { ProjectStore } from "../store";
 import { VERSION } from "../version";
-import { DASHBOARD_ASSETS } from "./dashboard";
 import { type EndpointRecord, backendPaths, endpointAlive, newToken, readEndpoint, removeEndpoint, writeEndpoint } from "./endpoint";
 import { EventHub } from "./events";
 import { SessionFeed } from "./feed";
@@ -65,6 +64,8 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
   const feed = new SessionFeed(store, hub);
   const keyed = new KeyedCreates();
   let allowed = new Set<string>();
+  // The page's files (~0.5 MB of text) load with the server, not with every command.
+  const { dashboardAnswer } = await import("./dashboard");
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
@@ -73,11 +74,8 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
       const method = req.method ?? "GET";
       // The page's files hold no data (everything arrives through the API with the token).
       if (method === "GET" || method === "HEAD") {
-        const asset = DASHBOARD_ASSETS[url.pathname];
-        if (asset) {
-          const { body, headers } = asset.render();
-          return sendAsset(res, asset.type, body, headers);
-        }
+        const asset = dashboardAnswer(url.pathname, req.headers["accept-encoding"]);
+        if (asset) return sendAsset(res, asset.type, asset.body, asset.headers);
       }
       const match = matchRoute(method, url.pathname);
       if (!match) throw httpError("not_found", `no route ${method} ${url.pathname.slice(0, 200)}`, 404, "see docs/backend.md for the routes");
