@@ -25,7 +25,7 @@ export interface DoctorReport {
   project: string | null;
   checks: DoctorCheck[];
   orphans: Orphans;
-  /** Each orphan with the command that removes it. */
+  /** Each orphan with the command that removes it, or shows it when spex cannot prove removing it loses nothing. */
   cleanup: Cleanup[];
 }
 
