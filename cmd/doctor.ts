@@ -36,7 +36,7 @@ export class DoctorCommand extends SpexCommand {
     }
     const out = this.context.stdout;
     if (!report.project) out.write("not inside a git repository: machine checks only (run it in a repository for its launchers, git hook and leftovers)\n\n");
-    out.write(formatTable(["CHECK", "OK", "DETAIL"], report.checks.map((c) => [c.name, c.ok ? "ok" : c.required ? "FAIL" : "missing", c.detail])));
+    out.write(formatTable(["CHECK", "OK", "DETAIL"], report.checks.map((c) => [c.name, c.ok ? "ok" : c.required ? "FAIL" : "missing", c.code ? `${c.detail} [${c.code}]` : c.detail])));
     const titles: Record<string, string> = {
       worktrees: "worktrees without a record",
       tmuxSessions: "tmux sessions without a record",
