@@ -11,7 +11,7 @@ import { loadConfig } from "../config";
 import { firstWord, whichSync } from "../launch/launcher";
 import { withLock } from "../lock";
 import { fsyncDir, readOwnBytes, readSession } from "../record";
-import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
+import { type ProjectStore, listSessionIds, recordLockPath, sessionPaths } from "../store";
 import { exactSession, spexSocket, tmuxSync } from "../tmux";
 import { tmuxCommandLine } from "../tmux/quote";
 import { branchExists } from "./git";
@@ -96,6 +96,16 @@ function prove(store: ProjectStore, id: string, claim: QuarantineClaim): Quarant
   }
   if (!isHarnessName(claim.adapter)) {
     throw refuse("adapter_unknown", `"${claim.adapter}" is not a known adapter`, `name the adapter the record was made by: one of ${HARNESS_NAMES.join(", ")}`);
+  }
+  // The thread is the adapter's own conversation id, never a spex session id (this one's or another's):
+  // naming one would make the thread proof look for the wrong process.
+  if (claim.thread && (claim.thread.toLowerCase() === id.toLowerCase() || listSessionIds(store).includes(claim.thread.toLowerCase()))) {
+    throw new SpexError("thread_invalid", `"${claim.thread}" is a spex session id${claim.thread.toLowerCase() === id.toLowerCase() ? " (this session's own)" : ""}, not the adapter's native conversation id; nothing was moved`, {
+      hint: "give --thread the harness's own conversation id (harness_session_id in the record's bytes), or omit it when the adapter had none",
+      details: { thread: claim.thread },
+      exitCode: 2,
+      httpStatus: 400,
+    });
   }
   const adapter = adapterHealth(store, claim.adapter);
   const pidFile = readAgentPidFile(sessionPaths(store, id).agentPid);

@@ -1,7 +1,7 @@
 // quarantine (DESIGN.md §6): re-prove every claimed absence at execution time,
 // then move only session.json, byte exact, with the claim and the proof.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectStore } from "../../lib/store";
@@ -102,6 +102,38 @@ describe("quarantine", () => {
     expect(readFileSync(recordFile(sb, s.id))).toEqual(bytes);
     expect(existsSync(projectStore(sb.repo, sb.home).quarantineDir)).toBe(false);
     expect(quarantine(s.id, claimOf(s)).code).toBe(0);
+  });
+
+  test("--thread takes the adapter's own conversation id: a spex session id is thread_invalid, and a live process naming the thread inside a longer argument holds it (issue 21 item 11)", () => {
+    const s = seedLive(sb, { agent: "none", tmux: false });
+    const other = seedLive(sb, { agent: "none", tmux: false });
+    const bytes = truncate(sb, s.id);
+    removeWorktreeAndBranch(s);
+    const refusal = (args: string[]) => {
+      const r = quarantine(s.id, claimOf(s, args));
+      return [r.code, json(r.stdout).error?.code];
+    };
+    expect(refusal(["--thread", s.id])).toEqual([2, "thread_invalid"]);
+    expect(refusal(["--thread", other.id])).toEqual([2, "thread_invalid"]);
+
+    const thread = "019a7f3e-5c1d-7b2a-9e44-0a1b2c3d4e5f";
+    // A wrapper whose argv holds the id inside one longer argument, as `sh -c '… --resume <id> …'` does.
+    const wrapped = spawn("sh", ["-c", `sleep 1000; : codex resume --thread=${thread} --yolo`], { stdio: "ignore", detached: true });
+    try {
+      expect(refusal(["--thread", thread])).toEqual([1, "thread_live"]);
+    } finally {
+      process.kill(-wrapped.pid!, "SIGKILL");
+    }
+    // The id glued into a longer id is not it.
+    const longer = spawn("sh", ["-c", `sleep 1000; : ${thread}0`], { stdio: "ignore", detached: true });
+    try {
+      expect(quarantine(s.id, claimOf(s, ["--thread", thread])).code).toBe(0);
+    } finally {
+      process.kill(-longer.pid!, "SIGKILL");
+    }
+    expect(lsIds()).toEqual([other.id]);
+    quarantine(s.id, ["--restore"]);
+    expect(readFileSync(recordFile(sb, s.id))).toEqual(bytes);
   });
 
   test("an adapter whose program does not resolve here is not healthy: adapter_unhealthy, nothing moved; once it resolves the proof names it", () => {
