@@ -36,6 +36,7 @@ import { SessionWatchCancelCommand } from "./session/watch/cancel";
 import { SessionWatchStreamCommand } from "./session/watch/stream";
 import { SessionReparentCommand } from "./session/reparent";
 import { ServeCommand } from "./serve";
+import { DashboardCommand } from "./dashboard";
 import { McpCommand } from "./mcp";
 import { TaskNewCommand } from "./task/new";
 import { TaskLsCommand } from "./task/ls";
@@ -100,6 +101,7 @@ export const commands: CommandClass<any>[] = [
   SessionWatchStreamCommand,
   SessionReparentCommand,
   ServeCommand,
+  DashboardCommand,
   McpCommand,
   TaskNewCommand,
   TaskLsCommand,

@@ -9,7 +9,8 @@ import { withLock } from "../lock";
 import { selfIdentity } from "../proc";
 import type { ProjectStore } from "../store";
 import { VERSION } from "../version";
-import { type EndpointRecord, backendPaths, endpointAlive, newToken, readEndpoint, removeEndpoint, writeEndpoint } from "./endpoint";
+import { type EndpointRecord, TOKEN_SHAPE, backendPaths, endpointAlive, newToken, readEndpoint, readPort, readToken, removeEndpoint, writeEndpoint } from "./endpoint";
+import { dashboardUrl } from "./running";
 import { EventHub } from "./events";
 import { SessionFeed } from "./feed";
 import { driveLaunchQueue } from "./queue-driver";
@@ -21,7 +22,10 @@ import type { Instance } from "./route";
 
 export interface ServeOptions {
   host?: string;
+  /** Absent: the port the project's backend had last time (any free one the first time). */
   port?: number;
+  /** Make a new token instead of keeping the project's (open tabs must reopen the URL). */
+  rotateToken?: boolean;
 }
 
 export interface RunningBackend {
@@ -31,7 +35,21 @@ export interface RunningBackend {
   /** The dashboard URL, carrying the token once. */
   dashboardUrl: string;
   token: string;
+  /** The token is new: asked for, made for the first serve, or because the port moved. */
+  tokenIsNew: boolean;
+  /** The project's port was taken by another program: this backend listens elsewhere, with a new token. */
+  moved?: { from: number; tokenRotated: true };
   close(): Promise<void>;
+}
+
+/** A value read from a backend file, or undefined when that file cannot be trusted (it is then replaced). */
+function trusted<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof SpexError && e.code === "backend_file_unsafe") return undefined;
+    throw e;
+  }
 }
 
 function urlHost(host: string): string {
@@ -57,7 +75,9 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 
 export async function startBackend(store: ProjectStore, opts: ServeOptions = {}): Promise<RunningBackend> {
   const host = opts.host ?? "127.0.0.1";
-  const token = newToken();
+  let token = "";
+  let freshToken = false;
+  let moved: RunningBackend["moved"];
   const self = selfIdentity();
   const instance: Instance = { instanceId: randomUUID(), root: store.root, pid: self.pid, startedAt: new Date().toISOString(), version: VERSION };
   const hub = new EventHub(() => ({ instanceId: instance.instanceId, root: instance.root }));
@@ -99,20 +119,33 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
     async () => {
       const existing = readEndpoint(store);
       if (existing && endpointAlive(existing)) {
+        const held = trusted(() => readToken(store));
+        const dashboard = held ? dashboardUrl(existing.url, held) : "";
         throw new SpexError("backend_running", `a backend already serves ${store.root}: pid ${existing.pid} at ${existing.url}`, {
-          hint: `use that one (its dashboard URL was printed when it started), or stop it first: kill ${existing.pid}`,
-          details: { pid: existing.pid, url: existing.url },
+          hint: `${dashboard ? `its dashboard is ${dashboard} (\`spex dashboard --open\` opens it)` : "use that one"}, or stop it first: kill ${existing.pid}`,
+          details: { pid: existing.pid, url: existing.url, dashboard },
         });
       }
+      // The project's port from last time, so open tabs find this backend where they left the last one.
+      const remembered = opts.port === undefined ? trusted(() => readPort(store)) : undefined;
       let port: number;
       try {
-        port = await listen(server, host, opts.port ?? 0);
+        port = await listen(server, host, opts.port ?? remembered ?? 0);
       } catch (e) {
         const code = errnoCode(e);
-        throw new SpexError(code === "EADDRINUSE" ? "port_in_use" : "listen_failed", `cannot listen on ${host}:${opts.port ?? 0}: ${(e as Error).message}`, {
-          hint: code === "EADDRINUSE" ? "pick another --port, or leave it out to take any free port" : "check --host and --port",
-        });
+        if (remembered !== undefined && code === "EADDRINUSE") {
+          // Another program took the port: tabs that kept knocking there may have shown it the token.
+          port = await listen(server, host, 0);
+          moved = { from: remembered, tokenRotated: true };
+        } else {
+          throw new SpexError(code === "EADDRINUSE" ? "port_in_use" : "listen_failed", `cannot listen on ${host}:${opts.port ?? 0}: ${(e as Error).message}`, {
+            hint: code === "EADDRINUSE" ? "pick another --port, or leave it out to take any free port" : "check --host and --port",
+          });
+        }
       }
+      const kept = opts.rotateToken || moved ? undefined : trusted(() => readToken(store));
+      freshToken = !(kept && TOKEN_SHAPE.test(kept));
+      token = freshToken ? newToken() : kept!;
       const record: EndpointRecord = {
         instanceId: instance.instanceId,
         url: `http://${urlHost(host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host)}:${port}`,
@@ -139,8 +172,10 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
     instance,
     endpoint,
     url: endpoint.url,
-    dashboardUrl: `${endpoint.url}/?token=${token}`,
+    dashboardUrl: dashboardUrl(endpoint.url, token),
     token,
+    tokenIsNew: freshToken,
+    moved,
     async close() {
       if (closed) return;
       closed = true;

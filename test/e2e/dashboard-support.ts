@@ -75,6 +75,7 @@ export async function shots(page: Page, name: string): Promise<void> {
 
 export interface Fleet {
   sb: Sandbox;
+  /** The backend serving now (a test that restarts it puts the new one here). */
   be: Served;
   browser: Browser;
   page: Page;
@@ -96,7 +97,7 @@ export async function fleet(opts: { maxActive?: number; serveArgs?: string[] } =
     if (r.code !== 0) throw new Error(`spex ${args.join(" ")}: ${r.stderr}`);
     return r.stdout;
   };
-  return {
+  const made: Fleet = {
     sb,
     be,
     browser,
@@ -108,10 +109,11 @@ export async function fleet(opts: { maxActive?: number; serveArgs?: string[] } =
     },
     async close() {
       await browser.close();
-      await be.stop();
+      await made.be.stop();
       sb.cleanup();
     },
   };
+  return made;
 }
 
 /** The text of the first element matching a selector in the page ("" when none). */
