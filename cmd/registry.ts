@@ -62,6 +62,7 @@ import { MachineAddCommand } from "./machine/add";
 import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
+import { BoardCommand } from "./board";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -126,4 +127,5 @@ export const commands: CommandClass<any>[] = [
   MachineLsCommand,
   MachineRmCommand,
   MachineInstallCommand,
+  BoardCommand,
 ];

@@ -20,23 +20,36 @@ const cyan = SGR("36");
 const dim = SGR("2");
 const bold = SGR("1");
 
+/** A status's colour, by name: the board (Ink) and this table paint from the same map. */
+export type StatusTone = "green" | "cyan" | "yellow" | "red" | "magenta" | "dim" | "plain";
+
 /** One colour per status family: busy, needs a person, finished, not running. */
-const STATUS_COLOR: Record<string, (t: string) => string> = {
-  working: green,
-  starting: cyan,
-  queued: cyan,
-  idle: (t) => t,
-  asking: yellow,
-  parked: yellow,
-  error: red,
-  corrupt: red,
-  unreadable: red,
-  review: magenta,
-  done: magenta,
-  "close-pending": magenta,
-  offline: dim,
-  retired: dim,
+export const STATUS_TONE: Record<string, StatusTone> = {
+  working: "green",
+  starting: "cyan",
+  queued: "cyan",
+  idle: "plain",
+  asking: "yellow",
+  parked: "yellow",
+  error: "red",
+  corrupt: "red",
+  unreadable: "red",
+  review: "magenta",
+  done: "magenta",
+  "close-pending": "magenta",
+  offline: "dim",
+  retired: "dim",
 };
+
+const TONE_SGR: Record<StatusTone, (t: string) => string> = { green, cyan, yellow, red, magenta, dim, plain: (t) => t };
+const STATUS_COLOR = (status: string) => TONE_SGR[STATUS_TONE[status] ?? "plain"];
+
+/** The status as a row shows it: `queued #N` in the launch queue, `(archived)` when filed away. */
+export function statusWord(r: ListRow): string {
+  if (r.kind === "corrupt") return r.display;
+  const shown = r.queuePosition !== null ? `queued #${r.queuePosition}` : r.display;
+  return r.archived ? `${shown} (archived)` : shown;
+}
 
 /** Rows in tree order: each parent followed by its children (depth first), siblings in listing order. */
 export function treeOrder(rows: ListRow[]): { row: ListRow; depth: number }[] {
@@ -68,16 +81,14 @@ export function renderSessionTable(rows: ListRow[], opts: SessionTableOptions): 
   const cells = ordered.map(({ row: r, depth }) => {
     const indent = depth > 0 ? `${"  ".repeat(depth - 1)}└ ` : "";
     if (r.kind === "corrupt") return [r.shortId, r.display, ...(grouped ? [""] : []), `${indent}(${r.display} record)`, "", r.error];
-    const shown = r.queuePosition !== null ? `queued #${r.queuePosition}` : r.display;
-    const status = r.archived ? `${shown} (archived)` : shown;
-    return [r.shortId, status, ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, r.preview];
+    return [r.shortId, statusWord(r), ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, r.preview];
   });
   const notes = ordered.map(({ row: r }) => (r.kind === "corrupt" ? `file: ${r.file}` : undefined));
   const paint = opts.color
     ? (row: number, column: number, text: string) => {
         if (row < 0) return bold(text);
         const r = ordered[row]!.row;
-        if (column === 1) return (STATUS_COLOR[r.display] ?? ((t: string) => t))(text);
+        if (column === 1) return STATUS_COLOR(r.display)(text);
         return r.kind === "ok" && r.archived ? dim(text) : text;
       }
     : undefined;

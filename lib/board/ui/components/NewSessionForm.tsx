@@ -1,0 +1,73 @@
+// `n`: a new session. The prompt (multi-line), then the launcher and group
+// (← → pick) and a base to fork from (typed); Tab moves between them, Enter
+// creates, Alt+Enter is a new line in the prompt, Esc cancels.
+import { Box, Text, useInput } from "ink";
+import { useState } from "react";
+import { fitCell } from "../../model/columns";
+import type { NewSessionForm as Form } from "../../model/services";
+import { toneProps, useColor } from "../theme";
+import { editText } from "./TextEditor";
+
+export interface NewSessionFormProps {
+  launchers: string[];
+  defaultLauncher: string;
+  groups: string[];
+  /** The group the board is showing: a new session lands there. */
+  group: string;
+  width: number;
+  height: number;
+  onSubmit: (form: Form) => void;
+  onCancel: () => void;
+}
+
+const FIELDS = ["prompt", "launcher", "group", "base"] as const;
+
+export function NewSessionForm({ launchers, defaultLauncher, groups, group, width, height, onSubmit, onCancel }: NewSessionFormProps) {
+  const color = useColor();
+  const [focus, setFocus] = useState(0);
+  const [prompt, setPrompt] = useState("");
+  const [base, setBase] = useState("");
+  const launcherChoices = launchers.length > 0 ? launchers : [defaultLauncher];
+  const [launcher, setLauncher] = useState(Math.max(0, launcherChoices.indexOf(defaultLauncher)));
+  const groupChoices = ["", ...groups];
+  const [groupAt, setGroupAt] = useState(Math.max(0, groupChoices.indexOf(group)));
+  useInput((input, key) => {
+    if (key.tab) return setFocus((focus + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
+    const field = FIELDS[focus]!;
+    if (key.return && !(key.meta && field === "prompt")) {
+      if (prompt.trim() === "") return setFocus(0);
+      return onSubmit({ prompt, launcher: launcherChoices[launcher]!, group: groupChoices[groupAt]!, base: base.trim() });
+    }
+    if (key.escape) return onCancel();
+    if (field === "launcher" || field === "group") {
+      const step = key.leftArrow ? -1 : key.rightArrow || input === " " ? 1 : 0;
+      if (field === "launcher") setLauncher((launcher + step + launcherChoices.length) % launcherChoices.length);
+      else setGroupAt((groupAt + step + groupChoices.length) % groupChoices.length);
+      return;
+    }
+    const edited = editText(field === "prompt" ? prompt : base, input, key);
+    if (field === "prompt") setPrompt(edited.text);
+    else setBase(edited.text.replace(/\n/g, ""));
+  });
+  const mark = (i: number) => (focus === i ? "› " : "  ");
+  const promptLines = (prompt + (focus === 0 ? "█" : "")).split("\n");
+  const room = Math.max(1, height - 5);
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      <Text wrap="truncate" bold={color}>
+        {fitCell(`${mark(0)}new session: what should the agent do?`, width)}
+      </Text>
+      {promptLines.slice(-room).map((l, i) => (
+        <Text key={i} wrap="truncate-start">
+          {"    " + (l === "" ? " " : l)}
+        </Text>
+      ))}
+      <Text wrap="truncate">{fitCell(`${mark(1)}launcher ‹ ${launcherChoices[launcher]} ›`, width)}</Text>
+      <Text wrap="truncate">{fitCell(`${mark(2)}group    ‹ ${groupChoices[groupAt] || "(none)"} ›`, width)}</Text>
+      <Text wrap="truncate">{fitCell(`${mark(3)}base     ${base || (focus === 3 ? "" : "(the main branch)")}${focus === 3 ? "█" : ""}`, width)}</Text>
+      <Text wrap="truncate" {...toneProps("dim", color)}>
+        {fitCell("Tab next field · ← → pick · Enter create · Alt+Enter new line · Esc cancel", width)}
+      </Text>
+    </Box>
+  );
+}
