@@ -15,8 +15,8 @@ export interface CellContext {
 export interface Column {
   key: string;
   header: string;
-  /** Fixed cells, or a share of what the fixed columns leave (`grow`), never under `min`. */
-  width?: number;
+  /** Fixed cells (or as wide as the widest of these rows' cells), or a share of what the fixed columns leave (`grow`), never under `min`. */
+  width?: number | ((rows: ListRow[]) => number);
   grow?: number;
   min?: number;
   cell(row: ListRow, ctx: CellContext): string;
@@ -29,7 +29,7 @@ const ok = <T>(r: ListRow, f: (r: Extract<ListRow, { kind: "ok" }>) => T, none: 
 
 export const COLUMNS: Column[] = [
   { key: "id", header: "ID", width: 8, cell: (r) => r.shortId },
-  { key: "status", header: "STATUS", width: 13, cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
+  { key: "status", header: "STATUS", width: (rows) => Math.min(24, Math.max(7, ...rows.map((r) => statusWord(r).length))), cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
   {
     key: "label",
     header: "LABEL",
@@ -47,13 +47,15 @@ export function shownColumns(rows: ListRow[], columns: Column[] = COLUMNS): Colu
 }
 
 /** Each column's width at this many cells (one space between columns); a column with no room gets 0. */
-export function columnWidths(columns: Column[], total: number): number[] {
+export function columnWidths(columns: Column[], total: number, rows: ListRow[] = []): number[] {
   const gaps = Math.max(0, columns.length - 1);
-  const fixed = columns.reduce((n, c) => n + (c.width ?? c.min ?? 0), 0);
+  const fixedOf = (c: Column) => (typeof c.width === "function" ? c.width(rows) : c.width);
+  const fixed = columns.reduce((n, c) => n + (fixedOf(c) ?? c.min ?? 0), 0);
   const spare = Math.max(0, total - gaps - fixed);
   const growth = columns.reduce((n, c) => n + (c.grow ?? 0), 0);
   const widths = columns.map((c) => {
-    if (c.width !== undefined) return c.width;
+    const w = fixedOf(c);
+    if (w !== undefined) return w;
     const extra = growth > 0 ? Math.floor((spare * (c.grow ?? 0)) / growth) : 0;
     return (c.min ?? 0) + extra;
   });

@@ -1,8 +1,9 @@
 // The board: header, the session list, a panel (the selected session's screen,
 // or the dialog of the key just pressed), footer. State lives in small hooks;
 // every read and action goes through the services (../../model/services.ts).
-import { Box, useApp, useInput } from "ink";
+import { Box, useApp } from "ink";
 import { useCallback, useEffect, useState } from "react";
+import { type Key, KeyRouter, useCurrent, useKeyRouter } from "../hooks/useKeys";
 import { shownColumns } from "../../model/columns";
 import type { AttachPlan, BoardDiff, BoardServices, ListRow, MergeChoice, NewSessionForm as Form } from "../../model/services";
 import { useBoardView } from "../hooks/useBoardView";
@@ -67,11 +68,15 @@ export function layout(size: Size): { list: { width: number; height: number }; p
 
 export function App({ services, color, archived = false, suspend, size: fixedSize, now: fixedNow }: AppProps) {
   const { exit } = useApp();
+  const router = useKeyRouter();
   const size = useTerminalSize(fixedSize);
   const now = useNow(10_000, fixedNow);
   const snapshot = useSnapshot(services);
   const view = useBoardView(snapshot?.rows ?? [], { archived });
-  const [mode, setMode] = useState<Mode>({ kind: "list" });
+  // Read by the key handler as the last key left it (a burst like `/docs` arrives before any frame).
+  const modeNow = useCurrent<Mode>({ kind: "list" });
+  const mode = modeNow.value;
+  const setMode = modeNow.set;
   const [message, setMessage] = useState<FooterMessage | null>(null);
   const selected = view.selected;
   const preview = usePreview(services, selected?.id ?? null, color, mode.kind === "list" || mode.kind === "filter");
@@ -105,7 +110,7 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
 
   const confirm = (question: string, lines: string[], busy: string, action: () => Promise<string>) => setMode({ kind: "confirm", question, lines, action, busy });
 
-  const onListKey = (input: string, key: Parameters<Parameters<typeof useInput>[0]>[1]) => {
+  const onListKey = (input: string, key: Key) => {
     if (message && message.tone !== "busy") setMessage(null);
     if (input === "q" || (key.ctrl && input === "c")) return exit();
     if (key.upArrow || input === "k") return view.move(-1);
@@ -172,21 +177,19 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
     }
   };
 
-  useInput(onListKey, { isActive: mode.kind === "list" });
-  useInput(
-    (input, key) => {
+  const onFilterKey = (input: string, key: Key) => {
       if (key.escape) {
         view.setFilter("");
         return setMode({ kind: "list" });
       }
       if (key.return) return setMode({ kind: "list" });
-      if (key.backspace || key.delete) return view.setFilter([...view.filter].slice(0, -1).join(""));
+      if (key.backspace || key.delete) return view.setFilter((f) => [...f].slice(0, -1).join(""));
       if (key.upArrow) return view.move(-1);
       if (key.downArrow) return view.move(1);
-      if (!key.ctrl && !key.meta && input) view.setFilter(view.filter + input.replace(/[\r\n]/g, " "));
-    },
-    { isActive: mode.kind === "filter" },
-  );
+      if (!key.ctrl && !key.meta && input) view.setFilter((f) => f + input.replace(/[\r\n]/g, " "));
+  };
+  // The board's own keys, while no dialog is in front (a dialog drawn below takes the router over).
+  if (mode.kind === "list" || mode.kind === "filter") router.current = (input, key) => (modeNow.get().kind === "filter" ? onFilterKey(input, key) : onListKey(input, key));
 
   const back = () => setMode({ kind: "list" });
   const panel = (() => {
@@ -251,6 +254,7 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
   const bodyHeight = box.wide ? box.list.height : box.list.height + box.panel.height;
   const columns = shownColumns(view.all);
   return (
+    <KeyRouter.Provider value={router}>
     <ColorContext.Provider value={color}>
       <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
         <Header
@@ -287,5 +291,6 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
         <Footer message={mode.kind === "filter" ? { text: "filter: type words · Enter keeps it · Esc clears", tone: "info" } : message} width={size.columns} />
       </Box>
     </ColorContext.Provider>
+    </KeyRouter.Provider>
   );
 }

@@ -1,6 +1,7 @@
 // A y/N question for the destructive keys: y goes ahead, anything else says no.
 // The lines above it say what would happen (close lists what would be lost).
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/useKeys";
 import { fitCell } from "../../model/columns";
 import { toneProps, useColor } from "../theme";
 
@@ -14,7 +15,7 @@ export interface ConfirmProps {
 
 export function ConfirmDialog({ question, lines, width, height, onAnswer }: ConfirmProps) {
   const color = useColor();
-  useInput((input) => onAnswer(input === "y" || input === "Y"));
+  useKeys((input) => onAnswer(input === "y" || input === "Y"));
   const room = Math.max(0, height - 1);
   const shown = lines.length > room ? [...lines.slice(0, room - 1), `… and ${lines.length - room + 1} more`] : lines;
   return (

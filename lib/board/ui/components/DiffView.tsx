@@ -1,7 +1,8 @@
 // `d`: the session's diff, scrollable and coloured (added green, removed red,
 // hunks cyan, files bold). The patch is display text: made printable before.
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { useState } from "react";
+import { useKeys } from "../hooks/useKeys";
 import { fitCell } from "../../model/columns";
 import type { BoardDiff } from "../../model/services";
 import { type ToneProps, toneProps, useColor } from "../theme";
@@ -29,11 +30,14 @@ export function DiffView({ diff, error, width, height, onClose }: DiffViewProps)
   const lines = diff ? diff.patch.replace(/\t/g, "    ").split("\n") : [];
   const room = Math.max(1, height - 2);
   const last = Math.max(0, lines.length - room);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape || input === "q" || input === "d") return onClose();
     const page = Math.max(1, room - 1);
-    const to = key.downArrow || input === "j" ? top + 1 : key.upArrow || input === "k" ? top - 1 : key.pageDown || input === " " ? top + page : key.pageUp || input === "b" ? top - page : input === "g" || key.home ? 0 : input === "G" || key.end ? last : top;
-    setTop(Math.max(0, Math.min(last, to)));
+    // From the top the last key left (keys can come faster than frames).
+    setTop((top) => {
+      const to = key.downArrow || input === "j" ? top + 1 : key.upArrow || input === "k" ? top - 1 : key.pageDown || input === " " ? top + page : key.pageUp || input === "b" ? top - page : input === "g" || key.home ? 0 : input === "G" || key.end ? last : top;
+      return Math.max(0, Math.min(last, to));
+    });
   });
   const title = error ? `diff: ${error}` : diff ? diff.summary : "reading the diff…";
   return (

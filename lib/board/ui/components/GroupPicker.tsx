@@ -1,6 +1,6 @@
 // `g`: show one group only (its subgroups with it), or every group again.
-import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { Box, Text } from "ink";
+import { useCurrent, useKeys } from "../hooks/useKeys";
 import { fitCell } from "../../model/columns";
 import { useColor } from "../theme";
 
@@ -17,12 +17,13 @@ export function GroupPicker({ groups, current, width, height, onPick, onCancel }
   const color = useColor();
   // null: every group; "": sessions filed in none.
   const choices: (string | null)[] = [null, "", ...groups];
-  const [at, setAt] = useState(Math.max(0, choices.indexOf(current)));
-  useInput((input, key) => {
+  const marked = useCurrent(() => Math.max(0, choices.indexOf(current)));
+  const at = marked.value;
+  useKeys((input, key) => {
     if (key.escape || input === "q") return onCancel();
-    if (key.return) return onPick(choices[at]!);
-    if (key.downArrow || input === "j") setAt(Math.min(choices.length - 1, at + 1));
-    if (key.upArrow || input === "k") setAt(Math.max(0, at - 1));
+    if (key.return) return onPick(choices[marked.get()]!);
+    if (key.downArrow || input === "j") marked.set((a) => Math.min(choices.length - 1, a + 1));
+    if (key.upArrow || input === "k") marked.set((a) => Math.max(0, a - 1));
   });
   const room = Math.max(1, height - 1);
   const start = Math.max(0, Math.min(at - Math.floor(room / 2), choices.length - room));

@@ -1,8 +1,8 @@
 // `m`: pick how the branch lands (merge, squash, fast-forward only, rebase),
 // whether uncommitted work is committed first, then y/N. A conflict or any
 // refusal comes back as the footer's error, and nothing has changed.
-import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { Box, Text } from "ink";
+import { useCurrent, useKeys } from "../hooks/useKeys";
 import { fitCell } from "../../model/columns";
 import type { MergeChoice } from "../../model/services";
 import { toneProps, useColor } from "../theme";
@@ -20,22 +20,23 @@ export interface MergeDialogProps {
 
 export function MergeDialog({ label, branch, width, height, onMerge, onCancel }: MergeDialogProps) {
   const color = useColor();
-  const [at, setAt] = useState(0);
-  const [uncommitted, setUncommitted] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const choice = useCurrent({ at: 0, uncommitted: false, confirming: false });
+  const { at, uncommitted, confirming } = choice.value;
   const strategy = STRATEGIES[at]!;
-  useInput((input, key) => {
-    if (confirming) {
-      if (input === "y" || input === "Y") onMerge(strategy, uncommitted);
+  useKeys((input, key) => {
+    const c = choice.get();
+    if (c.confirming) {
+      if (input === "y" || input === "Y") onMerge(STRATEGIES[c.at]!, c.uncommitted);
       else onCancel();
       return;
     }
     if (key.escape || input === "q") return onCancel();
-    if (key.return) return setConfirming(true);
-    if (key.leftArrow || input === "h") setAt((at + STRATEGIES.length - 1) % STRATEGIES.length);
-    else if (key.rightArrow || key.tab || input === "l") setAt((at + 1) % STRATEGIES.length);
-    else if (/^[1-4]$/.test(input)) setAt(Number(input) - 1);
-    else if (input === "u") setUncommitted(!uncommitted);
+    const n = STRATEGIES.length;
+    if (key.return) choice.set({ ...c, confirming: true });
+    else if (key.leftArrow || input === "h") choice.set({ ...c, at: (c.at + n - 1) % n });
+    else if (key.rightArrow || key.tab || input === "l") choice.set({ ...c, at: (c.at + 1) % n });
+    else if (/^[1-4]$/.test(input)) choice.set({ ...c, at: Number(input) - 1 });
+    else if (input === "u") choice.set({ ...c, uncommitted: !c.uncommitted });
   });
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">

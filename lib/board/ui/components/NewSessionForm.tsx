@@ -1,8 +1,9 @@
 // `n`: a new session. The prompt (multi-line), then the launcher and group
 // (← → pick) and a base to fork from (typed); Tab moves between them, Enter
 // creates, Alt+Enter is a new line in the prompt, Esc cancels.
-import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { Box, Text } from "ink";
+import { useRef, useState } from "react";
+import { useKeys } from "../hooks/useKeys";
 import { fitCell } from "../../model/columns";
 import type { NewSessionForm as Form } from "../../model/services";
 import { toneProps, useColor } from "../theme";
@@ -24,31 +25,35 @@ const FIELDS = ["prompt", "launcher", "group", "base"] as const;
 
 export function NewSessionForm({ launchers, defaultLauncher, groups, group, width, height, onSubmit, onCancel }: NewSessionFormProps) {
   const color = useColor();
-  const [focus, setFocus] = useState(0);
-  const [prompt, setPrompt] = useState("");
-  const [base, setBase] = useState("");
   const launcherChoices = launchers.length > 0 ? launchers : [defaultLauncher];
-  const [launcher, setLauncher] = useState(Math.max(0, launcherChoices.indexOf(defaultLauncher)));
   const groupChoices = ["", ...groups];
-  const [groupAt, setGroupAt] = useState(Math.max(0, groupChoices.indexOf(group)));
-  useInput((input, key) => {
-    if (key.tab) return setFocus((focus + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
-    const field = FIELDS[focus]!;
+  // The form as the last key left it (keys can come faster than frames); each change draws a frame.
+  const form = useRef({ focus: 0, prompt: "", base: "", launcher: Math.max(0, launcherChoices.indexOf(defaultLauncher)), group: Math.max(0, groupChoices.indexOf(group)) });
+  const [, draw] = useState(0);
+  const set = (change: Partial<typeof form.current>) => {
+    form.current = { ...form.current, ...change };
+    draw((n) => n + 1);
+  };
+  useKeys((input, key) => {
+    const f = form.current;
+    if (key.tab) return set({ focus: (f.focus + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length });
+    const field = FIELDS[f.focus]!;
     if (key.return && !(key.meta && field === "prompt")) {
-      if (prompt.trim() === "") return setFocus(0);
-      return onSubmit({ prompt, launcher: launcherChoices[launcher]!, group: groupChoices[groupAt]!, base: base.trim() });
+      if (f.prompt.trim() === "") return set({ focus: 0 });
+      return onSubmit({ prompt: f.prompt, launcher: launcherChoices[f.launcher]!, group: groupChoices[f.group]!, base: f.base.trim() });
     }
     if (key.escape) return onCancel();
     if (field === "launcher" || field === "group") {
       const step = key.leftArrow ? -1 : key.rightArrow || input === " " ? 1 : 0;
-      if (field === "launcher") setLauncher((launcher + step + launcherChoices.length) % launcherChoices.length);
-      else setGroupAt((groupAt + step + groupChoices.length) % groupChoices.length);
+      if (field === "launcher") set({ launcher: (f.launcher + step + launcherChoices.length) % launcherChoices.length });
+      else set({ group: (f.group + step + groupChoices.length) % groupChoices.length });
       return;
     }
-    const edited = editText(field === "prompt" ? prompt : base, input, key);
-    if (field === "prompt") setPrompt(edited.text);
-    else setBase(edited.text.replace(/\n/g, ""));
+    const edited = editText(field === "prompt" ? f.prompt : f.base, input, key);
+    if (field === "prompt") set({ prompt: edited.text });
+    else set({ base: edited.text.replace(/\n/g, "") });
   });
+  const { focus, prompt, base, launcher, group: groupAt } = form.current;
   const mark = (i: number) => (focus === i ? "› " : "  ");
   const promptLines = (prompt + (focus === 0 ? "█" : "")).split("\n");
   const room = Math.max(1, height - 5);

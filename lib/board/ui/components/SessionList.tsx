@@ -26,7 +26,11 @@ export function windowStart(selected: number, total: number, rows: number): numb
 
 export function SessionList({ lines, selectedId, columns, width, height, now, empty }: SessionListProps) {
   const color = useColor();
-  const widths = columnWidths(columns, Math.max(0, width - 2));
+  const widths = columnWidths(
+    columns,
+    Math.max(0, width - 2),
+    lines.flatMap((l) => (l.kind === "row" ? [l.row] : [])),
+  );
   const rows = Math.max(0, height - 1);
   const selected = lines.findIndex((l) => l.kind === "row" && l.row.id === selectedId);
   const start = windowStart(selected, lines.length, rows);

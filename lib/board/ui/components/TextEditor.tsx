@@ -1,8 +1,9 @@
 // A small multi-line editor (send, a new session's prompt): typing and pastes
 // go in at the end, Backspace takes the last character, Enter submits,
 // Alt+Enter starts a new line, Esc cancels.
-import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { Box, Text } from "ink";
+import { useRef, useState } from "react";
+import { useKeys } from "../hooks/useKeys";
 import { fitCell } from "../../model/columns";
 import { toneProps, useColor } from "../theme";
 
@@ -32,17 +33,20 @@ export function editText(text: string, input: string, key: { return: boolean; me
 export function TextEditor({ title, width, height, active = true, hint, onSubmit, onCancel, onChange }: TextEditorProps) {
   const color = useColor();
   const [text, setText] = useState("");
-  useInput(
+  // Keys can come faster than frames (a paste, fast typing): each edits the text the last one left, not the last frame's.
+  const current = useRef("");
+  useKeys(
     (input, key) => {
-      const next = editText(text, input, key);
+      const next = editText(current.current, input, key);
       if (next.cancel) return onCancel();
-      if (next.submit) return onSubmit(text);
-      if (next.text !== text) {
+      if (next.submit) return onSubmit(current.current);
+      if (next.text !== current.current) {
+        current.current = next.text;
         setText(next.text);
         onChange?.(next.text);
       }
     },
-    { isActive: active },
+    active,
   );
   const lines = (text + (active ? "█" : "")).split("\n");
   const room = Math.max(1, height - 2);

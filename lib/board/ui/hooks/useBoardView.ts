@@ -2,7 +2,7 @@
 // (order, filter, group, archived), and the selection that moves over it.
 // The selection is kept by session id, so a row that moves keeps it; when the
 // selected row goes away, the row now at its place takes it.
-import { useMemo, useRef, useState } from "react";
+import { type Dispatch, type SetStateAction, useMemo, useRef, useState } from "react";
 import { statusCounts } from "../../model/counts";
 import { filterRows } from "../../model/filter";
 import { type BoardLine, type Order, boardLines } from "../../model/order";
@@ -21,7 +21,7 @@ export interface BoardView {
   group: string | null;
   archived: boolean;
   setOrder(o: Order): void;
-  setFilter(f: string): void;
+  setFilter: Dispatch<SetStateAction<string>>;
   setGroup(g: string | null): void;
   setArchived(a: boolean): void;
   select(id: string | null): void;
@@ -51,6 +51,17 @@ export function useBoardView(rows: ListRow[], initial: { archived: boolean }): B
   if (index < 0 && listed.length > 0) index = Math.min(lastIndex.current, listed.length - 1);
   if (index >= 0) lastIndex.current = index;
   const selected = index >= 0 ? listed[index]! : null;
+  // Moves start from where the last move left the selection: keys can come faster than frames (a held j).
+  const current = useRef({ listed, index });
+  current.current = { listed, index };
+  const moveTo = (to: number) => {
+    const { listed: l } = current.current;
+    if (l.length === 0) return;
+    const at = Math.max(0, Math.min(l.length - 1, to));
+    current.current = { listed: l, index: at };
+    lastIndex.current = at;
+    select(l[at]!.id);
+  };
 
   return {
     lines,
@@ -67,17 +78,7 @@ export function useBoardView(rows: ListRow[], initial: { archived: boolean }): B
     setGroup,
     setArchived,
     select,
-    move(by) {
-      if (listed.length === 0) return;
-      const to = Math.max(0, Math.min(listed.length - 1, (index < 0 ? 0 : index) + by));
-      lastIndex.current = to;
-      select(listed[to]!.id);
-    },
-    moveTo(where) {
-      if (listed.length === 0) return;
-      const to = where === "first" ? 0 : listed.length - 1;
-      lastIndex.current = to;
-      select(listed[to]!.id);
-    },
+    move: (by) => moveTo(Math.max(0, current.current.index) + by),
+    moveTo: (where) => moveTo(where === "first" ? 0 : current.current.listed.length - 1),
   };
 }
