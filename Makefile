@@ -95,11 +95,11 @@ $(AGENTS)/node_modules/.installed: $(AGENTS)/package.json $(AGENTS)/package-lock
 test-agents: $(AGENTS)/node_modules/.installed
 
 test: test-tools test-agents build typecheck
-	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
+	$(BIN)/bun test --timeout 120000 test/unit lib/board test/integration test/e2e
 	@$(MAKE) --no-print-directory test-portable release-check
 
 test-unit: node_modules/.installed lib/generated/dashboard.ts
-	$(BIN)/bun test test/unit
+	$(BIN)/bun test test/unit lib/board
 
 test-integration: build
 	$(BIN)/bun test --timeout 120000 test/integration

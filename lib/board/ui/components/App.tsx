@@ -189,7 +189,17 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
       if (!key.ctrl && !key.meta && input) view.setFilter((f) => f + input.replace(/[\r\n]/g, " "));
   };
   // The board's own keys, while no dialog is in front (a dialog drawn below takes the router over).
-  if (mode.kind === "list" || mode.kind === "filter") router.current = (input, key) => (modeNow.get().kind === "filter" ? onFilterKey(input, key) : onListKey(input, key));
+  // Keys typed faster than the board reads arrive as one string (`/docs`): the list takes them one by one.
+  if (mode.kind === "list" || mode.kind === "filter") {
+    router.current = (input, key) => {
+      const typed = input.length > 1 && !key.ctrl && !key.meta && !key.return && !key.escape && !key.tab ? [...input] : [input];
+      for (const ch of typed) {
+        const now = modeNow.get().kind;
+        if (now === "filter") onFilterKey(ch, key);
+        else if (now === "list") onListKey(ch, key);
+      }
+    };
+  }
 
   const back = () => setMode({ kind: "list" });
   const panel = (() => {

@@ -52,6 +52,8 @@ export function NewSessionForm({ launchers, defaultLauncher, groups, group, widt
     const edited = editText(field === "prompt" ? f.prompt : f.base, input, key);
     if (field === "prompt") set({ prompt: edited.text });
     else set({ base: edited.text.replace(/\n/g, "") });
+    const now = form.current;
+    if (edited.submit && now.prompt.trim() !== "") onSubmit({ prompt: now.prompt, launcher: launcherChoices[now.launcher]!, group: groupChoices[now.group]!, base: now.base.trim() });
   });
   const { focus, prompt, base, launcher, group: groupAt } = form.current;
   const mark = (i: number) => (focus === i ? "› " : "  ");

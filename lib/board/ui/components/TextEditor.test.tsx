@@ -41,6 +41,8 @@ describe("TextEditor", () => {
   test("a paste arrives whole, its line breaks kept", () => {
     expect(editText("", "a\r\nb\rc", noKey).text).toBe("a\nb\nc");
     expect(editText("ab", "", { ...noKey, backspace: true }).text).toBe("a");
+    // A line and its Enter read at once (typed fast, or sent by a script) sends.
+    expect(editText("", "echo hi\r", noKey)).toEqual({ text: "echo hi", submit: true });
     expect(editText("one\ntwo", "u", { ...noKey, ctrl: true }).text).toBe("one\n");
   });
 });

@@ -26,7 +26,9 @@ export function editText(text: string, input: string, key: { return: boolean; me
   if (key.backspace || key.delete) return { text: [...text].slice(0, -1).join("") };
   if (key.ctrl && input === "u") return { text: text.slice(0, text.lastIndexOf("\n") + 1) };
   if (key.ctrl || input === "") return { text };
-  // A paste arrives whole; its line breaks stay line breaks.
+  // A line typed faster than the board reads, Enter included, arrives as one string: that Enter sends.
+  if (/^[^\r\n]+\r$/.test(input)) return { text: text + input.slice(0, -1), submit: true };
+  // A paste of several lines arrives whole; its line breaks stay line breaks.
   return { text: text + input.replace(/\r\n?/g, "\n") };
 }
 
@@ -39,7 +41,7 @@ export function TextEditor({ title, width, height, active = true, hint, onSubmit
     (input, key) => {
       const next = editText(current.current, input, key);
       if (next.cancel) return onCancel();
-      if (next.submit) return onSubmit(current.current);
+      if (next.submit) return onSubmit(next.text);
       if (next.text !== current.current) {
         current.current = next.text;
         setText(next.text);
