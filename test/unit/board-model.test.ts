@@ -9,8 +9,10 @@ import { ageOf } from "../../lib/board/model/words";
 import { refuseNonTerminal } from "../../lib/board";
 import { corruptRow, sessionRow } from "../../lib/board/ui/test-rows";
 import { SpexError } from "../../lib/errors";
+import type { ListRow } from "../../lib/board/model/services";
 
-const ids = (lines: ReturnType<typeof boardLines>) => lines.map((l) => (l.kind === "row" ? `${"-".repeat(l.depth)}${l.row.label}` : `[${l.path}]`));
+const labelOf = (r: ListRow) => (r.kind === "ok" ? r.label : r.shortId);
+const ids = (lines: ReturnType<typeof boardLines>) => lines.map((l) => (l.kind === "row" ? `${"-".repeat(l.depth)}${labelOf(l.row)}` : `[${l.path}]`));
 
 describe("board order", () => {
   test("triage: asking, error and proposals first, then working, idle, queued, offline; ties keep ls order", () => {
@@ -55,7 +57,7 @@ describe("board filter", () => {
     const parent = sessionRow({ label: "refactor auth" });
     const child = sessionRow({ label: "write tests", note: "Which DATABASE?", parent: parent.id });
     const other = sessionRow({ label: "docs" });
-    expect(filterRows([parent, child, other], "database which", null).map((r) => r.label)).toEqual(["refactor auth", "write tests"]);
+    expect(filterRows([parent, child, other], "database which", null).map(labelOf)).toEqual(["refactor auth", "write tests"]);
     expect(filterRows([parent, child, other], "", null)).toHaveLength(3);
   });
 
