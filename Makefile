@@ -31,6 +31,13 @@ dist/mcp-sdk.mjs: node_modules/.installed lib/mcp/sdk.ts package-lock.json
 	@mkdir -p dist
 	$(BIN)/bun build lib/mcp/sdk.ts --target=node --format=esm --outfile dist/mcp-sdk.mjs
 
+# The board's screen (Ink, React, yoga-layout; ~1.5 MB) as a module of its own,
+# loaded only by `spex board` (lib/board/load.ts), like the MCP SDK above.
+BOARD_UI := $(shell find lib/board/ui lib/board/model -type f 2>/dev/null) lib/cli/session-table.ts lib/cli/output.ts
+dist/board.mjs: node_modules/.installed $(BOARD_UI) scripts/build-board.ts package-lock.json
+	@mkdir -p dist
+	$(BIN)/bun scripts/build-board.ts
+
 # The dashboard: web/ (TypeScript, typechecked with the DOM library) bundled for
 # the browser with xterm.js, embedded as strings (gitignored, made here).
 WEB := $(shell find web -type f 2>/dev/null)
@@ -46,8 +53,8 @@ lib/generated/commands.ts: node_modules/.installed lib/generated/assets.ts lib/g
 # How every standalone binary is compiled: bin/spex here, each target's in `make release`.
 # Bytecode and minified syntax and whitespace start it faster (bench/README.md);
 # identifiers keep their names, so stack traces still name our functions.
-COMPILE := --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --bytecode --minify-syntax --minify-whitespace cmd/main.ts dist/mcp-sdk.mjs
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs $(SOURCES)
+COMPILE := --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --bytecode --minify-syntax --minify-whitespace cmd/main.ts dist/mcp-sdk.mjs dist/board.mjs
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs dist/board.mjs $(SOURCES)
 	@mkdir -p bin
 	$(BIN)/bun build $(COMPILE) --define '__SPEX_BUILD__=$(BUILD_STAMP)' --outfile bin/spex
 
@@ -56,7 +63,7 @@ dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/das
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	$(BIN)/bun scripts/gen-assets.ts stamp dist/ncc/index.js dist/spex.cjs '$(BUILD_STAMP)'
 
-build: bin/spex dist/spex.cjs dist/mcp-sdk.mjs
+build: bin/spex dist/spex.cjs dist/mcp-sdk.mjs dist/board.mjs
 
 typecheck: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts
 	$(BIN)/tsc -p .
@@ -86,11 +93,11 @@ $(AGENTS)/node_modules/.installed: $(AGENTS)/package.json $(AGENTS)/package-lock
 test-agents: $(AGENTS)/node_modules/.installed
 
 test: test-tools test-agents build typecheck
-	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
+	$(BIN)/bun test --timeout 120000 test/unit lib/board test/integration test/e2e
 	@$(MAKE) --no-print-directory test-portable test-locale release-check
 
 test-unit: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts
-	$(BIN)/bun test test/unit
+	$(BIN)/bun test test/unit lib/board
 
 test-integration: build
 	$(BIN)/bun test --timeout 120000 test/integration

@@ -63,6 +63,7 @@ import { MachineAddCommand } from "./machine/add";
 import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
+import { BoardCommand } from "./board";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -128,4 +129,5 @@ export const commands: CommandClass<any>[] = [
   MachineLsCommand,
   MachineRmCommand,
   MachineInstallCommand,
+  BoardCommand,
 ];
