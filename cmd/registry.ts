@@ -12,6 +12,7 @@ import { InternalSessionStateCommand } from "./internal/session-state";
 import { SessionNewCommand } from "./session/new";
 import { SessionAttachCommand } from "./session/attach";
 import { InternalHookCommand } from "./internal/hook";
+import { InternalNotifyCommand } from "./internal/notify";
 import { InternalPostCheckoutCommand } from "./internal/post-checkout";
 import { DoctorCommand } from "./doctor";
 import { VersionCommand } from "./version";
@@ -78,6 +79,7 @@ export const commands: CommandClass<any>[] = [
   SessionNewCommand,
   SessionAttachCommand,
   InternalHookCommand,
+  InternalNotifyCommand,
   InternalPostCheckoutCommand,
   DoctorCommand,
   VersionCommand,

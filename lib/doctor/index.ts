@@ -12,6 +12,7 @@ import type { ProjectStore } from "../store";
 import { type Cleanup, type Orphans, findOrphans, noOrphans } from "./orphans";
 import { mcpChecks } from "./mcp";
 import { shellWord } from "../tmux/quote";
+import { notifyCheck } from "../attention/doctor";
 
 export interface DoctorCheck {
   name: string;
@@ -98,6 +99,7 @@ export function runDoctor(home: string, store: ProjectStore | undefined): Doctor
   const tmuxV = whichSync("tmux") ? version("tmux", ["-V"]) : undefined;
   checks.push({ name: "tmux", required: true, ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install it (e.g. `apt-get install tmux`, `brew install tmux`); every session runs in tmux" });
   checks.push(homeCheck(home));
+  checks.push(notifyCheck(home, store?.root));
   if (!store) {
     checks.push(...launcherChecks(builtinLaunchers()));
     return { ok: checks.every((c) => c.ok || !c.required), project: null, checks, orphans: noOrphans(), cleanup: [] };
