@@ -194,7 +194,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     // Filed before the agent starts, so what it runs finds itself in its group.
     if (plan.group !== "") await fileSessions(store, plan.group, [id]);
     if (slot === "launch") {
-      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
+      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false), onWaiting: input.onWaiting });
       crashpoint("launched");
     }
   } catch (error) {
