@@ -198,7 +198,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     // Filed before the agent starts, so what it runs finds itself in its group.
     if (plan.group !== "") await fileSessions(store, plan.group, [id]);
     if (slot === "launch") {
-      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
+      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false), onWaiting: input.onWaiting });
       faultPoint("launched");
     }
   } catch (error) {
