@@ -7,31 +7,33 @@
 // included, goes through the real stream, so output keeps its order.
 //
 // A reader that goes away is not an error (`spex session show X | head -3`,
-// as git): the first write to a closed pipe ends the process at once and
-// quietly, exit 0, however the runtime reports it.
+// as git): the first write to a closed stdout ends the process at once and
+// quietly, exit 0, however the runtime reports it. A closed stderr only
+// loses the text: the verb goes on and exits as it would have.
 import { writeSync } from "node:fs";
 
 const closedPipe = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === "EPIPE";
 
-/** A reader closed our pipe: nothing more can be said, and nothing went wrong. */
-function endQuietly(): never {
-  process.exit(0);
+/** The reader of `fd` went away: on stdout nothing more can be said and nothing went wrong; on stderr the text is dropped. */
+function readerGone(fd: 1 | 2): void {
+  if (fd === 1) process.exit(0);
 }
 
-/** Make a real output stream end quietly on a closed pipe, whether write() throws it (Bun) or emits it (Node). */
-export function quietOnClosedPipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+/** Make a real output stream quiet on a closed pipe, whether write() throws it (Bun) or emits it (Node). */
+export function quietOnClosedPipe(stream: NodeJS.WriteStream, fd: 1 | 2): NodeJS.WriteStream {
   const write = stream.write;
   stream.write = function (this: NodeJS.WriteStream, ...args: unknown[]) {
     try {
       return (write as (...a: unknown[]) => boolean).apply(this, args);
     } catch (e) {
-      if (closedPipe(e)) endQuietly();
-      throw e;
+      if (!closedPipe(e)) throw e;
+      readerGone(fd);
+      return false;
     }
   } as typeof stream.write;
   stream.on("error", (e) => {
-    if (closedPipe(e)) endQuietly();
-    throw e;
+    if (!closedPipe(e)) throw e;
+    readerGone(fd);
   });
   return stream;
 }
@@ -57,7 +59,7 @@ function deferred<T extends object>(open: () => T, own: Partial<Record<PropertyK
 /** fd 1 or 2: text written to the descriptor until the stream is needed. */
 export function lazyOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.WriteStream {
   let real: NodeJS.WriteStream | undefined;
-  const stream = () => (real ??= quietOnClosedPipe(open()));
+  const stream = () => (real ??= quietOnClosedPipe(open(), fd));
   function write(chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean {
     if (real) return real.write(chunk, encoding as BufferEncoding, callback);
     const done = typeof encoding === "function" ? encoding : callback;
@@ -66,7 +68,10 @@ export function lazyOutput(fd: 1 | 2, open: () => NodeJS.WriteStream): NodeJS.Wr
     try {
       while (at < bytes.length) at += writeSync(fd, bytes, at);
     } catch (e) {
-      if (closedPipe(e)) endQuietly();
+      if (closedPipe(e)) {
+        readerGone(fd);
+        return false;
+      }
       // A descriptor left non-blocking by whoever made the pipe (EAGAIN): the stream waits for room.
       if ((e as NodeJS.ErrnoException).code === "EAGAIN") return stream().write(bytes.subarray(at), done);
       throw e;
