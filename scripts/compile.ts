@@ -3,8 +3,9 @@
 //
 //   bun scripts/compile.ts <outfile> '<stamp JSON>' [<target> [<bun runtime for that target>]]
 //
-// - cmd/main.ts plus dist/mcp-sdk.mjs as a second entry point (lib/mcp/sdk-load.ts
-//   finds it at /$bunfs/root/dist/mcp-sdk.js);
+// - cmd/main.ts, plus dist/mcp-sdk.mjs and dist/board.mjs as entry points of
+//   their own (lib/mcp/sdk-load.ts and lib/board/load.ts find them at
+//   /$bunfs/root/dist/mcp-sdk.js and …/board.js);
 // - ESM split into chunks, bytecode, minified syntax and whitespace: a start
 //   loads and runs only the chunks of what it uses (bench/README.md "Where
 //   the start goes"); identifiers keep their names, so stack traces name our functions;
@@ -46,7 +47,7 @@ export const inertClipanionContext: BunPlugin = {
 
 export async function compile(outfile: string, stamp: string, target?: string, executablePath?: string): Promise<void> {
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "cmd/main.ts"), join(ROOT, "dist/mcp-sdk.mjs")],
+    entrypoints: [join(ROOT, "cmd/main.ts"), join(ROOT, "dist/mcp-sdk.mjs"), join(ROOT, "dist/board.mjs")],
     compile: {
       outfile,
       ...(target ? { target: `bun-${target}` as Bun.Build.CompileTarget } : {}),
