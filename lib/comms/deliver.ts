@@ -6,7 +6,6 @@
 // typed twice. A dead target's messages are `held` too, never pasted.
 import { harnessAdapter, isHarnessName } from "../harness";
 import { existsSync, readdirSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { ownerAlive, selfIdentity } from "../proc";
 import { type RecordReading, type SessionRecord, publicRecord, readSession } from "../record";
@@ -31,6 +30,7 @@ import { isRevoked } from "./revoke";
 import { pasteEchoed, screenAtRest } from "./screen";
 import { scheduleDrain } from "./spawn";
 import { lastSeq } from "./timeline";
+import { randomHex } from "../hash";
 
 export interface HandoverOutcome {
   messageId: string;
@@ -162,7 +162,7 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
       ...head,
       state: "claimed",
       reason: `being handed over by pid ${self.pid}`,
-      claim: { pid: self.pid, start: self.start, boot: self.boot, at: new Date().toISOString(), seq: lastSeq(store, target), nonce: randomBytes(6).toString("hex") },
+      claim: { pid: self.pid, start: self.start, boot: self.boot, at: new Date().toISOString(), seq: lastSeq(store, target), nonce: randomHex(6) },
     };
     saveMessage(store, claimed);
     return { kind: "claimed", message: claimed, pane, before, settled };
