@@ -57,11 +57,11 @@ export function createPayloadHash(i: Pick<CreateInput, HashedFields>): string {
 }
 
 /** A keyed create whose record already exists: the same payload is answered, another is refused. */
-function replayOf(store: ProjectStore, id: string, input: CreateInput, payloadHash: string): CreateResult | undefined {
+function replayOf(store: ProjectStore, id: string, input: CreateInput, payloadHashes: string[]): CreateResult | undefined {
   const existing = readSession(store, id);
   if (existing.kind === "absent") return undefined;
   refuseUnusable(existing, { allowRetired: true });
-  if (existing.record.create_payload_hash !== payloadHash) {
+  if (!payloadHashes.includes(existing.record.create_payload_hash)) {
     throw new SpexError("session_create_key_reused", `the idempotency key was already used for a different create (session ${id.slice(0, 8)})`, {
       hint: "use a new key for a new request",
       httpStatus: 409,
@@ -117,11 +117,17 @@ function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: Cr
 export async function createSession(store: ProjectStore, input: CreateInput): Promise<CreateResult> {
   // A receipt that cannot be settled is reported, and stands in no other session's way.
   const { stuck } = await recoverAbandonedCreates(store);
-  const payloadHash = createPayloadHash(input);
+  // A pin joins the hash as the commit it names, so a retry naming the same commit another way (the
+  // full sha of the tag it first named) is the same request. A record hashed from the name as given
+  // (before this) still replays. An unpinned create hashes exactly as it always did.
+  const named = input.base ? createPayloadHash(input) : undefined;
+  const resolved = input.base ? await resolveCommit(store.root, input.base) : undefined;
+  const payloadHash = createPayloadHash({ ...input, base: resolved ?? input.base });
+  const acceptedHashes = named && named !== payloadHash ? [payloadHash, named] : [payloadHash];
   const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomUUID();
 
   if (input.idempotencyKey) {
-    const replay = replayOf(store, id, input, payloadHash);
+    const replay = replayOf(store, id, input, acceptedHashes);
     if (replay) return replay;
   }
 
@@ -183,7 +189,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
       },
       { purpose: `create ${id}` },
     );
-    if (!record) return replayOf(store, id, input, payloadHash)!;
+    if (!record) return replayOf(store, id, input, acceptedHashes)!;
     // Published: the record is now the durable fence; the receipt is best-effort retired.
     retireReceipt(store, id);
     faultPoint("published");
