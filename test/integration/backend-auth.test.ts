@@ -141,6 +141,8 @@ describe("every route, without and with a wrong token", () => {
     { method: "GET", path: `/api/sessions/${id}/pane`, open: false },
     { method: "POST", path: `/api/sessions/${id}/pane/writer`, open: false },
     { method: "POST", path: `/api/sessions/${id}/pane/keys`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/pane/size`, open: false },
+    { method: "GET", path: `/api/sessions/${id}/pane/history`, open: false },
   ];
 
   test("the table names every route the server has", () => {
