@@ -19,8 +19,9 @@ const SETTLE_MS = 25;
 
 function stamp(file: string): string {
   try {
-    const st = statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    // No exception for a missing file (most sessions have no timeline yet): thrown 200 times a second, they were the poll's main cost.
+    const st = statSync(file, { throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "";
   } catch {
     return "";
   }
