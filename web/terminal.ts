@@ -58,6 +58,7 @@ export class LiveTerminal {
       path: sessionPath(id, "/pane"),
       onFrame: (f) => this.onFrame(f.type, f.data),
       onOpen: () => this.status("live"),
+      onUnproven: () => this.status("not your backend at this address: waiting for it"),
       onDrop: () => {
         this.status("reconnecting…");
         this.viewer = "";

@@ -140,6 +140,13 @@ function groupNotFound(path: string): SpexError {
   });
 }
 
+/** Missing ancestors of `path` (outermost first), as `mkdir -p` would make them. */
+export function missingParents(file: GroupsFile, path: string): string[] {
+  const missing: string[] = [];
+  for (let p = parentOf(path); p !== ""; p = parentOf(p)) if (!file.groups.some((g) => g.path === p)) missing.unshift(p);
+  return missing;
+}
+
 export function addGroup(file: GroupsFile, path: string, directory: string, now: string): GroupEntry {
   checkGroupPath(path);
   if (file.groups.some((g) => g.path === path)) {
@@ -151,7 +158,7 @@ export function addGroup(file: GroupsFile, path: string, directory: string, now:
   const parent = parentOf(path);
   if (parent !== "" && !file.groups.some((g) => g.path === parent)) {
     throw new SpexError("group_parent_missing", `the parent group "${parent}" of "${path}" does not exist`, {
-      hint: `make it first: spex group new ${parent}`,
+      hint: `make it first (spex group new ${parent}), or make both at once with -p: spex group new -p ${path}`,
       details: { path, parent },
     });
   }
@@ -310,12 +317,32 @@ export function listGroups(store: ProjectStore): GroupView[] {
   return viewGroups(readGroups(store));
 }
 
-export async function createGroup(store: ProjectStore, path: string, directory = ""): Promise<GroupView> {
+/**
+ * Make a group. With `parents` its missing ancestors are made first (with no
+ * directory of their own), as `mkdir -p` does, and an existing group is no
+ * error: it is answered as it is (`created` lists what was made).
+ */
+export async function createGroup(store: ProjectStore, path: string, directory = "", opts: { parents?: boolean } = {}): Promise<GroupView & { created: string[] }> {
   checkGroupPath(path);
   const dir = checkGroupDirectory(directory, store.root);
   return changeGroups(store, `group new ${path}`, (data) => {
-    addGroup(data, path, dir, new Date().toISOString());
-    return viewGroups(data).find((g) => g.path === path)!;
+    const now = new Date().toISOString();
+    const created: string[] = [];
+    if (opts.parents) {
+      for (const p of missingParents(data, path)) created.push(addGroup(data, p, "", now).path);
+      if (data.groups.some((g) => g.path === path)) {
+        const existing = data.groups.find((g) => g.path === path)!;
+        if (dir !== "" && existing.directory !== dir) {
+          throw new SpexError("group_exists", `the group "${path}" already exists with ${existing.directory ? `the directory ${existing.directory}` : "no directory of its own"}`, {
+            hint: "-p leaves an existing group as it is; remove it first to change its directory",
+            details: { path },
+          });
+        }
+        return { ...viewGroups(data).find((g) => g.path === path)!, created };
+      }
+    }
+    created.push(addGroup(data, path, dir, now).path);
+    return { ...viewGroups(data).find((g) => g.path === path)!, created };
   });
 }
 

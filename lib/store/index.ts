@@ -65,6 +65,8 @@ export interface SessionPaths {
   watchers: string;
   files: string;
   lastScreen: string;
+  /** Left by a merge that landed (lib/sessions/merged.ts). */
+  merged: string;
 }
 
 export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
@@ -82,6 +84,7 @@ export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
     watchers: `${dir}/watchers.json`,
     files: `${dir}/files.json`,
     lastScreen: `${dir}/last-screen.txt`,
+    merged: `${dir}/merged.json`,
   };
 }
 

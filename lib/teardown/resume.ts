@@ -46,9 +46,12 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   const leaf = recordedLeaf(record, sessionPaths(store, id).agentPid);
   const state = probe(leaf);
   if (state !== "dead" && !opts.force) {
-    throw new SpexError("session_running", `the agent of session ${id.slice(0, 8)} (pid ${leaf.pid}) is still running`, {
-      hint: `attach to it, or resume with --force to stop it and relaunch`,
-      details: { pid: leaf.pid, leaf: state },
+    const id8 = id.slice(0, 8);
+    // Archiving leaves the agent running, so "resume" after "archive" usually means "bring it back".
+    const restore = record.archived ? `it was archived with its agent running: \`spex session archive --restore ${id8}\` lists it again; ` : "";
+    throw new SpexError("session_running", `the agent of session ${id8} (pid ${leaf.pid}) is still running`, {
+      hint: `${restore}attach with \`spex session attach ${id8}\`, or resume with --force to stop it and relaunch`,
+      details: { pid: leaf.pid, leaf: state, archived: record.archived },
     });
   }
   // Refusals the launch would settle come before anything is stopped: a refused resume changes nothing.

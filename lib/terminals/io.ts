@@ -90,9 +90,25 @@ export function sendToTerminal(reading: Exclude<TerminalReading, { kind: "absent
   return { ...base, sent: "text", bytes: Buffer.byteLength(text), keys: [], enter };
 }
 
+const SGR = /\u001b\[[0-9;:]*m/g;
+
+/**
+ * The screen an exited program left, with tmux's "Pane is dead" line right
+ * under its last output: tmux writes that line on the bottom row, so the rows
+ * between (blank, up to a screenful) say nothing and are dropped.
+ */
+export function closeUpDeadLine(screen: string): string {
+  const rows = screen.split("\n");
+  const last = rows.length - 1;
+  if (last < 1 || !/^Pane is dead\b/.test(rows[last]!.replace(SGR, ""))) return screen;
+  let end = last;
+  while (end > 0 && rows[end - 1]!.replace(SGR, "").trim() === "") end--;
+  return [...rows.slice(0, end), rows[last]!].join("\n");
+}
+
 export function readTerminalScreen(reading: Exclude<TerminalReading, { kind: "absent" }>, opts: ScreenOptions = {}): TerminalScreen {
   const t = usable(reading);
   const pane = readPaneScreen(t.tmux_socket, sessionPaneTarget(t.tmux_session), opts);
   if (!pane) throw gone(t);
-  return { id: t.terminal_id, name: t.name, exited: pane.dead, styled: opts.styled ?? false, history: opts.history ?? 0, screen: pane.screen };
+  return { id: t.terminal_id, name: t.name, exited: pane.dead, styled: opts.styled ?? false, history: opts.history ?? 0, screen: pane.dead ? closeUpDeadLine(pane.screen) : pane.screen };
 }

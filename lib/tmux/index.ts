@@ -27,9 +27,16 @@ export function serverOf(socket: string): string {
   return socket === DEFAULT_SOCKET ? "" : socket;
 }
 
-/** A socket of "" means the user's default tmux server. */
+/**
+ * A socket of "" means the user's default tmux server. `-u` because a tmux
+ * client whose LC_ALL/LC_CTYPE/LANG names no UTF-8 (unset, C, POSIX: cron,
+ * systemd, containers, an ssh server without AcceptEnv) prints every control
+ * character and non-ASCII byte of a format as `_`: the field separators of
+ * `list-panes -F` and every unicode folder, title or session name. spex reads
+ * what these calls print, so its own client is UTF-8 whatever locale it got.
+ */
 export function baseArgs(socket: string): string[] {
-  const args = socket ? ["-L", socket] : [];
+  const args = socket ? ["-u", "-L", socket] : ["-u"];
   // Only consulted when a command starts the server.
   const conf = process.env.SPEX_TMUX_CONF;
   if (conf) args.push("-f", conf);

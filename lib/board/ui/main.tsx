@@ -5,6 +5,7 @@ import { render } from "ink";
 import type { BoardServices } from "../model/services";
 import { App } from "./components/App";
 import { AlternateScreen, guardTerminal } from "./terminal";
+import { layoutReady } from "./layout";
 
 export interface BoardOptions {
   color: boolean;
@@ -15,6 +16,7 @@ export interface BoardOptions {
 }
 
 export async function startBoard(services: BoardServices, opts: BoardOptions): Promise<number> {
+  await layoutReady;
   const screen = new AlternateScreen({ stdout: opts.stdout, stdin: opts.stdin });
   let app: ReturnType<typeof render> | undefined;
   const unguard = guardTerminal(screen, () => app?.unmount());

@@ -39,6 +39,7 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     model: "",
     effort: "",
     files: [],
+    merged: false,
     raw: { name: "", title: "a session", node: "" },
     ...fields,
   };
