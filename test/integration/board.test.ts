@@ -182,3 +182,41 @@ function spawnKill(t: BoardTerminal): void {
   if (kids.length === 0) throw new Error("no board process under the pane's shell");
   for (const k of kids) process.kill(Number(k), "SIGTERM");
 }
+
+test.skipIf(!bash || !installed("script"))("Enter attaches: outside tmux the board steps aside for tmux attach and is drawn again on detach; inside tmux the session opens in a popup that detach closes", async () => {
+  sb = sandbox();
+  const s = startShellSession(sb, "bash", "echo inside-the-session");
+  waitIdle(sb, s);
+  term = boardTerminal(sb);
+  // A client on the terminal's server, as a person's terminal is (a popup needs one to show on); script gives it a pty.
+  const { spawn, spawnSync } = await import("node:child_process");
+  const client = spawn("script", ["-qfc", `tmux -L ${term.socket} attach -t term`, "/dev/null"], { env: { ...sb.env, TERM: "xterm-256color" }, stdio: ["pipe", "ignore", "ignore"] });
+  try {
+    await waitFor(() => spawnSync("tmux", ["-L", term!.socket, "list-clients"], { encoding: "utf8" }).stdout.trim() !== "", "a client of the test terminal");
+    const sessionClients = () => spawnSync("tmux", ["-L", sb!.tmuxSocket, "list-clients"], { encoding: "utf8" }).stdout.trim();
+
+    // Outside tmux (TMUX unset for the board): tmux attach takes the terminal; C-b d comes back to a redrawn board.
+    await openBoard(term, sb, `env -u TMUX -u TMUX_PANE '${SPEX_BIN}' board`);
+    await term.until("1 session");
+    term.keys("Enter");
+    await term.untilGone("spex board ·");
+    await term.until("inside-the-session");
+    term.keys("C-b", "d");
+    await term.until(`back from ${s.id.slice(0, 8)}`);
+    await term.until("spex board · repo");
+    await quitAndCheckRestored(term, sb);
+
+    // Inside tmux (the board's pane is in the terminal's server; the session on spex's own): a popup with a client of the session's server.
+    term.type(`clear; '${SPEX_BIN}' board`);
+    term.keys("Enter");
+    await term.until("1 session");
+    term.keys("Enter");
+    await waitFor(() => sessionClients() !== "", "the popup's client on the session's server", 15000);
+    spawnSync("tmux", ["-L", sb.tmuxSocket, "detach-client", "-s", s.tmuxSession]);
+    await waitFor(() => sessionClients() === "", "the popup to close on detach", 15000);
+    await term.until("(the board stays here)");
+    term.keys("q");
+  } finally {
+    client.kill();
+  }
+}, 120_000);

@@ -5,7 +5,6 @@ import { COLUMNS, columnWidths, fitCell, shownColumns } from "../../lib/board/mo
 import { statusCounts } from "../../lib/board/model/counts";
 import { filterRows } from "../../lib/board/model/filter";
 import { boardLines } from "../../lib/board/model/order";
-import { ageOf } from "../../lib/board/model/words";
 import { refuseNonTerminal } from "../../lib/board";
 import { corruptRow, sessionRow } from "../../lib/board/ui/test-rows";
 import { SpexError } from "../../lib/errors";
@@ -74,13 +73,6 @@ describe("board words", () => {
     expect(statusCounts(rows)).toBe("1 asking · 1 corrupt · 2 working · 1 idle");
   });
 
-  test("ages in a few cells", () => {
-    const now = Date.parse("2026-01-02T00:00:00Z");
-    expect(ageOf("2026-01-01T23:59:50Z", now)).toBe("10s");
-    expect(ageOf("2026-01-01T23:00:00Z", now)).toBe("1h");
-    expect(ageOf("2025-12-29T00:00:00Z", now)).toBe("4d");
-    expect(ageOf("", now)).toBe("");
-  });
 });
 
 describe("board columns", () => {

@@ -19,7 +19,7 @@ export function ConfirmDialog({ question, lines, width, height, onAnswer }: Conf
   const room = Math.max(0, height - 1);
   const shown = lines.length > room ? [...lines.slice(0, room - 1), `… and ${lines.length - room + 1} more`] : lines;
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate">
           {fitCell(l, width)}

@@ -60,7 +60,7 @@ export function NewSessionForm({ launchers, defaultLauncher, groups, group, widt
   const promptLines = (prompt + (focus === 0 ? "█" : "")).split("\n");
   const room = Math.max(1, height - 5);
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate" bold={color}>
         {fitCell(`${mark(0)}new session: what should the agent do?`, width)}
       </Text>
