@@ -55,7 +55,7 @@ export const COLUMNS: Column[] = [
     sort: (row) => row.display,
   },
   { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
-  { key: "live", header: "live", wide: true, text: (row) => row.liveness, tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
+  { key: "live", header: "live", wide: true, text: (row) => (row.kind === "ok" && row.offlineReason ? `${row.liveness} · ${row.offlineReason}` : row.liveness), tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
   { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
   { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
   { key: "kids", header: "kids", wide: true, text: (_row, place) => (place.kids ? String(place.kids) : "") },

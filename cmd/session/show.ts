@@ -5,6 +5,7 @@ import type { RemoteSpec } from "../../lib/machines";
 import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { showSession } from "../../lib/verbs/show";
+import { REASON_TEXT } from "../../lib/survive/reason";
 
 export class SessionShowCommand extends RemotableCommand {
   static paths = [["session", "show"]];
@@ -41,6 +42,7 @@ export class SessionShowCommand extends RemotableCommand {
       ["session", row.id],
       ["label", row.label],
       ["status", `${row.display} (lifecycle ${row.lifecycle}, ${row.liveness})`],
+      ["offline", row.offlineReason ? `${row.offlineReason}: ${REASON_TEXT[row.offlineReason]}` : ""],
       ["stopped", row.stopped ? `yes: the agent was stopped; \`spex session resume ${row.shortId}\` relaunches it` : ""],
       ["archived", row.archived ? "yes: hidden from `spex session ls` unless --all" : ""],
       ["branch", row.branch],

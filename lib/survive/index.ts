@@ -4,3 +4,4 @@
 export { type LogindFacts, logoutKills, parseLogind, readLogind } from "./logind";
 export { type ServerStartFacts, type ServerStartPlan, planServerStart, scopeHelps, scopeUnitName, serverStartFacts, userManagerReachable } from "./server-plan";
 export { LOGOUT_KILLS, type LogoutCheck, logoutCheck, readLogoutCheck } from "./doctor";
+export { OFFLINE_REASONS, type OfflineReason, REASON_TEXT, RESUMABLE_REASONS, type ReasonFacts, isOfflineReason, offlineReason } from "./reason";

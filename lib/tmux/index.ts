@@ -112,6 +112,21 @@ export function serverRunning(socket: string): boolean | undefined {
   return noServer(r) ? false : undefined;
 }
 
+const shownServers = new Map<string, { at: number; running: boolean | undefined }>();
+const SHOWN_SERVER_MS = 1000;
+
+/**
+ * serverRunning for what is only shown (list rows): a listing, or a backend
+ * answering one listing after another, asks each socket at most once a second.
+ */
+export function serverRunningShown(socket: string): boolean | undefined {
+  const seen = shownServers.get(socket);
+  if (seen && Date.now() - seen.at < SHOWN_SERVER_MS) return seen.running;
+  const running = serverRunning(socket);
+  shownServers.set(socket, { at: Date.now(), running });
+  return running;
+}
+
 /**
  * A tmux command that may start the server (a `new-session`): when no server
  * listens yet, the client runs where the server it forks outlives the

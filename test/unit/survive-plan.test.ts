@@ -1,7 +1,7 @@
 // How the tmux server is started (issue 27 item 1) and what doctor says about a
 // logout: pure answers from the machine's facts.
 import { describe, expect, test } from "bun:test";
-import { logoutCheck, parseLogind, planServerStart, scopeUnitName } from "../../lib/survive";
+import { logoutCheck, offlineReason, parseLogind, planServerStart, scopeUnitName } from "../../lib/survive";
 
 const SYSTEMD_RUN = "/usr/bin/systemd-run";
 const SETSID = "/usr/bin/setsid";
@@ -57,5 +57,37 @@ describe("logind facts and the doctor check", () => {
     expect(logoutCheck({ killUserProcesses: true, linger: true }, "u").ok).toBe(true);
     expect(logoutCheck({ killUserProcesses: false, linger: false }, "u").ok).toBe(true);
     expect(logoutCheck(undefined, "u").ok).toBe(true);
+  });
+});
+
+describe("offlineReason", () => {
+  const facts = (running: boolean | undefined) => ({ boot: "boot-now", serverRunning: () => running });
+  const gone = { stopped: false, stopped_by: undefined, agent_pid: "4242", agent_boot: "boot-now", tmux_socket: "spex" };
+
+  test("spex ended it: killed, whatever else holds", () => {
+    expect(offlineReason({ ...gone, stopped: true, stopped_by: "spex", agent_pid: "" }, facts(false))).toBe("killed");
+  });
+
+  test("started in another boot: machine_restarted, before the server's absence", () => {
+    expect(offlineReason({ ...gone, agent_boot: "boot-before" }, facts(false))).toBe("machine_restarted");
+  });
+
+  test("same boot, no server: tmux_server_gone; the server runs (or cannot tell): agent_exited", () => {
+    expect(offlineReason(gone, facts(false))).toBe("tmux_server_gone");
+    expect(offlineReason(gone, facts(true))).toBe("agent_exited");
+    expect(offlineReason(gone, facts(undefined))).toBe("agent_exited");
+  });
+
+  test("its own exit recorded (SessionEnd) stays agent_exited after a restart", () => {
+    expect(offlineReason({ ...gone, stopped: true, agent_boot: "boot-before" }, facts(false))).toBe("agent_exited");
+  });
+
+  test("a record without a boot (written before spex recorded one) is judged by its server", () => {
+    expect(offlineReason({ ...gone, agent_boot: undefined }, facts(false))).toBe("tmux_server_gone");
+  });
+
+  test("nothing ran (never launched, a first launch that failed): no reason", () => {
+    expect(offlineReason({ ...gone, agent_pid: "" }, facts(false))).toBeNull();
+    expect(offlineReason({ ...gone, agent_pid: "", stopped: true }, facts(false))).toBeNull();
   });
 });
