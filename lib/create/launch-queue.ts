@@ -14,11 +14,12 @@ import { probeLeaf } from "../proc";
 import { type RecordReading, readSession, updateRecord } from "../record";
 import { type ProjectStore, projectLockPath } from "../store";
 import { launchQueue, readAll } from "../sessions";
-import { freezeOriginal, launchSession, markLauncher, restoreOriginal, settleFence } from "../launch";
+import { everLaunched, freezeOriginal, launchSession, markLauncher, restoreOriginal, settleFence } from "../launch";
 import { claimedFromQueue } from "../launch/fence";
 import { faultPoint } from "../faults";
 import { queueMayWait, syncQueueMarker } from "../launch/queue-marker";
 import { typeFirstCommand } from "../comms/first-command";
+import { clearResumeQueued, resumeQueued } from "../survive/resume-marker";
 
 /**
  * A slot is held by a launch under way (its fence) or a live agent, archived
@@ -113,14 +114,18 @@ export async function drainLaunchQueue(store: ProjectStore, opts: DrainOptions =
   faultPoint("queue-claimed");
   const result: QueueDrain = { launched: [], failed: [], waiting };
   for (const id of claimed) {
+    // A session `resume --all` queued goes back into its own conversation; any other starts with its prompt.
+    const resume = resumeQueued(store, id) && everLaunched(store, id);
     try {
-      const launched = await launchSession(store, id, { claimed: true, wait: opts.wait ?? false });
+      const launched = await launchSession(store, id, { claimed: true, wait: opts.wait ?? false, resume });
       faultPoint("queue-launched");
+      clearResumeQueued(store, id);
       result.launched.push(id);
       await typeFirstCommand(store, id, launched);
     } catch (e) {
       // Whatever refused, the claim's fence must not outlive it: the session is left offline, out of the queue.
       await restoreOriginal(store, id).catch(() => undefined);
+      clearResumeQueued(store, id);
       result.failed.push(
         e instanceof SpexError
           ? new SpexError(e.code, `queued session ${id.slice(0, 8)} could not be launched: ${e.message}`, { hint: e.hint, details: { session: id } })

@@ -9,6 +9,7 @@ export { type CloseOptions, type CloseResult, closeSession, gatherCloseFacts } f
 export { resourceLockPaths } from "../store";
 export { type CloseFacts, type ClosePlan, planClose } from "./plan";
 export { type ResumeOptions, type ResumeResult, resumeSession } from "./resume";
+export { type ResumeAllFilter, type ResumeAllOptions, type ResumeAllResult, type ResumeEntry, fleetStores, resumeAll, resumeCandidates } from "./resume-all";
 export {
   type QuarantineClaim,
   type QuarantineProof,

@@ -62,7 +62,7 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   // process of the earlier run still going (a daemon) is stopped first.
   const leftover = state !== "dead" || hasTmuxSession(record) || sessionProcesses(store, id, record).length > 0;
   // The slot this stop frees is the one the relaunch takes: it is not handed to the queue.
-  const stopped = leftover ? await stopSession(store, id, { drain: false }) : null;
+  const stopped = leftover ? await stopSession(store, id, { drain: false, leftovers: state === "dead" }) : null;
   const launch = await launchSession(store, id, { resume: !fresh, wait: opts.wait, onWaiting: opts.onWaiting });
   // A shell session never launched before (--no-launch) runs its prompt as the first command now.
   await typeFirstCommand(store, id, launch);

@@ -32,13 +32,13 @@ export function refuseCorrupt(store: ProjectStore, id: string, verb: string): vo
  * mid-way) falls back to its frozen original, and a pending after-turn
  * request is moot.
  */
-export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof publicRecord>[1]): SessionRecord {
+export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof publicRecord>[1], by: "spex" | "" = "spex"): SessionRecord {
   const base = publicRecord(record, pending);
   // The leaf is gone: forget its pid, so a later process wearing that number is never taken for it.
   // A stopped session also leaves the launch queue: it waits for a resume, not for a slot.
   const status = base.status === "queued" ? "idle" : base.status;
   // Ended by spex (stop, close, archive --stop): a reader says `killed`, and `resume --all` leaves it be (lib/survive).
-  return { ...base, status, launch_readiness_pending: "", stopped: true, stopped_by: "spex", after_turn: "", agent_pid: "", agent_start: "" };
+  return { ...base, status, launch_readiness_pending: "", stopped: true, stopped_by: by, after_turn: "", agent_pid: "", agent_start: "" };
 }
 
 function sameRecord(a: SessionRecord, b: SessionRecord): boolean {
@@ -52,6 +52,12 @@ export interface StopOptions {
   onWait?: EndOptions["onWait"];
   /** Hand the freed slot to the launch queue (default true; a resume takes it back itself). */
   drain?: boolean;
+  /**
+   * Only clearing what an agent that is already gone left behind (its dead
+   * pane, a daemon it started) before a relaunch: nobody is ending the agent,
+   * so the record does not say `killed`.
+   */
+  leftovers?: boolean;
 }
 
 export async function stopSession(store: ProjectStore, id: string, opts: StopOptions = {}): Promise<StopResult & { skipped: boolean; change?: RecordChange }> {
@@ -76,7 +82,7 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
     (record, ctx) => {
       assertNotRelaunched(store, id, reading.record, record);
       tmux = endTmuxSession(id, record);
-      const next = stoppedRecord(record, ctx.pending);
+      const next = stoppedRecord(record, ctx.pending, opts.leftovers ? "" : "spex");
       rmSync(sessionPaths(store, id).agentPid, { force: true });
       return sameRecord(next, record) ? undefined : next;
     },
