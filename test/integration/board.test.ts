@@ -227,3 +227,82 @@ test.skipIf(!bash || !installed("script"))("Enter attaches: outside tmux the boa
     client.kill();
   }
 }, 120_000);
+
+test.skipIf(!bash)("the board makes a session (n: prompt, launcher), archives and restores it (a, A), stops and resumes it (x, r), and shows one group (g)", async () => {
+  sb = sandbox();
+  const first = startShellSession(sb, "bash", "echo first");
+  waitIdle(sb, first);
+  sb.spex(["group", "new", "api"]);
+  term = boardTerminal(sb);
+  await openBoard(term, sb);
+  await term.until("1 session");
+
+  // n: the prompt, then the launcher picked with → until it is the test's shell launcher.
+  term.keys("n");
+  await term.until("what should the agent do?");
+  term.type("echo made-by-the-board");
+  term.keys("Tab");
+  const launcher = () => /launcher ‹ (\S+) ›/.exec(term!.screen())?.[1] ?? "";
+  await term.until("› launcher ‹");
+  for (let i = 0; i < 8 && launcher() !== "sh-under-test"; i++) {
+    const was = launcher();
+    term.keys("Right");
+    await waitFor(() => launcher() !== was, "the next launcher");
+  }
+  await term.until("launcher ‹ sh-under-test ›");
+  term.keys("Enter");
+  await term.until(/created \w{8}/, 30000);
+  const made = await waitFor(() => (JSON.parse(sb!.spex(["session", "ls", "--json"]).stdout) as { id: string; label: string }[]).find((r) => r.label.includes("made-by-the-board")), "the new session in ls", 20000);
+  const m8 = made.id.slice(0, 8);
+  await term.until("2 sessions");
+
+  // Plain order: the new session is the last row.
+  term.keys("o");
+  await term.until("plain order");
+  term.keys("End");
+  await term.until(`── ${m8} `);
+
+  // a: archive (asks), gone from the list; A shows it (archived); a restores it.
+  term.keys("a");
+  await term.until(`archive ${m8}`);
+  term.keys("y");
+  await term.until("1 session", 20000);
+  term.keys("A");
+  await term.until("(archived)");
+  term.keys("End");
+  await term.until(`── ${m8} `);
+  term.keys("a");
+  await term.until(`restored ${m8}`, 20000);
+  term.keys("A");
+  await term.until("2 sessions");
+
+  // x then r: stopped, then resumed.
+  term.keys("End");
+  await term.until(`── ${m8} `);
+  term.keys("x");
+  await term.until(`stop ${m8}`);
+  term.keys("y");
+  await waitFor(() => row(sb!, made.id)?.stopped === true, "the new session to stop", 20000, 100);
+  term.keys("r");
+  await term.until(`resumed ${m8}`, 30000);
+  await waitFor(() => row(sb!, made.id)?.stopped === false, "the new session to run again", 20000, 100);
+
+  // g: only the sessions filed in api (none), then every group again.
+  term.keys("g");
+  await term.until("show which group?");
+  term.keys("j", "j"); // read as one "jj": the picker takes it a key at a time
+  await term.until("› api");
+  term.keys("Enter");
+  await term.until("group api");
+  await term.until("0 of 2");
+  term.keys("g");
+  await term.until("show which group?");
+  await term.until("› api");
+  term.keys("k");
+  await term.until("› (no group)");
+  term.keys("k");
+  await term.until("› (every group)");
+  term.keys("Enter");
+  await term.until("2 sessions");
+  await quitAndCheckRestored(term, sb);
+}, 180_000);
