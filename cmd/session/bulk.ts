@@ -36,7 +36,7 @@ function bulkReport(env: BulkEnvelope, withMachine = false): string {
 export class SessionBulkCommand extends SpexCommand {
   static paths = [["session", "bulk"]];
   static usage = SpexCommand.Usage({
-    category: "Sessions",
+    category: "Fleet",
     description: "check or act on many live panes at once (status, capture, doctor, ensure, start, stop, restart)",
     details: `
       Selects panes like \`spex session live\` and answers one \`sessions.bulk.v1\` envelope. \`status\`, \`capture\` and \`doctor\` are read-only and stay usable while the guard is exceeded (its reasons are reported). \`ensure\`, \`start\`, \`stop\` and \`restart\` act only on spex sessions, through the same code as \`spex session stop\` and \`spex session resume\`: they need \`--yes\` unless \`--dry-run\`, refuse active or needs_attention panes unless that status was selected with \`--status\`, and refuse everything while the guard (\`--max-active-agents\`, default 12; \`--max-load-per-core\`, default 1.5; \`--max-load1\`, off by default, \`none\` turns it off) is exceeded. Confirmed work runs queued, at most \`--concurrency\` at a time, each after a random delay of up to \`--jitter\` ms; \`--no-queue\` runs them one after another.

@@ -22,7 +22,7 @@ export function fleetWarnings(errors: FleetError[]): string {
 export class SessionLiveCommand extends SpexCommand {
   static paths = [["session", "live"]];
   static usage = SpexCommand.Usage({
-    category: "Sessions",
+    category: "Fleet",
     description: "list every live tmux pane with its status (active, idle, needs_attention, dead)",
     details: `
       Scans the spex tmux server, your default tmux server, \`tmux.sockets\` from spexcode.json and every socket a running spex session was put on, with one \`list-panes\` and one batched capture per server. A spexcode.json that cannot be read is reported on stderr and the defaults are used: live answers for the whole machine wherever it is run. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.

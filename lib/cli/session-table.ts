@@ -25,23 +25,29 @@ const cyan = SGR("36");
 const dim = SGR("2");
 const bold = SGR("1");
 
+/** A status's colour, by name: the board (Ink) and this table paint from the same map. */
+export type StatusTone = "green" | "cyan" | "yellow" | "red" | "magenta" | "dim" | "plain";
+
 /** One colour per status family: busy, needs a person, finished, not running. */
-const STATUS_COLOR: Record<string, (t: string) => string> = {
-  working: green,
-  starting: cyan,
-  queued: cyan,
-  idle: (t) => t,
-  asking: yellow,
-  parked: yellow,
-  error: red,
-  corrupt: red,
-  unreadable: red,
-  review: magenta,
-  done: magenta,
-  "close-pending": magenta,
-  offline: dim,
-  retired: dim,
+export const STATUS_TONE: Record<string, StatusTone> = {
+  working: "green",
+  starting: "cyan",
+  queued: "cyan",
+  idle: "plain",
+  asking: "yellow",
+  parked: "yellow",
+  error: "red",
+  corrupt: "red",
+  unreadable: "red",
+  review: "magenta",
+  done: "magenta",
+  "close-pending": "magenta",
+  offline: "dim",
+  retired: "dim",
 };
+
+const TONE_SGR: Record<StatusTone, (t: string) => string> = { green, cyan, yellow, red, magenta, dim, plain: (t) => t };
+const STATUS_COLOR = (status: string) => TONE_SGR[STATUS_TONE[status] ?? "plain"];
 
 /** Statuses that stand for the agent's proposal, which outlives the agent itself. */
 const PROPOSALS = new Set(["review", "done", "close-pending"]);
@@ -125,7 +131,7 @@ export function renderSessionTable(rows: ListRow[], opts: SessionTableOptions): 
     ? (row: number, column: number, text: string) => {
         if (row < 0) return bold(text);
         const r = ordered[row]!.row;
-        if (column === 1) return (STATUS_COLOR[r.display] ?? ((t: string) => t))(text);
+        if (column === 1) return STATUS_COLOR(r.display)(text);
         return r.kind === "ok" && r.archived ? dim(text) : text;
       }
     : undefined;

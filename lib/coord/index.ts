@@ -6,3 +6,4 @@ export { type TaskState, normalTaskId } from "./task-rules";
 export { type LeaseView, type ReserveResult, listReservations, reserve, releaseReservations } from "./reservations";
 export { type LeaseMode, DEFAULT_LEASE_TTL_MS, MAX_LEASE_TTL_MS, parseTtl, patternsOverlap } from "./lease-rules";
 export { type GroupView, type GroupRemoval, type GroupFiling, listGroups, createGroup, deleteGroup, fileSessions, requireGroup, groupMembership } from "./groups";
+export { COORD_LIMITS, characters, refuseTooLong, refuseTooMany } from "./limits";

@@ -10,6 +10,7 @@ import { type SessionRecord, readSession, refuseUnusable, updateRecord } from ".
 import { type ProjectStore, sessionPaths } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxFolder, tmuxSync, tmuxWord } from "../tmux";
 import { branchExists } from "../git";
+import { faultPoint } from "../faults";
 import { clearFence, freezeOriginal, launcherIsSelf, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
 import { settleFence } from "./settle";
 
@@ -189,6 +190,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     { reason: "launch", purpose: `launch ${id}` },
   );
 
+  faultPoint("launch-window");
   // One tmux call: open the session on a placeholder, keep dead panes for their last screen, then start the script.
   // -P prints the new session's id only when this call made it: a session of that name made by anyone else is never killed here.
   const started = tmuxSync(socket, [

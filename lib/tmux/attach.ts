@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { SpexError } from "../errors";
 import { exactSession, tmuxSync } from "./index";
-import { shellQuote } from "./quote";
+import { formatLiteral, shellQuote, tmuxWord } from "./quote";
 
 export type AttachWay = "attach" | "switch" | "popup" | "window";
 
@@ -53,7 +53,8 @@ export function attachPlan(f: AttachFacts): AttachPlan {
   const inner = `env -u TMUX tmux -S ${shellQuote(f.serverPath)} attach-session -t ${shellQuote(target)}`;
   const popups = f.version[0] > 3 || (f.version[0] === 3 && f.version[1] >= 2);
   if (popups) return { way: "popup", args: ["-S", callerPath, "display-popup", "-E", "-w", "90%", "-h", "90%", inner], keepCallerTmux: true };
-  return { way: "window", args: ["-S", callerPath, "new-window", "-n", f.session, inner], keepCallerTmux: true };
+  // new-window expands -n as a format: the name stays a name.
+  return { way: "window", args: ["-S", callerPath, "new-window", "-n", tmuxWord(formatLiteral(f.session)), inner], keepCallerTmux: true };
 }
 
 /** The commands a person can use instead, named in the refusals (the verb knows its own words). */
