@@ -12,6 +12,7 @@ import { InternalSessionStateCommand } from "./internal/session-state";
 import { SessionNewCommand } from "./session/new";
 import { SessionAttachCommand } from "./session/attach";
 import { InternalHookCommand } from "./internal/hook";
+import { InternalNotifyCommand } from "./internal/notify";
 import { InternalPostCheckoutCommand } from "./internal/post-checkout";
 import { DoctorCommand } from "./doctor";
 import { VersionCommand } from "./version";
@@ -36,6 +37,7 @@ import { SessionWatchCancelCommand } from "./session/watch/cancel";
 import { SessionWatchStreamCommand } from "./session/watch/stream";
 import { SessionReparentCommand } from "./session/reparent";
 import { ServeCommand } from "./serve";
+import { DashboardCommand } from "./dashboard";
 import { McpCommand } from "./mcp";
 import { TaskNewCommand } from "./task/new";
 import { TaskLsCommand } from "./task/ls";
@@ -62,6 +64,7 @@ import { MachineAddCommand } from "./machine/add";
 import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
+import { BoardCommand } from "./board";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -76,6 +79,7 @@ export const commands: CommandClass<any>[] = [
   SessionNewCommand,
   SessionAttachCommand,
   InternalHookCommand,
+  InternalNotifyCommand,
   InternalPostCheckoutCommand,
   DoctorCommand,
   VersionCommand,
@@ -100,6 +104,7 @@ export const commands: CommandClass<any>[] = [
   SessionWatchStreamCommand,
   SessionReparentCommand,
   ServeCommand,
+  DashboardCommand,
   McpCommand,
   TaskNewCommand,
   TaskLsCommand,
@@ -126,4 +131,5 @@ export const commands: CommandClass<any>[] = [
   MachineLsCommand,
   MachineRmCommand,
   MachineInstallCommand,
+  BoardCommand,
 ];

@@ -2,26 +2,18 @@
 // event stream, a detail panel per session (overview, changes, terminal), a
 // form to start sessions, and the project's groups, tasks and reservations.
 // Bundled for the browser at build time (scripts/build-web.ts).
-import { token, whenUnauthorized, api } from "./api";
+import { api } from "./api";
+import { connect, notice } from "./connection";
 import { CoordPanel } from "./coord";
 import { CreateForm } from "./create-form";
 import { DetailPanel } from "./detail";
 import { byId } from "./dom";
-import { openStream } from "./stream";
 import { SessionTable } from "./table";
 import { LiveTerminal } from "./terminal";
 import type { Row, TimelineEvent } from "./types";
 import { allowStyleElements } from "./csp";
 
 allowStyleElements();
-
-let locked = false;
-
-function notice(text: string): void {
-  const n = byId("notice");
-  n.textContent = text;
-  n.hidden = !text;
-}
 
 function summarize(table: SessionTable): void {
   const counts = new Map<string, number>();
@@ -35,20 +27,6 @@ function summarize(table: SessionTable): void {
   byId("summary").textContent = `${total} sessions${parts.length ? ` · ${parts.join(", ")}` : ""}`;
 }
 
-/** Without the right token the backend shows nothing: say so instead of an empty table. */
-function needsToken(code: string): void {
-  locked = true;
-  document.body.classList.add("locked");
-  const conn = byId("conn");
-  conn.textContent = "needs token";
-  conn.className = "conn down";
-  notice(
-    code === "token_invalid"
-      ? "This page's token is not the running backend's (was it restarted?). Open the dashboard URL that spex serve printed."
-      : "This dashboard needs its token. Open the dashboard URL that spex serve printed: it carries the token once.",
-  );
-}
-
 const coord = new CoordPanel();
 // The detail panel is made below; the table reports selections to it.
 let detail: DetailPanel;
@@ -59,7 +37,6 @@ const table = new SessionTable(
 const terminal = new LiveTerminal();
 detail = new DetailPanel(table, terminal);
 new CreateForm(table, coord, (id) => detail.open(id));
-whenUnauthorized(needsToken);
 
 async function loadList(): Promise<void> {
   table.beginLoad();
@@ -104,23 +81,4 @@ const handlers: Record<string, (data: any) => void> = {
   timeline: (t: { id: string; event: TimelineEvent }) => detail.timelineEvent(t.id, t.event),
 };
 
-if (token) {
-  openStream({
-    path: "/api/events",
-    resume: true,
-    onFrame: (f) => handlers[f.type]?.(JSON.parse(f.data)),
-    onOpen: () => {
-      const conn = byId("conn");
-      conn.textContent = "live";
-      conn.className = "conn up";
-    },
-    onDrop: () => {
-      if (locked) return false;
-      const conn = byId("conn");
-      conn.textContent = "reconnecting";
-      conn.className = "conn down";
-      return true;
-    },
-    onRefused: needsToken,
-  });
-} else needsToken("token_required");
+connect((f) => handlers[f.type]?.(JSON.parse(f.data)));

@@ -1,32 +1,24 @@
-// The session table: one <tr> per session, patched in place when its row
-// changes, so 500 sessions cost nothing between events. Children sit under
-// their parent (tree order); the filter and the archived switch hide rows.
-import { age, byId, el } from "./dom";
+// The session table: one <tr> per session, children under their parent
+// (tree order), the filter and the archived switch hiding rows. A row is
+// drawn from the last row received, whole: each <tr> remembers which row
+// object (and tree place) it was drawn from, and is drawn again whenever that
+// differs, wherever the row was meanwhile (hidden by a filter, archived,
+// turned corrupt). Rows that did not change keep their elements untouched, so
+// 500 sessions cost nothing between events.
+import { COLUMNS, type Place, labelOf } from "./columns";
+import { byId, el } from "./dom";
 import type { Row } from "./types";
-import { rowNote } from "./words";
 
-interface Cells {
-  tree: HTMLElement;
-  label: HTMLElement;
-  short: HTMLElement;
-  badge: HTMLElement;
-  note: HTMLElement;
-  live: HTMLElement;
-  branch: HTMLElement;
-  age: HTMLElement;
-  kids: HTMLElement;
-}
-
-interface Placed {
-  depth: number;
-  kids: number;
+interface Drawn extends Place {
+  row: Row;
 }
 
 export class SessionTable {
   readonly rows = new Map<string, Row>();
   private readonly trs = new Map<string, HTMLTableRowElement>();
-  private readonly cells = new WeakMap<HTMLTableRowElement, Cells>();
-  private readonly placed = new Map<string, Placed>();
+  private readonly drawn = new WeakMap<HTMLTableRowElement, Drawn>();
+  /** Rows an event changed since the last layout: they flash once drawn. */
+  private readonly changed = new Set<string>();
   private layoutQueued = false;
   private loadSeen: Set<string> | null = null;
   filterText = "";
@@ -34,17 +26,21 @@ export class SessionTable {
   selected: string | null = null;
 
   constructor(private readonly onSelect: (id: string) => void, private readonly onChange: () => void) {
+    const heads = byId("heads");
+    for (const c of COLUMNS) heads.appendChild(el("th", `c-${c.key}${c.wide ? " wide" : ""}`, c.header));
+    // Ages move with the clock, not with events: redraw that column in place.
+    const ageColumn = COLUMNS.findIndex((c) => c.key === "age");
     setInterval(() => {
-      this.rows.forEach((r, id) => {
-        const tr = this.trs.get(id);
-        if (tr && r.kind === "ok") this.cells.get(tr)!.age.textContent = age(r.createdAt);
-      });
+      for (const tr of this.trs.values()) {
+        const d = this.drawn.get(tr);
+        if (d && ageColumn >= 0) this.drawCell(tr, ageColumn, d.row, d);
+      }
     }, 15000);
   }
 
   label(id: string): string {
     const r = this.rows.get(id);
-    return r ? (r.kind === "ok" ? r.label : "(corrupt record)") : id.slice(0, 8);
+    return r ? labelOf(r) : id.slice(0, 8);
   }
 
   /** A full list arrived: rows updated by events while it was in flight are newer, so they stay. */
@@ -59,25 +55,14 @@ export class SessionTable {
     const byId = new Map(fresh.map((r) => [r.id, r]));
     for (const id of [...this.rows.keys()]) if (!byId.has(id) && !seen.has(id)) this.rows.delete(id);
     byId.forEach((r, id) => void (seen.has(id) || this.rows.set(id, r)));
-    this.placed.clear();
     this.queueLayout();
   }
 
   upsert(row: Row): void {
     this.loadSeen?.add(row.id);
-    const prev = this.rows.get(row.id);
+    if (this.rows.has(row.id)) this.changed.add(row.id);
     this.rows.set(row.id, row);
-    const tr = this.trs.get(row.id);
-    const reshape = !prev || !tr || prev.parent !== row.parent || this.visible(prev) !== this.visible(row) || !tr.parentNode;
-    if (reshape) this.queueLayout();
-    else {
-      const p = this.placed.get(row.id) ?? { depth: 0, kids: 0 };
-      this.fill(tr, row, p.depth, p.kids);
-      tr.classList.remove("flash");
-      void tr.offsetWidth; // restart the animation
-      tr.classList.add("flash");
-      this.onChange();
-    }
+    this.queueLayout();
   }
 
   remove(id: string): void {
@@ -92,13 +77,15 @@ export class SessionTable {
     if (id) this.trs.get(id)?.classList.add("selected");
   }
 
+  /** Lay out on the next frame (several changes make one layout); a hidden tab, where frames stop, on a timer. */
   queueLayout(): void {
     if (this.layoutQueued) return;
     this.layoutQueued = true;
-    requestAnimationFrame(() => this.layout());
+    if (document.hidden) setTimeout(() => this.layout(), 50);
+    else requestAnimationFrame(() => this.layout());
   }
 
-  private visible(row: Row): boolean {
+  visible(row: Row): boolean {
     if (row.kind === "ok" && row.archived && !this.showArchived) return false;
     if (!this.filterText) return true;
     const hay = [row.id, row.display, ...(row.kind === "ok" ? [row.label, row.branch, row.node, row.group, row.note] : [])].join(" ").toLowerCase();
@@ -106,7 +93,7 @@ export class SessionTable {
   }
 
   /** Tree order: parents before their children, siblings by creation time; a parent cycle still shows every row. */
-  private order(): { id: string; depth: number; kids: number }[] {
+  private order(): (Place & { id: string })[] {
     const shown = [...this.rows.values()].filter((r) => this.visible(r));
     const ids = new Set(shown.map((r) => r.id));
     const kids = new Map<string, Row[]>();
@@ -121,7 +108,7 @@ export class SessionTable {
       const y = b.createdAt ?? "";
       return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : 1;
     };
-    const out: { id: string; depth: number; kids: number }[] = [];
+    const out: (Place & { id: string })[] = [];
     const seen = new Set<string>();
     const walk = (r: Row, depth: number) => {
       if (seen.has(r.id)) return;
@@ -136,32 +123,29 @@ export class SessionTable {
   }
 
   private layout(): void {
+    if (!this.layoutQueued) return;
     this.layoutQueued = false;
     const next = this.order();
     const body = byId<HTMLTableSectionElement>("rows");
     let cursor = body.firstChild;
     for (const n of next) {
+      const row = this.rows.get(n.id)!;
       const tr = this.trs.get(n.id) ?? this.make(n.id);
-      const p = this.placed.get(n.id);
-      if (!p || p.depth !== n.depth || p.kids !== n.kids || !tr.dataset.filled) {
-        this.fill(tr, this.rows.get(n.id)!, n.depth, n.kids);
-        tr.dataset.filled = "1";
-        this.placed.set(n.id, { depth: n.depth, kids: n.kids });
+      const was = this.drawn.get(tr);
+      if (!was || was.row !== row || was.depth !== n.depth || was.kids !== n.kids) {
+        this.draw(tr, row, n);
+        if (was && this.changed.has(n.id)) this.flash(tr);
       }
       if (tr === cursor) cursor = cursor.nextSibling;
       else body.insertBefore(tr, cursor);
     }
+    this.changed.clear();
     while (cursor) {
       const gone = cursor;
       cursor = cursor.nextSibling;
       body.removeChild(gone);
     }
-    for (const id of [...this.trs.keys()]) {
-      if (!this.rows.has(id)) {
-        this.trs.delete(id);
-        this.placed.delete(id);
-      }
-    }
+    for (const id of [...this.trs.keys()]) if (!this.rows.has(id)) this.trs.delete(id);
     byId("empty").hidden = next.length > 0;
     this.onChange();
   }
@@ -169,41 +153,41 @@ export class SessionTable {
   private make(id: string): HTMLTableRowElement {
     const tr = el("tr", "row");
     tr.dataset.id = id;
-    const cell = (cls: string) => tr.appendChild(el("td", cls));
-    const labelCell = cell("c-label");
-    const c: Cells = {
-      tree: labelCell.appendChild(el("span", "tree")),
-      label: labelCell.appendChild(el("span", "label")),
-      short: labelCell.appendChild(el("span", "short")),
-      badge: cell("c-status").appendChild(el("span", "badge")),
-      note: cell("c-note"),
-      live: cell("c-live"),
-      branch: cell("c-branch"),
-      age: cell("c-age"),
-      kids: cell("c-kids"),
-    };
-    this.cells.set(tr, c);
+    for (const c of COLUMNS) tr.appendChild(el("td"));
     tr.addEventListener("click", () => this.onSelect(id));
-    if (id === this.selected) tr.classList.add("selected");
     this.trs.set(id, tr);
     return tr;
   }
 
-  private fill(tr: HTMLTableRowElement, row: Row, depth: number, kids: number): void {
-    const c = this.cells.get(tr)!;
-    c.tree.textContent = depth > 0 ? `${"  ".repeat(depth - 1)}└ ` : "";
-    c.label.textContent = row.kind === "ok" ? row.label : "(corrupt record)";
-    c.short.textContent = row.shortId;
-    c.badge.textContent = row.display;
-    c.badge.className = `badge st-${row.display}`;
-    c.note.textContent = row.kind === "ok" ? rowNote(row) : row.error;
-    c.note.title = c.note.textContent;
-    c.live.textContent = row.liveness;
-    c.live.className = `c-live live-${row.liveness}`;
-    c.branch.textContent = row.kind === "ok" ? row.branch : row.file;
-    c.age.textContent = row.kind === "ok" ? age(row.createdAt) : "";
-    c.kids.textContent = kids ? String(kids) : "";
+  /** The whole row from `row`: every cell, every attribute. */
+  private draw(tr: HTMLTableRowElement, row: Row, place: Place): void {
+    this.drawn.set(tr, { row, depth: place.depth, kids: place.kids });
+    tr.classList.toggle("selected", row.id === this.selected);
     tr.dataset.display = row.display;
+    tr.dataset.kind = row.kind;
+    if (row.kind === "ok" && row.archived) tr.dataset.archived = "1";
+    else delete tr.dataset.archived;
     tr.title = row.kind === "ok" ? row.preview : row.error;
+    this.drawCells(tr, row, place);
+  }
+
+  private drawCells(tr: HTMLTableRowElement, row: Row, place: Place): void {
+    for (let i = 0; i < COLUMNS.length; i++) this.drawCell(tr, i, row, place);
+  }
+
+  private drawCell(tr: HTMLTableRowElement, i: number, row: Row, place: Place): void {
+    const c = COLUMNS[i]!;
+    const td = tr.children[i] as HTMLTableCellElement;
+    td.className = `c-${c.key}${c.wide ? " wide" : ""}${c.tone ? ` ${c.tone(row)}` : ""}`;
+    td.textContent = "";
+    if (c.draw) c.draw(td, row, place);
+    else td.textContent = c.text?.(row, place) ?? "";
+    td.title = c.text ? td.textContent : "";
+  }
+
+  private flash(tr: HTMLTableRowElement): void {
+    tr.classList.remove("flash");
+    void tr.offsetWidth; // restart the animation
+    tr.classList.add("flash");
   }
 }

@@ -27,6 +27,8 @@ export interface OkRow {
   preview: string;
   createdAt: string;
   updatedAt: string;
+  /** Place in the launch queue (1 launches next), or null when not queued. */
+  queuePosition: number | null;
 }
 
 export interface CorruptRow {

@@ -50,6 +50,20 @@ function readJson(file: string): Record<string, unknown> {
   }
 }
 
+/**
+ * The raw layers of the project's configuration, lowest first: the tracked
+ * spexcode.json, then spexcode.local.json. For sections other modules read
+ * for themselves (lib/attention: notify, prices, budgets).
+ */
+export function configLayers(mainRoot: string): Record<string, unknown>[] {
+  return [readJson(join(mainRoot, CONFIG_FILE)), readJson(join(mainRoot, LOCAL_CONFIG_FILE))];
+}
+
+/** The user's own configuration, `$SPEX_HOME/config.json` (the same sections, for every project). */
+export function userConfig(home: string): Record<string, unknown> {
+  return readJson(join(home, "config.json"));
+}
+
 export function builtinLaunchers(): Record<string, LauncherConfig> {
   const out: Record<string, LauncherConfig> = {};
   // Lazy import order: harness adapters carry the default commands.

@@ -1,6 +1,6 @@
 // Coordination between sessions (DESIGN.md §9): a shared task list with
 // dependencies, and advisory file reservations.
-export { actingSession, optionalActingSession } from "./actor";
+export { actingSession, optionalActingSession, actingActor, optionalActor, isPerson, personActor, PERSON_PREFIX } from "./actor";
 export { type TaskView, listTasks, newTask, claim as claimTask, finish as finishTask, release as releaseTask, remove as removeTask } from "./tasks";
 export { type TaskState, normalTaskId } from "./task-rules";
 export { type LeaseView, type ReserveResult, listReservations, reserve, releaseReservations } from "./reservations";

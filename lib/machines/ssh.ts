@@ -4,12 +4,12 @@
 // second call on a host costs no handshake. SPEX_SSH_COMMAND replaces `ssh`
 // the way GIT_SSH_COMMAND does for git: the shell splits it, our arguments follow.
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { spexHome } from "../store";
 import type { Machine } from "./list";
+import { sha256Hex } from "../hash";
 
 /** sun_path is 104 bytes on the BSDs and macOS (108 on Linux); ssh adds 17 for its temporary name. */
 const SOCKET_PATH_MAX = 103;
@@ -38,10 +38,7 @@ function privateFolder(dir: string): boolean {
  * undefined (no sharing) when neither folder is private to us.
  */
 export function controlPath(machine: Machine, home = spexHome()): string | undefined {
-  const key = createHash("sha256")
-    .update([home, machine.destination, String(machine.port ?? ""), process.env.SPEX_SSH_COMMAND ?? ""].join("\u0000"))
-    .digest("hex")
-    .slice(0, 16);
+  const key = sha256Hex([home, machine.destination, String(machine.port ?? ""), process.env.SPEX_SSH_COMMAND ?? ""].join("\u0000")).slice(0, 16);
   const inHome = join(home, "ssh");
   const uid = process.getuid?.() ?? 0;
   for (const dir of [inHome, `/tmp/spex-ssh-${uid}`]) {

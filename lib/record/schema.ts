@@ -2,7 +2,9 @@
 // every key present, but for the optional keys: `base` (only pinned creates
 // carry it) and the spawn placement and options at the end (`directory`,
 // `model`, `effort`), each written only when set, so a record that uses none
-// keeps its exact legacy bytes.
+// keeps its exact legacy bytes. `stall` (rate_limited, auth_required: a pane
+// or a hook showed the agent held up by its API) is written only while it
+// stands, the same way.
 
 export const LIFECYCLES = ["active", "idle", "awaiting", "parked", "asking", "error", "queued"] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -58,6 +60,8 @@ export interface SessionRecord {
   model?: string;
   /** The reasoning effort the harness is asked for, where it has one. */
   effort?: string;
+  /** What holds the agent up, seen on its screen or reported by its hook: rate_limited, auth_required (lib/attention). */
+  stall?: string;
 }
 
 /** The serialization order. The optional keys (OPTIONAL_FIELDS) are skipped when absent or empty. */
@@ -95,10 +99,11 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "directory",
   "model",
   "effort",
+  "stall",
 ];
 
 /** Keys written only when set: a record without them is byte for byte what it was before they existed. */
-export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "directory", "model", "effort"]);
+export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "directory", "model", "effort", "stall"]);
 
 export const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(["governed", "stopped", "archived"]);
 

@@ -9,6 +9,7 @@ import { SpexError } from "../errors";
 import { gitSync } from "../git/sync";
 import { withLocks } from "../lock";
 import { appendEvent, lastMergeEvent } from "../comms/timeline";
+import { writeMergedMark } from "../sessions/merged";
 import { type ProjectStore, recordLockPath, resourceLockPaths } from "../store";
 import { type CloseResult, closeSession } from "../teardown";
 import { type ReviewFacts, isAncestor, reviewFacts } from "./facts";
@@ -140,6 +141,8 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
         commits,
         workCommit,
       });
+      // The row's "merged" (lib/sessions/merged.ts): a mark beside the event, read with one open per row.
+      writeMergedMark(store, f.id, { branchHead: tip, into: f.into, at: event.at });
       return { ...base, landing: plan.landing, after: plan.after, commits, checkout: outcome.checkout, timelineSeq: event.seq };
     }
     if (attempt >= PLAN_ATTEMPTS) {

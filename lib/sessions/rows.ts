@@ -16,6 +16,7 @@ import { readSession } from "../record";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
+import { mergedSessions } from "./merged";
 
 export interface SessionRow {
   kind: "ok";
@@ -57,6 +58,8 @@ export interface SessionRow {
   files: string[] | null;
   /** The bare name parts the label is derived from (seed 001's session object). */
   raw: { name: string; title: string; node: string };
+  /** `spex session merge` landed its branch, and the branch has no commits since. */
+  merged: boolean;
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -97,6 +100,8 @@ export interface ListingFacts {
   groups: Map<string, string>;
   /** Session id → place in the launch queue. */
   queue: Map<string, number>;
+  /** Sessions whose branch landed and has not moved since. */
+  merged: Set<string>;
 }
 
 export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {
@@ -141,6 +146,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     effort: view.effort ?? "",
     files: readDeclaredFiles(sessionPaths(store, reading.id).files),
     raw: { name: view.name, title: view.title, node: view.node },
+    merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
   };
 }
 
@@ -152,7 +158,7 @@ export function readAll(store: ProjectStore): RecordReading[] {
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
   const readings = readAll(store);
-  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings) };
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings) };
   for (const reading of readings) {
     const row = rowOf(store, reading, facts);
     if (row) rows.push(row);

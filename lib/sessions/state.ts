@@ -70,12 +70,15 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
       if (d.stopped !== undefined) next.stopped = d.stopped;
       // A Stop with a standing proposal parks the session as awaiting review.
       if (next.status === "idle" && next.proposal !== "") next.status = "awaiting";
+      // An agent at work again, or the user's new turn, is past whatever stalled it (lib/attention).
+      if (next.status === "active" || d.newTurn) delete next.stall;
       const same =
         next.status === record.status &&
         next.proposal === record.proposal &&
         next.note === record.note &&
         next.stopped === record.stopped &&
-        next.declared === record.declared;
+        next.declared === record.declared &&
+        next.stall === record.stall;
       return same ? undefined : next;
     },
     { reason: "state", purpose: `state ${d.status} ${id}` },

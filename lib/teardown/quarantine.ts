@@ -13,6 +13,7 @@ import { withLock } from "../lock";
 import { fsyncDir, readOwnBytes, readSession } from "../record";
 import { type ProjectStore, listSessionIds, recordLockPath, sessionPaths } from "../store";
 import { exactSession, spexSocket, tmuxSync } from "../tmux";
+import { tmuxCommandLine } from "../tmux/quote";
 import { branchExists } from "./git";
 import { probe, readAgentPidFile } from "./leaf";
 import { timed } from "./timing";
@@ -113,7 +114,7 @@ function prove(store: ProjectStore, id: string, claim: QuarantineClaim): Quarant
   }
   const socket = spexSocket();
   if (timed("tmux", () => tmuxSync(socket, ["has-session", "-t", exactSession(claim.tmux)]).code === 0)) {
-    throw refuse("tmux_present", `the tmux session ${claim.tmux} exists on socket ${socket}`, `end it first (tmux -L ${socket} kill-session -t '=${claim.tmux}') once you are sure it is this session's`, { tmuxSession: claim.tmux, socket });
+    throw refuse("tmux_present", `the tmux session ${claim.tmux} exists on socket ${socket}`, `end it first (${tmuxCommandLine(socket, ["kill-session", "-t", exactSession(claim.tmux)])}) once you are sure it is this session's`, { tmuxSession: claim.tmux, socket });
   }
   if (existsSync(claim.worktree)) {
     throw refuse("worktree_present", `the worktree ${claim.worktree} exists`, "remove it yourself (git worktree remove) once its work is safe; quarantine never removes worktrees", { worktree: claim.worktree });

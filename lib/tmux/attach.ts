@@ -5,7 +5,7 @@
 // with a client that is told it is not nested (TMUX unset).
 import { spawnSync } from "node:child_process";
 import { exactSession, tmuxSync } from "./index";
-import { shellQuote } from "./quote";
+import { formatLiteral, shellQuote, tmuxWord } from "./quote";
 
 export type AttachWay = "attach" | "switch" | "popup" | "window";
 
@@ -52,7 +52,8 @@ export function attachPlan(f: AttachFacts): AttachPlan {
   const inner = `env -u TMUX tmux -S ${shellQuote(f.serverPath)} attach-session -t ${shellQuote(target)}`;
   const popups = f.version[0] > 3 || (f.version[0] === 3 && f.version[1] >= 2);
   if (popups) return { way: "popup", args: ["-S", callerPath, "display-popup", "-E", "-w", "90%", "-h", "90%", inner], keepCallerTmux: true };
-  return { way: "window", args: ["-S", callerPath, "new-window", "-n", f.session, inner], keepCallerTmux: true };
+  // new-window expands -n as a format: the name stays a name.
+  return { way: "window", args: ["-S", callerPath, "new-window", "-n", tmuxWord(formatLiteral(f.session)), inner], keepCallerTmux: true };
 }
 
 /** Attach this terminal to a tmux session by the plan above; the exit code of the tmux call. */

@@ -1,12 +1,12 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 import { tmuxFolder, tmuxWord } from "./quote";
+import { randomHex } from "../hash";
 export { tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
@@ -27,9 +27,16 @@ export function serverOf(socket: string): string {
   return socket === DEFAULT_SOCKET ? "" : socket;
 }
 
-/** A socket of "" means the user's default tmux server. */
+/**
+ * A socket of "" means the user's default tmux server. `-u` because a tmux
+ * client whose LC_ALL/LC_CTYPE/LANG names no UTF-8 (unset, C, POSIX: cron,
+ * systemd, containers, an ssh server without AcceptEnv) prints every control
+ * character and non-ASCII byte of a format as `_`: the field separators of
+ * `list-panes -F` and every unicode folder, title or session name. spex reads
+ * what these calls print, so its own client is UTF-8 whatever locale it got.
+ */
 export function baseArgs(socket: string): string[] {
-  const args = socket ? ["-L", socket] : [];
+  const args = socket ? ["-u", "-L", socket] : ["-u"];
   // Only consulted when a command starts the server.
   const conf = process.env.SPEX_TMUX_CONF;
   if (conf) args.push("-f", conf);
@@ -186,7 +193,7 @@ function argBytes(commands: string[][]): number {
  */
 export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): BatchCapture {
   const screens = new Map<string, string>();
-  const mark = `@@${randomBytes(6).toString("hex")}@@`;
+  const mark = `@@${randomHex(6)}@@`;
   const begin = `${mark}begin`;
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
   const captureOf = (i: number): string[][] => {

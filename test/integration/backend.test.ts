@@ -319,7 +319,8 @@ describe("one backend per project", () => {
       const store = projectStore(other.repo, other.home);
       expect(await a.stop()).toBe(0);
       expect(existsSync(backendPaths(store).endpoint)).toBe(false);
-      expect(existsSync(backendPaths(store).token)).toBe(false);
+      // The token stays for the project's next backend (serve-restart.test.ts).
+      expect(existsSync(backendPaths(store).token)).toBe(true);
       // A backend that died without cleaning up: same record shape, a pid that no longer runs.
       writeEndpoint(store, { instanceId: "dead", url: "http://127.0.0.1:9", host: "127.0.0.1", port: 9, root: other.repo, pid: 999999, start: "1", boot: "x", startedAt: "", version: "0" }, "stale");
       const b = await serve(other);

@@ -89,7 +89,7 @@ describe("ls on a terminal", () => {
       const lines = plain(out).trimEnd().split("\n");
       // Every table line fits; only a corrupt row's file line may be longer (a path is never cut).
       for (const l of lines.filter((x) => !/^ +file: /.test(x))) expect({ columns, l, fits: l.length <= columns }).toEqual({ columns, l, fits: true });
-      expect(lines[0]).toMatch(/^ID +STATUS +GROUP +LABEL/);
+      expect(lines[0]).toMatch(/^ID +STATUS +AGE +GROUP +LABEL/);
       const row = (id: string) => lines.find((l) => l.startsWith(id.slice(0, 8)))!;
       for (const r of [f.parent, f.child, f.grandchild, f.archived, f.corrupt]) expect(row(r.session_id)).toBeDefined();
       expect(row(f.child.session_id)).toMatch(/ fleet +└ /);
@@ -112,8 +112,9 @@ describe("ls on a terminal", () => {
     expect(onTerminal(["session", "ls", "--json"], 120)).not.toContain(ESC);
     const piped = sb.spex(["session", "ls"], { env: { TERM: "xterm-256color" } });
     expect(piped.stdout).not.toContain(ESC);
-    // Piped output is never cut: the whole (bounded) preview is there.
-    expect(piped.stdout).toContain("add rate limiting to the [[api]] and keep going with a prompt long enough to overflow any");
+    // Piped output is never cut: the whole title is the label and the (bounded) preview goes on from it.
+    expect(piped.stdout).toContain("add rate limiting to the api and keep going with a prompt long enough t…");
+    expect(piped.stdout).toContain("…to overflow any terminal");
     const rows = listRows(projectStore(sb.repo, sb.home)).filter((r) => r.kind === "corrupt" || !r.archived);
     expect(sb.spex(["session", "ls", "--json"]).stdout).toBe(JSON.stringify(rows, null, 2) + "\n");
   });

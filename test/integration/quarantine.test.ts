@@ -1,7 +1,7 @@
 // quarantine (DESIGN.md §6): re-prove every claimed absence at execution time,
 // then move only session.json, byte exact, with the claim and the proof.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectStore } from "../../lib/store";
@@ -175,5 +175,21 @@ describe("quarantine", () => {
     const r = quarantine("0a1b2c3d-0000-4000-8000-000000000000", ["--restore"]);
     expect(json(r.stdout).error.code).toBe("quarantine_empty");
   });
-});
 
+  test("the command its tmux refusal gives, pasted, ends exactly that tmux session whatever its name, and runs nothing else", () => {
+    const s = seedLive(sb, { agent: "dead", tmux: false });
+    truncate(sb, s.id);
+    removeWorktreeAndBranch(s);
+    // A tmux session whose name is shell code (-s is expanded as a format: # as ##).
+    const name = "x'; touch pwned; echo '#";
+    expect(sb.tmux(["new-session", "-d", "-s", name.replace(/#/g, "##"), "sleep 600"]).status).toBe(0);
+    const refused = sb.spex(["session", "quarantine", s.id, "--adapter", "shell", "--tmux", name, "--worktree", s.worktree, "--branch", s.branch]);
+    expect(refused.stderr).toContain("[tmux_present]");
+    const command = /end it first \((.*)\) once you are sure/.exec(refused.stderr)?.[1];
+    expect(command).toBeDefined();
+    const ran = spawnSync("sh", ["-c", command!], { cwd: sb.dir, env: sb.env, encoding: "utf8" });
+    expect({ code: ran.status, stderr: ran.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(existsSync(join(sb.dir, "pwned"))).toBe(false);
+    expect(sb.tmux(["has-session", "-t", `=${name}`]).status).not.toBe(0);
+  });
+});

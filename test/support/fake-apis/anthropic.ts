@@ -3,7 +3,17 @@
 // without tools, e.g. titles) answered briefly, scripted replies, optional
 // tool_use, held replies to keep a turn in progress, and a request log.
 import type { ServerResponse } from "node:http";
-import { hold, sendJson, startFakeServer, startSse, type FakeServer, type Hold, type LoggedRequest } from "./common";
+import { type FakeFailure, hold, sendFailure, sendJson, startFakeServer, startSse, takeFailure, type FakeServer, type Hold, type LoggedRequest } from "./common";
+
+/** The usage a reply reports (the Messages API's own field names). */
+export interface AnthropicUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+}
+
+export const DEFAULT_ANTHROPIC_USAGE: AnthropicUsage = { input_tokens: 10, output_tokens: 5 };
 
 export interface AnthropicReply extends Hold {
   /** Text the assistant answers with. */
@@ -33,6 +43,17 @@ export interface FakeAnthropicOptions {
   mcpToolUses?: { name: string; input: Record<string, unknown> }[];
   /** Full control: decides every reply. */
   respond?: AnthropicResponder;
+  /** The usage every reply reports (default 10 in, 5 out). */
+  usage?: AnthropicUsage;
+  /** Answer main turns with an API error (429 rate_limit_error, 401 authentication_error, …). */
+  fail?: FakeFailure;
+}
+
+/** The Messages API's error body for a status. */
+export function anthropicError(status: number): unknown {
+  const type = status === 429 ? "rate_limit_error" : status === 401 ? "authentication_error" : status === 529 ? "overloaded_error" : "api_error";
+  const message = status === 429 ? "Number of request tokens has exceeded your per-minute rate limit" : status === 401 ? "invalid x-api-key" : "fake failure";
+  return { type: "error", error: { type, message } };
 }
 
 export interface FakeAnthropic extends FakeServer {
@@ -150,12 +171,15 @@ export const defaultResponder: AnthropicResponder = (req, fake) => {
 
 let toolCounter = 0;
 
-async function streamReply(res: ServerResponse, model: string, reply: AnthropicReply): Promise<void> {
+let messageCounter = 0;
+
+async function streamReply(res: ServerResponse, model: string, reply: AnthropicReply, usage: AnthropicUsage): Promise<void> {
   const send = startSse(res);
-  const id = `msg_fake_${Date.now().toString(36)}`;
+  const id = `msg_fake_${Date.now().toString(36)}_${++messageCounter}`;
+  // As the real API does: the input side in message_start (output 1 so far), the final output count in message_delta.
   send("message_start", {
     type: "message_start",
-    message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
   });
   send("ping", { type: "ping" });
   // Held after message_start so the CLI shows its working indicator meanwhile.
@@ -173,7 +197,7 @@ async function streamReply(res: ServerResponse, model: string, reply: AnthropicR
     send("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(reply.toolUse.input) } });
     send("content_block_stop", { type: "content_block_stop", index });
   }
-  send("message_delta", { type: "message_delta", delta: { stop_reason: reply.toolUse ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
+  send("message_delta", { type: "message_delta", delta: { stop_reason: reply.toolUse ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
   send("message_stop", { type: "message_stop" });
   res.end();
 }
@@ -184,16 +208,19 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (req.method === "POST" && req.path === "/v1/messages/count_tokens") return sendJson(res, 200, { input_tokens: 10 });
     if (req.method !== "POST" || req.path !== "/v1/messages") return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `no route ${req.path}` } });
     const body = req.body as { model?: string; stream?: boolean };
+    const failure = isSideQuestion(req) ? undefined : takeFailure(fake.options);
+    if (failure) return sendFailure(res, failure, anthropicError(failure.status));
     const reply = (fake.options.respond ?? defaultResponder)(req, fake);
     const model = body?.model ?? "claude-fake";
-    if (body?.stream) return streamReply(res, model, reply);
+    const usage = fake.options.usage ?? DEFAULT_ANTHROPIC_USAGE;
+    if (body?.stream) return streamReply(res, model, reply, usage);
     await hold(reply, res);
     const content: Block[] = [];
     if (reply.text !== undefined) content.push({ type: "text", text: reply.text });
     if (reply.toolUse) content.push({ type: "tool_use", id: reply.toolUse.id ?? `toolu_fake_${++toolCounter}`, name: reply.toolUse.name, input: reply.toolUse.input });
     sendJson(res, 200, {
       id: `msg_fake_${Date.now().toString(36)}`, type: "message", role: "assistant", model, content,
-      stop_reason: reply.toolUse ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 },
+      stop_reason: reply.toolUse ? "tool_use" : "end_turn", stop_sequence: null, usage,
     });
   });
   const isMessages = (r: LoggedRequest) => r.method === "POST" && r.path === "/v1/messages";

@@ -99,6 +99,39 @@ export async function hold(h: Hold, res: ServerResponse): Promise<void> {
   if (h.until) await Promise.race([h.until, new Promise((r) => res.on("close", r))]);
 }
 
+/**
+ * An API error in place of a reply (a rate limit, a bad key): the status, the
+ * provider's error body and headers. `times` answers that many requests so
+ * (then the normal replies resume); absent, every request until cleared.
+ */
+export interface FakeFailure {
+  status: number;
+  times?: number;
+  /** Seconds, sent as retry-after (a CLI's retry loop honours it). */
+  retryAfter?: number;
+  /** Sent as x-should-retry (the Anthropic API's own header; Claude Code gives up at once on false). */
+  shouldRetry?: boolean;
+}
+
+/** The failure to answer this request with, counting it down; undefined to answer normally. */
+export function takeFailure(holder: { fail?: FakeFailure }): FakeFailure | undefined {
+  const f = holder.fail;
+  if (!f) return undefined;
+  if (f.times !== undefined) {
+    if (f.times <= 0) return undefined;
+    f.times--;
+  }
+  return f;
+}
+
+export function sendFailure(res: ServerResponse, f: FakeFailure, body: unknown): void {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (f.retryAfter !== undefined) headers["retry-after"] = String(f.retryAfter);
+  if (f.shouldRetry !== undefined) headers["x-should-retry"] = String(f.shouldRetry);
+  res.writeHead(f.status, headers);
+  res.end(JSON.stringify(body));
+}
+
 /** A gate a test opens when it wants a held reply to finish. */
 export function gate(): { promise: Promise<void>; open(): void } {
   let open!: () => void;

@@ -2,7 +2,39 @@
 // POST /v1beta/models/<model>:streamGenerateContent?alt=sse (and the
 // non-streaming generateContent / countTokens it may use), a request log.
 import type { ServerResponse } from "node:http";
-import { hold, isContextBlock, sendJson, startFakeServer, startSse, type FakeServer, type Hold, type LoggedRequest } from "./common";
+import { type FakeFailure, hold, isContextBlock, sendFailure, sendJson, startFakeServer, startSse, takeFailure, type FakeServer, type Hold, type LoggedRequest } from "./common";
+
+/** The usage a reply reports (usageMetadata's names: cached tokens are part of the prompt count). */
+export interface GeminiUsage {
+  promptTokenCount: number;
+  candidatesTokenCount: number;
+  cachedContentTokenCount?: number;
+  thoughtsTokenCount?: number;
+}
+
+export const DEFAULT_GEMINI_USAGE: GeminiUsage = { promptTokenCount: 10, candidatesTokenCount: 5 };
+
+/** The Gemini API's error body for a status. */
+export function geminiError(status: number): unknown {
+  // A daily quota, as the free tier answers: the CLI treats it as final rather than retrying for minutes.
+  if (status === 429) {
+    return {
+      error: {
+        code: 429,
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [
+          { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [{ quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests", quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier" }] },
+          { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "30s" },
+        ],
+      },
+    };
+  }
+  if (status === 400 || status === 401) {
+    return { error: { code: status, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }] } };
+  }
+  return { error: { code: status, message: "fake failure", status: "INTERNAL" } };
+}
 
 export interface GeminiReply extends Hold {
   text?: string;
@@ -16,6 +48,10 @@ export interface FakeGeminiOptions {
   /** Function calls to make, in order, each once the request declares that function (an MCP tool is mcp_<server>_<tool>). */
   calls?: { name: string; args: Record<string, unknown> }[];
   respond?: (req: LoggedRequest, fake: FakeGemini) => GeminiReply;
+  /** The usage every reply reports (default 10 in, 5 out). */
+  usage?: GeminiUsage;
+  /** Answer main turns with an API error (429, 400 with API_KEY_INVALID, …). */
+  fail?: FakeFailure;
 }
 
 export interface FakeGemini extends FakeServer {
@@ -81,21 +117,27 @@ export function defaultGeminiReply(req: LoggedRequest, fake: FakeGemini): Gemini
   return { text: o.replyText ?? "Hello from the fake model.", ...o.hold };
 }
 
-function candidate(reply: GeminiReply): unknown {
+function candidate(reply: GeminiReply, u: GeminiUsage): unknown {
   const parts: unknown[] = [];
   if (reply.text !== undefined) parts.push({ text: reply.text });
   if (reply.functionCall) parts.push({ functionCall: reply.functionCall });
   return {
     candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    usageMetadata: {
+      promptTokenCount: u.promptTokenCount,
+      candidatesTokenCount: u.candidatesTokenCount,
+      ...(u.cachedContentTokenCount ? { cachedContentTokenCount: u.cachedContentTokenCount } : {}),
+      ...(u.thoughtsTokenCount ? { thoughtsTokenCount: u.thoughtsTokenCount } : {}),
+      totalTokenCount: u.promptTokenCount + u.candidatesTokenCount + (u.thoughtsTokenCount ?? 0),
+    },
     modelVersion: "gemini-fake",
   };
 }
 
-async function streamReply(res: ServerResponse, reply: GeminiReply): Promise<void> {
+async function streamReply(res: ServerResponse, reply: GeminiReply, u: GeminiUsage): Promise<void> {
   const send = startSse(res);
   await hold(reply, res);
-  send(null, candidate(reply));
+  send(null, candidate(reply, u));
   res.end();
 }
 
@@ -107,10 +149,13 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     const action = m[2];
     if (action === "countTokens") return sendJson(res, 200, { totalTokens: 10 });
     if (action === "embedContent") return sendJson(res, 200, { embedding: { values: [0, 0, 0] } });
+    const failure = hasTools(req) ? takeFailure(fake.options) : undefined;
+    if (failure) return sendFailure(res, failure, geminiError(failure.status));
     const reply = (fake.options.respond ?? defaultGeminiReply)(req, fake);
-    if (action === "streamGenerateContent") return streamReply(res, reply);
+    const usage = fake.options.usage ?? DEFAULT_GEMINI_USAGE;
+    if (action === "streamGenerateContent") return streamReply(res, reply, usage);
     await hold(reply, res);
-    return sendJson(res, 200, candidate(reply));
+    return sendJson(res, 200, candidate(reply, usage));
   });
   fake = {
     ...server,

@@ -2,7 +2,24 @@
 // Codex CLI: streaming POST /v1/responses with text or a function call,
 // held replies and a request log.
 import type { ServerResponse } from "node:http";
-import { hold, isContextBlock, sendJson, startFakeServer, startSse, type FakeServer, type Hold, type LoggedRequest } from "./common";
+import { type FakeFailure, hold, isContextBlock, sendFailure, sendJson, startFakeServer, startSse, takeFailure, type FakeServer, type Hold, type LoggedRequest } from "./common";
+
+/** The usage a response reports (the Responses API's names: cached and reasoning tokens are parts of input and output). */
+export interface OpenAIUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens?: number;
+  reasoning_tokens?: number;
+}
+
+export const DEFAULT_OPENAI_USAGE: OpenAIUsage = { input_tokens: 10, output_tokens: 5 };
+
+/** The Responses API's error body for a status. */
+export function openaiError(status: number): unknown {
+  if (status === 429) return { error: { type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached for requests. Please try again later.", param: null } };
+  if (status === 401) return { error: { type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided.", param: null } };
+  return { error: { type: "server_error", code: null, message: "fake failure", param: null } };
+}
 
 export interface OpenAIReply extends Hold {
   text?: string;
@@ -18,6 +35,10 @@ export interface FakeOpenAIOptions {
   /** MCP tool calls to make, in order, each once the request offers it (Codex lists a server's tools under the namespace mcp__<server>). */
   mcpCalls?: { server: string; tool: string; arguments: Record<string, unknown> }[];
   respond?: (req: LoggedRequest, fake: FakeOpenAI) => OpenAIReply;
+  /** The usage every response reports (default 10 in, 5 out). */
+  usage?: OpenAIUsage;
+  /** Answer main turns with an API error (429, 401, …). */
+  fail?: FakeFailure;
 }
 
 export interface FakeOpenAI extends FakeServer {
@@ -82,7 +103,7 @@ export function defaultOpenAIReply(req: LoggedRequest, fake: FakeOpenAI): OpenAI
 
 let counter = 0;
 
-async function stream(res: ServerResponse, model: string, reply: OpenAIReply): Promise<void> {
+async function stream(res: ServerResponse, model: string, reply: OpenAIReply, u: OpenAIUsage): Promise<void> {
   const send = startSse(res);
   const id = `resp_fake_${++counter}`;
   const base = { id, object: "response", created_at: Math.floor(Date.now() / 1000), model, status: "in_progress", output: [] as unknown[] };
@@ -117,7 +138,14 @@ async function stream(res: ServerResponse, model: string, reply: OpenAIReply): P
     output.push(item);
   }
   ev("response.completed", {
-    response: { ...base, status: "completed", output, usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } },
+    response: { ...base, status: "completed", output, usage: {
+        input_tokens: u.input_tokens,
+        input_tokens_details: { cached_tokens: u.cached_tokens ?? 0 },
+        output_tokens: u.output_tokens,
+        output_tokens_details: { reasoning_tokens: u.reasoning_tokens ?? 0 },
+        total_tokens: u.input_tokens + u.output_tokens,
+      },
+    },
   });
   res.end();
 }
@@ -127,9 +155,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const server = await startFakeServer(async (req, res) => {
     if (req.method === "GET" && req.path === "/v1/models") return sendJson(res, 200, { object: "list", data: [{ id: "gpt-fake", object: "model" }], models: [] });
     if (req.method !== "POST" || req.path !== "/v1/responses") return sendJson(res, 404, { error: { message: `no route ${req.path}` } });
+    const failure = jsonFormatKeys(req) ? undefined : takeFailure(fake.options);
+    if (failure) return sendFailure(res, failure, openaiError(failure.status));
     const reply = (fake.options.respond ?? defaultOpenAIReply)(req, fake);
     const model = (req.body as { model?: string })?.model ?? "gpt-fake";
-    return stream(res, model, reply);
+    return stream(res, model, reply, fake.options.usage ?? DEFAULT_OPENAI_USAGE);
   });
   fake = { ...server, options, turns: () => server.requests.filter((r) => r.method === "POST" && r.path === "/v1/responses" && !jsonFormatKeys(r)) };
   return fake;

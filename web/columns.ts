@@ -1,0 +1,62 @@
+// The session table's columns: what each shows of a row, in one line each
+// where it can be. A new field on the rows (usage, ports, an offline reason)
+// is one more entry here: the table builds its header, cells, sorting and
+// narrow-screen hiding from this list and nothing else.
+import { age, el } from "./dom";
+import type { Row } from "./types";
+import { rowNote } from "./words";
+
+/** Where a row sits in the tree, besides the row itself. */
+export interface Place {
+  depth: number;
+  kids: number;
+}
+
+export interface Column {
+  /** Class of the header and cells (`c-<key>`), and the sort key's name. */
+  key: string;
+  header: string;
+  /** Hidden below 760 px. */
+  wide?: boolean;
+  /** An extra class for the cell (a colour by value). */
+  tone?(row: Row): string;
+  /** The cell's text (and tooltip); `draw` instead for cells with parts. */
+  text?(row: Row, place: Place): string;
+  /** Fill the (emptied) cell. */
+  draw?(td: HTMLTableCellElement, row: Row, place: Place): void;
+  /** What sorting by this column compares (strings compare as text, numbers as numbers). */
+  sort?(row: Row): string | number;
+}
+
+const ok = <T>(row: Row, pick: (r: Extract<Row, { kind: "ok" }>) => T, otherwise: T): T => (row.kind === "ok" ? pick(row) : otherwise);
+
+export const labelOf = (row: Row): string => (row.kind === "ok" ? row.label : "(corrupt record)");
+
+export const COLUMNS: Column[] = [
+  {
+    key: "label",
+    header: "session",
+    draw(td, row, place) {
+      td.appendChild(el("span", "tree", place.depth > 0 ? `${"  ".repeat(place.depth - 1)}└ ` : ""));
+      td.appendChild(el("span", "label", labelOf(row)));
+      td.appendChild(el("span", "short", row.shortId));
+    },
+    sort: (row) => labelOf(row).toLowerCase(),
+  },
+  {
+    key: "status",
+    header: "status",
+    draw(td, row) {
+      td.appendChild(el("span", `badge st-${row.display}`, row.display));
+      const queued = ok(row, (r) => r.queuePosition, null);
+      if (queued !== null && queued !== undefined) td.appendChild(el("span", "tag", `#${queued} in queue`));
+      if (ok(row, (r) => r.archived, false)) td.appendChild(el("span", "tag", "archived"));
+    },
+    sort: (row) => row.display,
+  },
+  { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
+  { key: "live", header: "live", wide: true, text: (row) => row.liveness, tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
+  { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
+  { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
+  { key: "kids", header: "kids", wide: true, text: (_row, place) => (place.kids ? String(place.kids) : "") },
+];
