@@ -3,6 +3,7 @@
 // the sessions' real tmux panes and git work behind it, and the terminal
 // handed back as it was found.
 import { afterEach, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, SPEX_CJS, sandbox, waitFor } from "../support/sandbox";
@@ -159,7 +160,7 @@ test("the Node bundle runs the board too (Ink from dist/board.mjs beside it), an
 
 const t2 = (t: BoardTerminal) => t.format("#{alternate_on} #{cursor_flag}");
 
-test("SIGTERM, and NO_COLOR: the board draws no colour, and a kill leaves the terminal restored", async () => {
+test("SIGTERM, NO_COLOR and a resize to 80×24: the board draws no colour, reflows to fit, and a kill leaves the terminal restored", async () => {
   sb = sandbox();
   startShellSession(sb, "bash", "echo hello");
   term = boardTerminal(sb, { env: { NO_COLOR: "1" } });
@@ -167,6 +168,13 @@ test("SIGTERM, and NO_COLOR: the board draws no colour, and a kill leaves the te
   await term.until("1 session");
   // Colour is an SGR with a colour parameter (30-37, 90-97, 38;…): none on the board.
   expect(term.screen(true)).not.toMatch(/\u001b\[[0-9;]*(3[0-8]|9[0-7])[;m]/);
+  // A resize reflows the next frame; 80×24 fits: no line past 80 cells, the keys on the last line of the frame.
+  spawnSync("tmux", ["-L", term.socket, "resize-window", "-t", "term", "-x", "80", "-y", "24"]);
+  const rows = await waitFor(() => {
+    const r = term!.screen().replace(/\n$/, "").split("\n");
+    return r.length === 24 && r[0]!.startsWith("spex board · repo") && r[22]!.startsWith("↑↓ move") ? r : undefined;
+  }, "the board redrawn at 80×24, header on the first line and keys on the 23rd", 15000);
+  expect(rows.every((l) => [...l].length <= 80)).toBe(true);
   spawnKill(term);
   const after = await term.until(/board exited \d+/);
   expect(after).toContain("board exited 143");
@@ -177,7 +185,6 @@ test("SIGTERM, and NO_COLOR: the board draws no colour, and a kill leaves the te
 /** SIGTERM to the board: the process running in the pane under the shell. */
 function spawnKill(t: BoardTerminal): void {
   const shellPid = t.format("#{pane_pid}");
-  const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
   const kids = spawnSync("pgrep", ["-P", shellPid], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
   if (kids.length === 0) throw new Error("no board process under the pane's shell");
   for (const k of kids) process.kill(Number(k), "SIGTERM");
@@ -189,7 +196,7 @@ test.skipIf(!bash || !installed("script"))("Enter attaches: outside tmux the boa
   waitIdle(sb, s);
   term = boardTerminal(sb);
   // A client on the terminal's server, as a person's terminal is (a popup needs one to show on); script gives it a pty.
-  const { spawn, spawnSync } = await import("node:child_process");
+  const { spawn } = await import("node:child_process");
   const client = spawn("script", ["-qfc", `tmux -L ${term.socket} attach -t term`, "/dev/null"], { env: { ...sb.env, TERM: "xterm-256color" }, stdio: ["pipe", "ignore", "ignore"] });
   try {
     await waitFor(() => spawnSync("tmux", ["-L", term!.socket, "list-clients"], { encoding: "utf8" }).stdout.trim() !== "", "a client of the test terminal");
