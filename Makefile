@@ -50,13 +50,11 @@ lib/generated/dashboard.ts: node_modules/.installed $(WEB) scripts/build-web.ts 
 lib/generated/commands.ts: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts scripts/gen-commands.ts $(filter-out lib/generated/commands.ts,$(SOURCES))
 	$(BIN)/bun scripts/gen-commands.ts
 
-# How every standalone binary is compiled: bin/spex here, each target's in `make release`.
-# Bytecode and minified syntax and whitespace start it faster (bench/README.md);
-# identifiers keep their names, so stack traces still name our functions.
-COMPILE := --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig --bytecode --minify-syntax --minify-whitespace cmd/main.ts dist/mcp-sdk.mjs dist/board.mjs
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs dist/board.mjs $(SOURCES)
+# How every standalone binary is compiled (bin/spex here, each target's in
+# `make release`): scripts/compile.ts says how and why.
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs dist/board.mjs scripts/compile.ts $(SOURCES)
 	@mkdir -p bin
-	$(BIN)/bun build $(COMPILE) --define '__SPEX_BUILD__=$(BUILD_STAMP)' --outfile bin/spex
+	$(BIN)/bun scripts/compile.ts bin/spex '$(BUILD_STAMP)'
 
 dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p dist
@@ -133,7 +131,7 @@ test-locale: build
 # once into its cache), the Node bundle with the MCP SDK module, and a .sha256
 # beside each.
 release: build
-	$(BIN)/bun scripts/release.ts build '$(BUILD_STAMP)' $(COMPILE)
+	$(BIN)/bun scripts/release.ts build '$(BUILD_STAMP)'
 
 # `file` must name each binary's OS and architecture, every sum must match,
 # and this machine's binary must pass the smoke tests.

@@ -1,6 +1,6 @@
 // Release artifacts (`make release`, checked by `make release-check`):
-//   bun scripts/release.ts build '<stamp JSON>' <bun build args…>   a standalone binary for every target
-//        (compiled with the same arguments as bin/spex) + the Node bundle and the MCP SDK module beside
+//   bun scripts/release.ts build '<stamp JSON>'   a standalone binary for every target
+//        (compiled as bin/spex is, scripts/compile.ts) + the Node bundle and the MCP SDK module beside
 //        it, each with a SHA-256 sum file, in dist/release/
 //   bun scripts/release.ts check    every artifact matches its sum, `file` names each binary's OS and
 //        architecture, and each binary carries the MCP SDK module
@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { compile } from "./compile";
 
 const ROOT = join(import.meta.dir, "..");
 const OUT = join(ROOT, "dist", "release");
@@ -66,7 +67,7 @@ function runtimeFor(target: string, bunVersion: string): string | undefined {
   return exe;
 }
 
-function build(stamp: string, compileArgs: string[]): void {
+async function build(stamp: string): Promise<void> {
   const base = JSON.parse(stamp) as Record<string, string>;
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
@@ -76,9 +77,7 @@ function build(stamp: string, compileArgs: string[]): void {
     const outfile = join(OUT, `spex-${target}`);
     const define = JSON.stringify({ ...base, target });
     process.stdout.write(`building ${basename(outfile)}\n`);
-    const args = ["build", ...compileArgs, `--target=bun-${target}`, "--define", `__SPEX_BUILD__=${define}`, "--outfile", outfile];
-    if (runtime) args.push(`--compile-executable-path=${runtime}`);
-    run(BUN, args);
+    await compile(outfile, define, target, runtime);
     writeSum(outfile);
   }
   for (const name of BESIDE_BUNDLE) {
@@ -110,10 +109,10 @@ function check(): void {
   }
 }
 
-const [mode, stamp, ...compileArgs] = process.argv.slice(2);
-if (mode === "build" && stamp && compileArgs.length > 0) build(stamp, compileArgs);
+const [mode, stamp] = process.argv.slice(2);
+if (mode === "build" && stamp) await build(stamp);
 else if (mode === "check") check();
 else {
-  process.stderr.write("usage: bun scripts/release.ts build '<stamp JSON>' <bun build args…> | check\n");
+  process.stderr.write("usage: bun scripts/release.ts build '<stamp JSON>' | check\n");
   process.exit(2);
 }

@@ -32,6 +32,20 @@ const ok = <T>(row: Row, pick: (r: Extract<Row, { kind: "ok" }>) => T, otherwise
 
 export const labelOf = (row: Row): string => (row.kind === "ok" ? row.label : "(corrupt record)");
 
+/** Statuses that stand for the agent's proposal, which outlives the agent itself. */
+const PROPOSALS = new Set(["review", "done", "close-pending"]);
+
+/** What a row's status says besides its display status: its place in the queue, merged, a proposal's agent gone, archived. */
+export function statusTags(row: Row): string[] {
+  if (row.kind !== "ok") return [];
+  const tags: string[] = [];
+  if (row.queuePosition !== null && row.queuePosition !== undefined) tags.push(`#${row.queuePosition} in queue`);
+  if (row.merged) tags.push("merged");
+  if (row.liveness === "offline" && PROPOSALS.has(row.display)) tags.push("offline");
+  if (row.archived) tags.push("archived");
+  return tags;
+}
+
 export const COLUMNS: Column[] = [
   {
     key: "label",
@@ -46,11 +60,10 @@ export const COLUMNS: Column[] = [
   {
     key: "status",
     header: "status",
+    // The badge is the display status; beside it what `spex session ls` adds to the word (lib/cli/session-table statusWord).
     draw(td, row) {
       td.appendChild(el("span", `badge st-${row.display}`, row.display));
-      const queued = ok(row, (r) => r.queuePosition, null);
-      if (queued !== null && queued !== undefined) td.appendChild(el("span", "tag", `#${queued} in queue`));
-      if (ok(row, (r) => r.archived, false)) td.appendChild(el("span", "tag", "archived"));
+      for (const tag of statusTags(row)) td.appendChild(el("span", "tag", tag));
     },
     sort: (row) => row.display,
   },

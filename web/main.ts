@@ -8,6 +8,8 @@ import { CoordPanel } from "./coord";
 import { CreateForm } from "./create-form";
 import { DetailPanel } from "./detail";
 import { byId } from "./dom";
+import { pageKeys } from "./keys";
+import { type Route, Router } from "./router";
 import { SessionTable } from "./table";
 import { LiveTerminal } from "./terminal";
 import type { Row, TimelineEvent } from "./types";
@@ -35,14 +37,45 @@ const table = new SessionTable(
   () => summarize(table),
 );
 const terminal = new LiveTerminal();
-detail = new DetailPanel(table, terminal);
+const router = new Router((r) => follow(r));
+detail = new DetailPanel(table, terminal, (r, push) => router.show(r, push));
 new CreateForm(table, coord, (id) => detail.open(id));
+pageKeys(table, detail);
+
+/** A session a URL names: its full id, or a prefix only one session has. */
+function sessionNamed(idOrPrefix: string): string | undefined {
+  if (table.rows.has(idOrPrefix)) return idOrPrefix;
+  const matches = [...table.rows.keys()].filter((id) => id.startsWith(idOrPrefix));
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** Show what the URL says (a reload, Back or Forward): the address bar already says it. */
+function follow(r: Route | null): void {
+  if (!r) {
+    if (detail.selected) detail.close(false);
+    return;
+  }
+  const id = sessionNamed(r.id);
+  if (id) {
+    notice("");
+    return detail.open(id, r.tab, false);
+  }
+  if (detail.selected) detail.close(false);
+  notice(`no session ${r.id.slice(0, 40)} here (closed, or another project's)`);
+}
+
+let routed = false;
 
 async function loadList(): Promise<void> {
   table.beginLoad();
   try {
     const json = await api<{ sessions: Row[] }>("GET", "/api/sessions");
     table.endLoad(json.sessions);
+    // The URL's panel, once the rows it may name are here.
+    if (!routed) {
+      routed = true;
+      follow(router.current());
+    }
     const sel = detail.selected;
     const row = sel ? table.rows.get(sel) : undefined;
     if (row) detail.rowChanged(row);
@@ -75,7 +108,7 @@ const handlers: Record<string, (data: any) => void> = {
   },
   session_removed: (d: { id: string }) => {
     table.remove(d.id);
-    if (d.id === detail.selected) detail.close();
+    if (d.id === detail.selected) detail.close(false);
     coord.reload();
   },
   timeline: (t: { id: string; event: TimelineEvent }) => detail.timelineEvent(t.id, t.event),

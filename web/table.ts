@@ -21,6 +21,10 @@ export class SessionTable {
   private readonly changed = new Set<string>();
   private layoutQueued = false;
   private loadSeen: Set<string> | null = null;
+  /** The rows shown, in order (what the keyboard walks). */
+  private shown: string[] = [];
+  /** The row Tab lands on (roving tabindex: one row is in the tab order). */
+  private current: string | null = null;
   filterText = "";
   showArchived = false;
   selected: string | null = null;
@@ -28,6 +32,7 @@ export class SessionTable {
   constructor(private readonly onSelect: (id: string) => void, private readonly onChange: () => void) {
     const heads = byId("heads");
     for (const c of COLUMNS) heads.appendChild(el("th", `c-${c.key}${c.wide ? " wide" : ""}`, c.header));
+    byId("rows").addEventListener("keydown", (ev) => this.key(ev));
     // Ages move with the clock, not with events: redraw that column in place.
     const ageColumn = COLUMNS.findIndex((c) => c.key === "age");
     setInterval(() => {
@@ -140,6 +145,8 @@ export class SessionTable {
       else body.insertBefore(tr, cursor);
     }
     this.changed.clear();
+    this.shown = next.map((n) => n.id);
+    this.setCurrent(this.current && this.shown.includes(this.current) ? this.current : this.selected && this.shown.includes(this.selected) ? this.selected : (this.shown[0] ?? null));
     while (cursor) {
       const gone = cursor;
       cursor = cursor.nextSibling;
@@ -153,8 +160,10 @@ export class SessionTable {
   private make(id: string): HTMLTableRowElement {
     const tr = el("tr", "row");
     tr.dataset.id = id;
-    for (const c of COLUMNS) tr.appendChild(el("td"));
+    tr.tabIndex = -1;
+    for (const _c of COLUMNS) tr.appendChild(el("td"));
     tr.addEventListener("click", () => this.onSelect(id));
+    tr.addEventListener("focus", () => this.setCurrent(id));
     this.trs.set(id, tr);
     return tr;
   }
@@ -183,6 +192,61 @@ export class SessionTable {
     if (c.draw) c.draw(td, row, place);
     else td.textContent = c.text?.(row, place) ?? "";
     td.title = c.text ? td.textContent : "";
+  }
+
+  // --- the keyboard ----------------------------------------------------------
+
+  private setCurrent(id: string | null): void {
+    if (this.current && this.current !== id) {
+      const was = this.trs.get(this.current);
+      if (was) was.tabIndex = -1;
+    }
+    this.current = id;
+    const tr = id ? this.trs.get(id) : undefined;
+    if (tr) tr.tabIndex = 0;
+  }
+
+  /** Put the keyboard on a row (when it is shown). */
+  focusRow(id: string): boolean {
+    const tr = this.trs.get(id);
+    if (!tr || !tr.isConnected) return false;
+    this.setCurrent(id);
+    tr.focus();
+    return true;
+  }
+
+  /** The keyboard onto the list: the row it was on, else the selected one, else the first. */
+  focusList(): boolean {
+    const id = this.current ?? this.selected ?? this.shown[0];
+    return !!id && this.focusRow(id);
+  }
+
+  private move(delta: number, from?: string): void {
+    if (this.shown.length === 0) return;
+    const at = this.shown.indexOf(from ?? this.current ?? "");
+    const next = at < 0 ? 0 : Math.max(0, Math.min(this.shown.length - 1, at + delta));
+    this.focusRow(this.shown[next]!);
+  }
+
+  /** j/k and the arrows walk the rows, Home/End jump, Enter opens. */
+  private key(ev: KeyboardEvent): void {
+    if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
+    const id = (ev.target as HTMLElement).closest<HTMLTableRowElement>("tr.row")?.dataset.id;
+    if (!id) return;
+    const steps: Record<string, () => void> = {
+      j: () => this.move(1, id),
+      ArrowDown: () => this.move(1, id),
+      k: () => this.move(-1, id),
+      ArrowUp: () => this.move(-1, id),
+      Home: () => this.move(-Infinity, id),
+      End: () => this.move(Infinity, id),
+      Enter: () => this.onSelect(id),
+      o: () => this.onSelect(id),
+    };
+    const step = steps[ev.key];
+    if (!step) return;
+    ev.preventDefault();
+    step();
   }
 
   private flash(tr: HTMLTableRowElement): void {

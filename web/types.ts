@@ -29,6 +29,8 @@ export interface OkRow {
   updatedAt: string;
   /** Place in the launch queue (1 launches next), or null when not queued. */
   queuePosition: number | null;
+  /** `spex session merge` landed its branch, which has no commits since. */
+  merged: boolean;
 }
 
 export interface CorruptRow {

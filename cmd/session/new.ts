@@ -9,6 +9,7 @@ import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
+import { launchSpinner } from "../../lib/cli/launch-wait";
 
 export class SessionNewCommand extends RemotableCommand {
   static paths = [["session", "new"], ["session", "create"]];
@@ -26,6 +27,8 @@ export class SessionNewCommand extends RemotableCommand {
       Placement: \`--group\` files the session in a group and starts the agent in the group's effective directory inside the worktree; a session created by an agent (SPEX_SESSION_ID set, or \`--parent\`) without \`--group\` lands in its creator's group. \`--directory\` names the starting folder (relative to the worktree) explicitly; a path that leaves the worktree, or a symbolic link on the way to it, is \`unsafe_path\`.
 
       \`--model\` (claude, codex, gemini) and \`--effort\` (claude: low, medium, high, xhigh, max; codex: none, minimal, low, medium, high, xhigh) are handed to the agent CLI as its own flags, on this launch and every resume; a harness without the option refuses (\`usage\`).
+
+      On a terminal, a start that takes more than a moment shows on stderr what it waits for (the agent's start hook, a shell's first prompt, the agent's process) and for how long at most (\`SPEX_READY_TIMEOUT_MS\`, 30 s); piped or with \`--json\`, nothing is drawn.
 
       A prompt that starts with \`-\` needs \`--\` before it on the command line (or use \`--prompt-file\`); it reaches the agent with one leading space.
     `,
@@ -58,6 +61,8 @@ export class SessionNewCommand extends RemotableCommand {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
     if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     const caller = process.env.SPEX_SESSION_ID;
+    // A slow agent start is shown on a terminal as it happens, never left as a silent wait.
+    const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, "making the session's worktree and branch");
     const { result, json } = await newSession(currentProject(), {
       target: { api: this.api, port: this.port },
       prompt,
@@ -73,7 +78,8 @@ export class SessionNewCommand extends RemotableCommand {
       effort: this.effort,
       // The calling agent (its own session): a child it creates lands in its group.
       creator: caller && isSessionId(caller) ? caller : undefined,
-    });
+      onWaiting,
+    }).finally(() => spinner.stop());
     for (const warning of result.stuck ?? []) reportWarning(warning, this.context.stderr);
     if (this.json) {
       writeJson(this.context.stdout, json);

@@ -6,7 +6,6 @@
 // made and left `queued` for the launch queue (launch-queue.ts).
 import { mkdirSync } from "node:fs";
 import { writeStoreFile } from "../nofollow";
-import { createHash, randomUUID } from "node:crypto";
 import { SpexError } from "../errors";
 import { ensureExcluded, resolveCommit } from "../git";
 import { type LaunchResult, launchSession } from "../launch/start";
@@ -32,12 +31,13 @@ import { faultPoint } from "../faults";
 import { type CreatePlan, planCreate } from "./plan";
 import { drainLaunchQueue, launchDecision, queuePositionOf } from "./launch-queue";
 import type { CreateInput, CreateResult } from "./types";
+import { sha256Hex, randomId } from "../hash";
 
 export type { CreateInput, CreateResult } from "./types";
 
 /** A UUID-shaped id derived from the project and the idempotency key. */
 export function sessionIdForKey(projectKey: string, key: string): string {
-  const h = createHash("sha256").update(`${projectKey}\0${key}`).digest("hex");
+  const h = sha256Hex(`${projectKey}\0${key}`);
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -53,7 +53,7 @@ export function createPayloadHash(i: Pick<CreateInput, HashedFields>): string {
     name: i.name ?? "",
   };
   for (const k of ["base", "group", "directory", "model", "effort"] as const) if (i[k]) payload[k] = i[k]!;
-  return createHash("sha256").update(JSON.stringify(payload)).digest("hex");
+  return sha256Hex(JSON.stringify(payload));
 }
 
 /** A keyed create whose record already exists: the same payload is answered, another is refused. */
@@ -124,7 +124,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   const resolved = input.base ? await resolveCommit(store.root, input.base) : undefined;
   const payloadHash = createPayloadHash({ ...input, base: resolved ?? input.base });
   const acceptedHashes = named && named !== payloadHash ? [payloadHash, named] : [payloadHash];
-  const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomUUID();
+  const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomId();
 
   if (input.idempotencyKey) {
     const replay = replayOf(store, id, input, acceptedHashes);
@@ -198,7 +198,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     // Filed before the agent starts, so what it runs finds itself in its group.
     if (plan.group !== "") await fileSessions(store, plan.group, [id]);
     if (slot === "launch") {
-      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
+      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false), onWaiting: input.onWaiting });
       faultPoint("launched");
     }
   } catch (error) {

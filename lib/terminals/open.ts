@@ -4,7 +4,6 @@
 // own. A terminal beside a session is made under that session's record lock,
 // and close holds the same lock while it closes the session's terminals: a
 // terminal is never left behind by a close that ran at the same moment.
-import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { loadConfig } from "../config";
@@ -16,6 +15,7 @@ import { type ProjectStore, recordLockPath } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxSync, tmuxWord } from "../tmux";
 import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName, takenTerminalNames, terminalOwner, terminalsLockPath } from "./names";
 import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
+import { randomId } from "../hash";
 
 /** tmux user option naming the terminal a tmux session belongs to. */
 export const SPEX_TERMINAL_OPTION = "@spex_terminal";
@@ -88,7 +88,7 @@ function startTmux(store: ProjectStore, record: TerminalRecord): void {
 }
 
 async function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string, owner: string): Promise<TerminalRecord> {
-  const id = randomUUID();
+  const id = randomId();
   const directory = startDirectory(base, input.dir);
   // The name is checked (or chosen) and the record written under one lock: two opens never take one name.
   const record = await withLock(

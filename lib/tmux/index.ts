@@ -1,12 +1,12 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 import { tmuxFolder, tmuxWord } from "./quote";
+import { randomHex } from "../hash";
 export { tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
@@ -193,7 +193,7 @@ function argBytes(commands: string[][]): number {
  */
 export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): BatchCapture {
   const screens = new Map<string, string>();
-  const mark = `@@${randomBytes(6).toString("hex")}@@`;
+  const mark = `@@${randomHex(6)}@@`;
   const begin = `${mark}begin`;
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
   const captureOf = (i: number): string[][] => {
