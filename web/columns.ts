@@ -32,6 +32,9 @@ const ok = <T>(row: Row, pick: (r: Extract<Row, { kind: "ok" }>) => T, otherwise
 
 export const labelOf = (row: Row): string => (row.kind === "ok" ? row.label : "(corrupt record)");
 
+/** Sorting by status: what needs you, what runs, what rests, what is gone. */
+const STATUS_ORDER = ["asking", "error", "review", "corrupt", "unreadable", "starting", "working", "queued", "parked", "idle", "close-pending", "done", "offline", "retired"];
+
 /** Statuses that stand for the agent's proposal, which outlives the agent itself. */
 const PROPOSALS = new Set(["review", "done", "close-pending"]);
 
@@ -65,7 +68,7 @@ export const COLUMNS: Column[] = [
       td.appendChild(el("span", `badge st-${row.display}`, row.display));
       for (const tag of statusTags(row)) td.appendChild(el("span", "tag", tag));
     },
-    sort: (row) => row.display,
+    sort: (row) => STATUS_ORDER.indexOf(row.display) + 1 || STATUS_ORDER.length + 1,
   },
   { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
   { key: "live", header: "live", wide: true, text: (row) => row.liveness, tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },

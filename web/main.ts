@@ -7,35 +7,32 @@ import { connect, notice } from "./connection";
 import { CoordPanel } from "./coord";
 import { CreateForm } from "./create-form";
 import { DetailPanel } from "./detail";
+import { BulkBar } from "./bulk";
 import { byId } from "./dom";
 import { pageKeys } from "./keys";
 import { type Route, Router } from "./router";
 import { SessionTable } from "./table";
 import { LiveTerminal } from "./terminal";
+import { Notifier } from "./notify";
+import { StatusPills } from "./summary";
 import type { Row, TimelineEvent } from "./types";
 import { allowStyleElements } from "./csp";
 
 allowStyleElements();
-
-function summarize(table: SessionTable): void {
-  const counts = new Map<string, number>();
-  let total = 0;
-  table.rows.forEach((r) => {
-    if (r.kind === "ok" && r.archived) return;
-    total += 1;
-    counts.set(r.display, (counts.get(r.display) ?? 0) + 1);
-  });
-  const parts = [...counts.keys()].sort().map((k) => `${counts.get(k)} ${k}`);
-  byId("summary").textContent = `${total} sessions${parts.length ? ` · ${parts.join(", ")}` : ""}`;
-}
 
 const coord = new CoordPanel();
 // The detail panel is made below; the table reports selections to it.
 let detail: DetailPanel;
 const table = new SessionTable(
   (id) => detail.open(id),
-  () => summarize(table),
+  () => {
+    pills.render();
+    bulk.render();
+  },
 );
+const pills = new StatusPills(table);
+const bulk = new BulkBar(table);
+const notifier = new Notifier((id) => detail.open(id));
 const terminal = new LiveTerminal();
 const router = new Router((r) => follow(r));
 detail = new DetailPanel(table, terminal, (r, push) => router.show(r, push));
@@ -93,15 +90,21 @@ byId("show-archived").addEventListener("change", (ev) => {
   table.showArchived = (ev.target as HTMLInputElement).checked;
   table.queueLayout();
 });
+byId("triage").addEventListener("change", (ev) => {
+  table.triage = (ev.target as HTMLInputElement).checked;
+  table.queueLayout();
+});
 
 const handlers: Record<string, (data: any) => void> = {
   hello: (h: { root: string }) => {
     byId("root").textContent = h.root;
-    document.title = `spex · ${h.root.split("/").pop()}`;
+    pills.project = h.root.split("/").pop() ?? "";
+    pills.render();
     void loadList();
     coord.reload();
   },
   session: (row: Row) => {
+    notifier.transition(table.rows.get(row.id), row);
     table.upsert(row);
     detail.rowChanged(row);
     coord.reload();
