@@ -166,7 +166,8 @@ export function listRows(store: ProjectStore): ListRow[] {
   return rows.sort((a, b) => {
     const ta = a.kind === "ok" ? a.createdAt : "";
     const tb = b.kind === "ok" ? b.createdAt : "";
-    return ta === tb ? a.id.localeCompare(b.id) : ta.localeCompare(tb);
+    // ISO times and UUIDs: code-unit order is their order, without the cost of a collator.
+    return ta === tb ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : ta < tb ? -1 : 1;
   });
 }
 
