@@ -2,7 +2,7 @@
 // changes, so 500 sessions cost nothing between events. Children sit under
 // their parent (tree order); the filter and the archived switch hide rows.
 import { age, byId, el } from "./dom";
-import type { Row } from "./types";
+import type { OkRow, Row } from "./types";
 import { rowNote } from "./words";
 
 interface Cells {
@@ -14,6 +14,7 @@ interface Cells {
   live: HTMLElement;
   branch: HTMLElement;
   age: HTMLElement;
+  cost: HTMLElement;
   kids: HTMLElement;
 }
 
@@ -180,6 +181,7 @@ export class SessionTable {
       live: cell("c-live"),
       branch: cell("c-branch"),
       age: cell("c-age"),
+      cost: cell("c-cost"),
       kids: cell("c-kids"),
     };
     this.cells.set(tr, c);
@@ -202,8 +204,17 @@ export class SessionTable {
     c.live.className = `c-live live-${row.liveness}`;
     c.branch.textContent = row.kind === "ok" ? row.branch : row.file;
     c.age.textContent = row.kind === "ok" ? age(row.createdAt) : "";
+    c.cost.textContent = row.kind === "ok" ? costText(row) : "";
     c.kids.textContent = kids ? String(kids) : "";
     tr.dataset.display = row.display;
     tr.title = row.kind === "ok" ? row.preview : row.error;
   }
+}
+
+/** What the session cost so far ("$0.42"), its tokens where its model has no price, "" before any usage (ls's COST column). */
+function costText(row: OkRow): string {
+  const u = row.usage;
+  if (!u) return "";
+  if (u.costUsd === null) return `${u.total} tok`;
+  return u.costUsd > 0 && u.costUsd < 0.01 ? "<$0.01" : `$${u.costUsd.toFixed(2)}`;
 }

@@ -27,6 +27,8 @@ export interface OkRow {
   preview: string;
   createdAt: string;
   updatedAt: string;
+  /** Tokens and cost from the agent's transcript (lib/attention); null before any; absent from an older backend. */
+  usage?: { total: number; costUsd: number | null } | null;
 }
 
 export interface CorruptRow {

@@ -4,6 +4,7 @@
 // (the prompt preview is cut first, the id never) and coloured by status.
 import type { ListRow } from "../sessions";
 import { formatTable } from "./output";
+import { formatCost, formatTokens } from "../attention/usage/summary";
 
 export interface SessionTableOptions {
   /** Terminal width to fit, or undefined when not writing to a terminal. */
@@ -63,14 +64,18 @@ export function treeOrder(rows: ListRow[]): { row: ListRow; depth: number }[] {
 export function renderSessionTable(rows: ListRow[], opts: SessionTableOptions): string {
   const ordered = treeOrder(rows);
   const grouped = rows.some((r) => r.kind === "ok" && r.group !== "");
-  const headers = ["ID", "STATUS", ...(grouped ? ["GROUP"] : []), "LABEL", "BRANCH", "PROMPT"];
+  // A COST column once any shown session has usage: dollars, or tokens where the model has no price.
+  const costed = rows.some((r) => r.kind === "ok" && r.usage);
+  const costOf = (r: ListRow) => (r.kind !== "ok" || !r.usage ? "" : r.usage.costUsd !== null ? formatCost(r.usage.costUsd) : `${formatTokens(r.usage.total)} tok`);
+  const headers = ["ID", "STATUS", ...(costed ? ["COST"] : []), ...(grouped ? ["GROUP"] : []), "LABEL", "BRANCH", "PROMPT"];
   const label = headers.indexOf("LABEL");
+  const group = headers.indexOf("GROUP");
   const cells = ordered.map(({ row: r, depth }) => {
     const indent = depth > 0 ? `${"  ".repeat(depth - 1)}└ ` : "";
-    if (r.kind === "corrupt") return [r.shortId, r.display, ...(grouped ? [""] : []), `${indent}(${r.display} record)`, "", r.error];
+    if (r.kind === "corrupt") return [r.shortId, r.display, ...(costed ? [""] : []), ...(grouped ? [""] : []), `${indent}(${r.display} record)`, "", r.error];
     const shown = r.queuePosition !== null ? `queued #${r.queuePosition}` : r.display;
     const status = r.archived ? `${shown} (archived)` : shown;
-    return [r.shortId, status, ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, r.preview];
+    return [r.shortId, status, ...(costed ? [costOf(r)] : []), ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, r.preview];
   });
   const notes = ordered.map(({ row: r }) => (r.kind === "corrupt" ? `file: ${r.file}` : undefined));
   const paint = opts.color
@@ -91,13 +96,13 @@ export function renderSessionTable(rows: ListRow[], opts: SessionTableOptions): 
     { column: prompt, min: 12 },
     { column: label, min: 20 },
     { column: branch, min: 16 },
-    ...(grouped ? [{ column: 2, min: 8 }] : []),
+    ...(grouped ? [{ column: group, min: 8 }] : []),
     { column: prompt, min: 0 },
     { column: label, min: 12 },
     { column: branch, min: 12 },
     // A very narrow terminal: drop the branch and the group rather than wrap.
     { column: branch, min: 0 },
-    ...(grouped ? [{ column: 2, min: 0 }] : []),
+    ...(grouped ? [{ column: group, min: 0 }] : []),
     { column: label, min: 8 },
   ];
   return formatTable(headers, cells, { width: opts.width, shrink, paint, notes });

@@ -16,6 +16,7 @@ import { readSession } from "../record";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
+import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 
 export interface SessionRow {
   kind: "ok";
@@ -57,6 +58,10 @@ export interface SessionRow {
   files: string[] | null;
   /** The bare name parts the label is derived from (seed 001's session object). */
   raw: { name: string; title: string; node: string };
+  /** Tokens and cost read from the agent's transcript so far (lib/attention); null before any was read. */
+  usage: UsageSummary | null;
+  /** What holds the agent up (rate_limited, auth_required), or null. */
+  stall: string | null;
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -97,6 +102,8 @@ export interface ListingFacts {
   groups: Map<string, string>;
   /** Session id → place in the launch queue. */
   queue: Map<string, number>;
+  /** The price overrides in force (read once per listing). */
+  prices?: Record<string, ModelPrice>;
 }
 
 export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {
@@ -141,6 +148,8 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     effort: view.effort ?? "",
     files: readDeclaredFiles(sessionPaths(store, reading.id).files),
     raw: { name: view.name, title: view.title, node: view.node },
+    usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
+    stall: view.stall || null,
   };
 }
 
@@ -152,7 +161,7 @@ export function readAll(store: ProjectStore): RecordReading[] {
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
   const readings = readAll(store);
-  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings) };
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), prices: pricesOrDefaults(store.home, store.root) };
   for (const reading of readings) {
     const row = rowOf(store, reading, facts);
     if (row) rows.push(row);
