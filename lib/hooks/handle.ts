@@ -15,7 +15,7 @@ import { runAfterTurn } from "../teardown/after-turn";
 import { drainDeliveries } from "../comms/deliver";
 import { queueMayWait, scheduleLaunchDrain } from "../launch/queue-marker";
 import { loadConfig } from "../config";
-import { usageAtRest } from "../attention/rest";
+import { usageAtRest, usageMidTurn } from "../attention/rest";
 import { stallOfHookError } from "../attention/stall";
 
 // Claude's permission and question dialogs; Gemini's tool approval.
@@ -64,8 +64,12 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       return clearFence(store, id, recordableNativeId(payload), { newConversation: ownership === "new-conversation" });
     case "turn":
       return declareState(store, id, { status: "active", newTurn: true });
-    case "tool":
-      return declareState(store, id, { status: "active", stopped: false, inferred: true });
+    case "tool": {
+      const change = await declareState(store, id, { status: "active", stopped: false, inferred: true });
+      // A hard budget is checked at every tool call, not only at rest.
+      await usageMidTurn(store, id);
+      return change;
+    }
     case "stop": {
       const change = await declareState(store, id, { status: "idle", inferred: true });
       // The turn's tokens are in the transcript now: counted before anything else happens at rest.

@@ -97,5 +97,21 @@ for (const c of CASES) {
       const byDay = JSON.parse((await spexAsync(sb, ["usage", "--by", "day", "--json"])).stdout);
       expect(byDay.lines.map((l: any) => l.key)).toEqual([new Date().toISOString().slice(0, 10)]);
     }, 300000);
+
+    test("a budget of fewer tokens than one turn parks the session with budget_exceeded at its first Stop", async () => {
+      as = await agentSandbox(c.cli, c.options as never);
+      const { sb, api } = as;
+      const created = await spexAsync(sb, ["session", "new", "--launcher", c.cli, "--budget-tokens", "100", "--json", "say hi"]);
+      expect(created.stderr).toBe("");
+      const id = JSON.parse(created.stdout).session_id as string;
+      const wait = explainedWait(sb, id, () => []);
+      await wait(() => api.turns().length >= 1, "the turn at the fake API", 90000);
+      const row = await wait(async () => {
+        const r = JSON.parse((await spexAsync(sb, ["session", "ls", id, "--json"])).stdout)[0];
+        return r.lifecycle === "parked" ? r : undefined;
+      }, "parked by its budget", 90000);
+      expect(row).toMatchObject({ display: "parked", note: "budget_exceeded" });
+      expect(row.usage.total).toBe(c.turn.input + c.turn.output + c.turn.cacheRead + c.turn.cacheWrite);
+    }, 300000);
   });
 }
