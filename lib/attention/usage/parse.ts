@@ -32,8 +32,6 @@ export interface SourceState {
   /** Codex: the running model and the cumulative total the last token_count line reported. */
   model?: string;
   total?: Tokens;
-  /** An API error the transcript reported since it was last read (stall detection). */
-  apiError?: { status: number; message: string; at: string };
 }
 
 export type Harness = "claude" | "codex" | "gemini";
@@ -100,8 +98,7 @@ function codexTokens(u: Record<string, unknown>): Tokens {
 function codexLine(line: string, state: SourceState, today: string): void {
   const isContext = line.includes('"turn_context"');
   const isCount = line.includes('"token_count"');
-  const isDone = line.includes('"task_complete"') && line.includes('"error"');
-  if (!isContext && !isCount && !isDone) return;
+  if (!isContext && !isCount) return;
   const d = parseJson(line);
   if (!d) return;
   const p = obj(d.payload);
@@ -109,14 +106,7 @@ function codexLine(line: string, state: SourceState, today: string): void {
     if (typeof p.model === "string" && p.model) state.model = p.model;
     return;
   }
-  if (d.type !== "event_msg") return;
-  if (p.type === "task_complete") {
-    const error = obj(p.error);
-    const status = count(obj(obj(error.codex_error_info).http_connection_failed).http_status_code);
-    if (typeof error.message === "string") state.apiError = { status, message: error.message, at: typeof d.timestamp === "string" ? d.timestamp : "" };
-    return;
-  }
-  if (p.type !== "token_count") return;
+  if (d.type !== "event_msg" || p.type !== "token_count") return;
   const info = obj(p.info);
   if (Object.keys(obj(info.total_token_usage)).length === 0) return; // a rate-limit update without counts
   const total = codexTokens(obj(info.total_token_usage));
