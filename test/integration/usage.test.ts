@@ -120,4 +120,18 @@ describe("spex usage", () => {
     writeFileSync(join(s.repo, "spexcode.json"), JSON.stringify({ prices: { "local-llama": { input: 1000000, output: 0 } } }));
     expect(okJson(s.spex(["session", "show", claude.session_id, "--json"])).usage.costUsd).toBeCloseTo(5 + (200 * 5 + 40 * 25 + 60 * 0.5 + 80 * 6.25) / 1e6, 6);
   });
+
+  test("a Claude Code subagent's transcript beside the conversation counts toward the session", () => {
+    sb = sandbox();
+    const s = sb;
+    const { claude, claudeFile } = place(s);
+    const sub = join(claudeFile.replace(/\.jsonl$/, ""), "subagents", "agent-a1b2.jsonl");
+    mkdirSync(join(sub, ".."), { recursive: true });
+    writeFileSync(sub, JSON.stringify({ type: "assistant", isSidechain: true, timestamp: "2026-12-01T22:30:00.000Z", message: { id: "msg_sub", model: "claude-haiku-4-5", usage: { input_tokens: 11, output_tokens: 4 } } }) + "\n");
+    // The conversation's own transcript grows with the subagent's turn (its tool call).
+    appendFileSync(claudeFile, JSON.stringify({ type: "user", timestamp: "2026-12-01T22:30:01.000Z", message: { role: "user", content: "tool result" } }) + "\n");
+    const usage = okJson(s.spex(["session", "show", claude.session_id, "--json"])).usage;
+    expect(usage).toMatchObject({ input: 211, output: 44, models: ["claude-haiku-4-5", "claude-opus-4-8"] });
+  });
 });
+

@@ -36,7 +36,8 @@ export interface SourceState {
 
 export type Harness = "claude" | "codex" | "gemini";
 
-const RECENT = 32;
+// A CLI repeats a message only while it is one of the last few written.
+const RECENT = 8;
 
 export function emptySource(): SourceState {
   return { buckets: {}, recent: [] };

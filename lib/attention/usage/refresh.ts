@@ -88,13 +88,16 @@ function missingSources(usage: UsageFile, record: SessionRecord, env: NodeJS.Pro
   if (!isUsageHarness(harness) || !record.harness_session_id) return [];
   const known = new Set(usage.sources.map((s) => s.file));
   const out: UsageSource[] = [];
-  let main = usage.sources.find((s) => s.nativeId === record.harness_session_id && s.harness === harness)?.file;
+  const source = usage.sources.find((s) => s.nativeId === record.harness_session_id && s.harness === harness);
+  let main = source?.file;
   if (!main) {
     const cwd = record.directory ? join(record.worktree_path, record.directory) : record.worktree_path;
     main = findTranscript({ harness, nativeId: record.harness_session_id, cwd, createdAt: record.createdAt, env, deep });
     if (main && !known.has(main)) out.push(newSource(harness, record.harness_session_id, main));
   }
-  if (main && harness === "claude") {
+  // A subagent runs inside a turn of the conversation, whose transcript grows with it: look for new ones only then.
+  const grew = !source || fileFacts(source.file)?.size !== source.offset;
+  if (main && harness === "claude" && grew) {
     for (const f of claudeSubagentFiles(main, record.harness_session_id)) if (!known.has(f)) out.push(newSource("claude", record.harness_session_id, f));
   }
   return out;
