@@ -1,5 +1,5 @@
 # spex build, test and bench. Tools come from node_modules (npm ci), so a fresh
-# machine needs only node, npm, git and tmux (README "Two commands" lists what
+# machine needs only node, npm, git and tmux (docs/building.md "Two commands" lists what
 # the test suites need besides).
 PREFIX ?= $(HOME)/.local
 BIN := node_modules/.bin
@@ -10,7 +10,7 @@ SOURCES := $(shell find cmd lib hooks launch-templates shell -type f 2>/dev/null
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null | head -n1),+dirty)
 BUILD_STAMP := {"commit":"$(BUILD_COMMIT)","date":"$(shell date -u +%Y-%m-%dT%H:%M:%SZ)"}
 
-.PHONY: all build install test test-tools test-agents test-unit test-integration test-e2e test-portable release release-check bench typecheck clean demo
+.PHONY: all build install test test-tools test-agents test-unit test-integration test-e2e test-portable test-locale release release-check bench typecheck clean demo
 
 all: build
 
@@ -31,46 +31,49 @@ dist/mcp-sdk.mjs: node_modules/.installed lib/mcp/sdk.ts package-lock.json
 	@mkdir -p dist
 	$(BIN)/bun build lib/mcp/sdk.ts --target=node --format=esm --outfile dist/mcp-sdk.mjs
 
+# The board's screen (Ink, React, yoga-layout; ~1.5 MB) as a module of its own,
+# loaded only by `spex board` (lib/board/load.ts), like the MCP SDK above.
+BOARD_UI := $(shell find lib/board/ui lib/board/model -type f 2>/dev/null) lib/cli/session-table.ts lib/cli/output.ts
+dist/board.mjs: node_modules/.installed $(BOARD_UI) scripts/build-board.ts package-lock.json
+	@mkdir -p dist
+	$(BIN)/bun scripts/build-board.ts
+
 # The dashboard: web/ (TypeScript, typechecked with the DOM library) bundled for
 # the browser with xterm.js, embedded as strings (gitignored, made here).
 WEB := $(shell find web -type f 2>/dev/null)
 lib/generated/dashboard.ts: node_modules/.installed $(WEB) scripts/build-web.ts node_modules/@xterm/xterm/package.json
 	$(BIN)/bun scripts/build-web.ts
 
-# How every standalone binary is compiled: bin/spex here, each target's in `make release`.
-COMPILE := --compile --no-compile-autoload-dotenv --no-compile-autoload-bunfig cmd/main.ts dist/mcp-sdk.mjs
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
-	@mkdir -p bin
-	$(BIN)/bun build $(COMPILE) --define '__SPEX_BUILD__=$(BUILD_STAMP)' --outfile bin/spex
+# The command manifest (lib/cli/manifest.ts): made from the command classes
+# cmd/registry.ts lists, so help, completion and the verb lookup never drift
+# from them. Gitignored; every target that runs or checks the code makes it.
+lib/generated/commands.ts: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts scripts/gen-commands.ts $(filter-out lib/generated/commands.ts,$(SOURCES))
+	$(BIN)/bun scripts/gen-commands.ts
 
-dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts dist/mcp-sdk.mjs $(SOURCES)
+# How every standalone binary is compiled (bin/spex here, each target's in
+# `make release`): scripts/compile.ts says how and why.
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs dist/board.mjs scripts/compile.ts $(SOURCES)
+	@mkdir -p bin
+	$(BIN)/bun scripts/compile.ts bin/spex '$(BUILD_STAMP)'
+
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	$(BIN)/bun scripts/gen-assets.ts stamp dist/ncc/index.js dist/spex.cjs '$(BUILD_STAMP)'
 
-build: bin/spex dist/spex.cjs dist/mcp-sdk.mjs
+build: bin/spex dist/spex.cjs dist/mcp-sdk.mjs dist/board.mjs
 
-typecheck: node_modules/.installed lib/generated/dashboard.ts
+typecheck: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts
 	$(BIN)/tsc -p .
 	$(BIN)/tsc -p web
 
 # The binary, the `sessions` alias, and the shell integration (init, completions,
 # tmux status segment) under $(PREFIX)/share/spex, where shell-init.sh finds
-# its siblings; then the lines that turn it on.
-SHARE := $(PREFIX)/share/spex
+# its siblings; then the lines that turn it on, quoted for where they go
+# (scripts/install.sh). PREFIX reaches the script exported, byte for byte.
+install: export SPEX_PREFIX := $(PREFIX)
 install: build
-	mkdir -p "$(PREFIX)/bin" "$(SHARE)"
-	cp bin/spex "$(PREFIX)/bin/spex"
-	ln -sf spex "$(PREFIX)/bin/sessions"
-	cp shell/shell-init.sh shell/spex.bash shell/spex.zsh shell/spex.fish "$(SHARE)/"
-	cp shell/tmux-status.sh "$(SHARE)/tmux-status.sh"
-	chmod 644 "$(SHARE)/shell-init.sh" "$(SHARE)/spex.bash" "$(SHARE)/spex.zsh" "$(SHARE)/spex.fish"
-	chmod 755 "$(SHARE)/tmux-status.sh"
-	@echo "installed $(PREFIX)/bin/spex, $(PREFIX)/bin/sessions and the shell integration in $(SHARE)"
-	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "put $(PREFIX)/bin on your PATH";; esac
-	@echo "bash or zsh, add to ~/.bashrc or ~/.zshrc:  . '$(SHARE)/shell-init.sh'"
-	@echo "fish, add to ~/.config/fish/config.fish:     source '$(SHARE)/spex.fish'"
-	@echo "tmux status, in ~/.tmux.conf:  set -g status-right '#(cd #{pane_current_path} && $(SHARE)/tmux-status.sh)'"
+	@./scripts/install.sh
 
 # The tools the suites need that npm does not install: said up front, not as a failure at the end.
 CHROMIUM := $(or $(SPEX_TEST_CHROMIUM),/usr/bin/chromium)
@@ -88,11 +91,11 @@ $(AGENTS)/node_modules/.installed: $(AGENTS)/package.json $(AGENTS)/package-lock
 test-agents: $(AGENTS)/node_modules/.installed
 
 test: test-tools test-agents build typecheck
-	$(BIN)/bun test --timeout 120000 test/unit test/integration test/e2e
-	@$(MAKE) --no-print-directory test-portable release-check
+	$(BIN)/bun test --timeout 120000 test/unit lib/board test/integration test/e2e
+	@$(MAKE) --no-print-directory test-portable test-locale release-check
 
-test-unit: node_modules/.installed lib/generated/dashboard.ts
-	$(BIN)/bun test test/unit
+test-unit: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts
+	$(BIN)/bun test test/unit lib/board
 
 test-integration: build
 	$(BIN)/bun test --timeout 120000 test/integration
@@ -110,12 +113,25 @@ PORTABLE_TESTS := test/unit/lock.test.ts test/unit/lock-guard.test.ts test/unit/
 test-portable: build
 	SPEX_PROC=ps SPEX_LOCK_GUARD=flock $(BIN)/bun test --timeout 120000 $(PORTABLE_TESTS)
 
+# The tmux-facing tests again in the locales cron, systemd, containers and an
+# ssh login without AcceptEnv give: LC_ALL=C, and no locale at all (a tmux
+# client outside UTF-8 prints control and non-ASCII bytes of a format as `_`).
+LOCALE_TESTS := test/integration/locale.test.ts test/integration/live.test.ts test/integration/live-capture.test.ts \
+	test/integration/live-contract.test.ts test/integration/live-fleet.test.ts test/integration/live-placement.test.ts \
+	test/integration/live-screens.test.ts test/integration/screen-read.test.ts test/integration/bulk.test.ts \
+	test/integration/send.test.ts test/integration/send-turns.test.ts test/integration/send-attacks.test.ts \
+	test/integration/message-states.test.ts test/integration/terminals.test.ts test/integration/pane.test.ts \
+	test/integration/machines.test.ts
+test-locale: build
+	LC_ALL=C $(BIN)/bun test --timeout 120000 $(LOCALE_TESTS)
+	env -u LANG -u LANGUAGE -u LC_ALL -u LC_CTYPE -u LC_MESSAGES $(BIN)/bun test --timeout 120000 $(LOCALE_TESTS)
+
 # Release artifacts in dist/release/ (scripts/release.ts): a standalone binary
 # per target (bun cross-compiles on another target's runtime, which npm fetches
 # once into its cache), the Node bundle with the MCP SDK module, and a .sha256
 # beside each.
 release: build
-	$(BIN)/bun scripts/release.ts build '$(BUILD_STAMP)' $(COMPILE)
+	$(BIN)/bun scripts/release.ts build '$(BUILD_STAMP)'
 
 # `file` must name each binary's OS and architecture, every sum must match,
 # and this machine's binary must pass the smoke tests.

@@ -17,10 +17,10 @@ function projectHere(): ProjectStore | undefined {
 export class DoctorCommand extends SpexCommand {
   static paths = [["doctor"], ["session", "doctor"]];
   static usage = SpexCommand.Usage({
-    category: "Machine",
-    description: "check this machine and list leftovers with the command that removes each (nothing is deleted)",
+    category: "Backend and checks",
+    description: "check this machine and list leftovers with the command that removes or shows each (nothing is deleted)",
     details: `
-      Checks git, tmux, SPEX_HOME and each launcher's program; inside a repository also the project's launchers and git hook, then lists orphans, each with the command that removes it: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, and creates that died before publishing. Outside a repository only the machine is checked (the built-in launchers). Without tmux the tmux check fails and nothing else asks tmux. Exit 1 when a required check fails.
+      Checks git, tmux, SPEX_HOME and each launcher's program; inside a repository also the project's launchers and git hook, then lists orphans. Each comes with the command that removes it only where spex can prove nothing of anyone's work goes with it (an empty folder; a registered worktree with no change, ignored files included, whose commit is on the main branch); anything else (a folder holding a registered worktree, uncommitted or unmerged work, files git does not know, what a corrupt record or a running create may own) comes with a command that shows it and why to look first (\`inspect\`; in \`--json\` each \`cleanup\` entry has \`action\` remove or inspect and a \`reason\`). Orphans: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, and creates that died before publishing. Outside a repository only the machine is checked (the built-in launchers). Without tmux the tmux check fails and nothing else asks tmux. Exit 1 when a required check fails.
     `,
     examples: [
       ["Check the machine and this project", "spex doctor"],
@@ -36,7 +36,7 @@ export class DoctorCommand extends SpexCommand {
     }
     const out = this.context.stdout;
     if (!report.project) out.write("not inside a git repository: machine checks only (run it in a repository for its launchers, git hook and leftovers)\n\n");
-    out.write(formatTable(["CHECK", "OK", "DETAIL"], report.checks.map((c) => [c.name, c.ok ? "ok" : c.required ? "FAIL" : "missing", c.detail])));
+    out.write(formatTable(["CHECK", "OK", "DETAIL"], report.checks.map((c) => [c.name, c.ok ? "ok" : c.required ? "FAIL" : "missing", c.code ? `${c.detail} [${c.code}]` : c.detail])));
     const titles: Record<string, string> = {
       worktrees: "worktrees without a record",
       tmuxSessions: "tmux sessions without a record",
@@ -46,7 +46,9 @@ export class DoctorCommand extends SpexCommand {
     };
     for (const [kind, title] of Object.entries(titles)) {
       const items = report.cleanup.filter((c) => c.kind === kind);
-      if (items.length) out.write(`\n${title}:\n${items.map((c) => `  ${printable(c.orphan)}\n    remove: ${printable(c.command)}\n`).join("")}`);
+      const advice = (c: (typeof items)[number]) =>
+        c.action === "inspect" ? `    inspect: ${printable(c.command)}\n    why: ${printable(c.reason)}\n` : `    remove: ${printable(c.command)}\n`;
+      if (items.length) out.write(`\n${title}:\n${items.map((c) => `  ${printable(c.orphan)}\n${advice(c)}`).join("")}`);
     }
     return report.ok ? 0 : 1;
   }

@@ -1,15 +1,73 @@
-// The executable's entry: both the compiled binary and the Node bundle start here.
-import { Cli } from "clipanion";
-import { dispatchArgv, runCli } from "./spex";
-import { reportError } from "../lib/cli/output";
+// The executable's entry: both the compiled binary and the Node bundle start
+// here. It loads only what the argv needs (bench/README.md "Where the start
+// goes" has the figures): `--version` answers from lib/version alone; help,
+// a bare namespace, an unknown verb and shell completion answer from the
+// command manifest, printed with console.log (the runtime's own writer,
+// which costs nothing to set up; a closed pipe ends it quietly); a verb loads
+// cmd/run-verb.ts, which imports only that verb's command module.
+import { dispatchArgv } from "./argv";
+import { BUILD_COMMIT, BUILD_DATE, BUILD_TARGET, VERSION, versionLine } from "../lib/version";
 
-const argv0 = process.env.SPEX_ARGV0 || process.argv0 || "spex";
-const args = dispatchArgv(argv0, process.argv.slice(2));
-runCli(args, Cli.defaultContext).then(
+// Node ≥ 22.1 can keep compiled code between runs (for the modules loaded from here on, e.g. the MCP SDK); older Node has no such call.
+if (typeof Bun === "undefined") (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+/** console.log adds the line break the text already ends with. */
+const print = (text: string) => {
+  if (text !== "") console.log(text.endsWith("\n") ? text.slice(0, -1) : text);
+};
+/** stderr without colour (Bun's console.error paints it red when FORCE_COLOR is set); a closed stderr is ignored. */
+const printError = async (text: string) => {
+  if (text === "") return;
+  const { writeSync } = await import("node:fs");
+  const line = text.endsWith("\n") ? text : `${text}\n`;
+  try {
+    writeSync(2, line);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EPIPE") process.stderr.write(line);
+  }
+};
+
+/** `spex --version`, `spex -v`, `spex version`, each with an optional `--json`. */
+function isVersion(args: string[]): boolean {
+  return args.length > 0 && ["--version", "-v", "version"].includes(args[0]!) && args.slice(1).every((a) => a === "--json");
+}
+
+async function main(args: string[]): Promise<number> {
+  if (isVersion(args)) {
+    if (args.includes("--json")) print(JSON.stringify({ version: VERSION, commit: BUILD_COMMIT, built: BUILD_DATE, target: BUILD_TARGET }, null, 2));
+    else print(versionLine());
+    return 0;
+  }
+  const { COMMANDS } = await import(/* webpackMode: "eager" */ "../lib/generated/commands");
+  if (args[0] === "internal" && args[1] === "complete") {
+    const { completeArgv } = await import(/* webpackMode: "eager" */ "../lib/cli/complete-sources");
+    const words = await completeArgv(args.slice(2), COMMANDS);
+    if (words.length > 0) print(words.join("\n"));
+    return 0;
+  }
+  const { manifestAnswer, normalizeArgs } = await import(/* webpackMode: "eager" */ "./front");
+  args = normalizeArgs(args);
+  const answer = manifestAnswer(args, COMMANDS);
+  if (answer) {
+    print(answer.stdout);
+    await printError(answer.stderr);
+    return answer.code;
+  }
+  const { runVerb, processContext } = await import(/* webpackMode: "eager" */ "./run-verb");
+  return runVerb(args, processContext(), COMMANDS);
+}
+
+const args = dispatchArgv(process.env.SPEX_ARGV0 || process.argv0 || "spex", process.argv.slice(2));
+main(args).then(
   (code) => {
     process.exitCode = code;
   },
-  (error) => {
-    process.exitCode = reportError(error, Cli.defaultContext, args.includes("--json"));
+  async (error) => {
+    const { describeError } = await import(/* webpackMode: "eager" */ "../lib/cli/output");
+    const described = describeError(error);
+    await printError(described.line);
+    if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) await printError(error.stack);
+    if (args.includes("--json")) print(JSON.stringify(described.json, null, 2));
+    process.exitCode = described.error.exitCode;
   },
 );

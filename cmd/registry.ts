@@ -1,4 +1,11 @@
-// Every command class the CLI knows. Add a verb here when you add its file.
+// Every command class the CLI knows. To add a verb: write its file, then add
+// its import here (`import { XCommand } from "./x";`, one class per line's
+// braces is fine) and its class to `commands`. That is all: `make` turns this
+// list into the command manifest (scripts/gen-commands.ts ->
+// lib/generated/commands.ts) that help, completion and "did you mean" read,
+// and through which the entry point imports only the module of the verb it
+// runs. Nothing imports this file at run time; test/unit/cli-manifest.test.ts
+// fails while the manifest is older than these classes.
 import type { CommandClass } from "clipanion";
 import { SessionLsCommand } from "./session/ls";
 import { SessionShowCommand } from "./session/show";
@@ -37,6 +44,7 @@ import { SessionWatchCancelCommand } from "./session/watch/cancel";
 import { SessionWatchStreamCommand } from "./session/watch/stream";
 import { SessionReparentCommand } from "./session/reparent";
 import { ServeCommand } from "./serve";
+import { DashboardCommand } from "./dashboard";
 import { McpCommand } from "./mcp";
 import { TaskNewCommand } from "./task/new";
 import { TaskLsCommand } from "./task/ls";
@@ -64,6 +72,7 @@ import { MachineAddCommand } from "./machine/add";
 import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
+import { BoardCommand } from "./board";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -103,6 +112,7 @@ export const commands: CommandClass<any>[] = [
   SessionWatchStreamCommand,
   SessionReparentCommand,
   ServeCommand,
+  DashboardCommand,
   McpCommand,
   TaskNewCommand,
   TaskLsCommand,
@@ -130,4 +140,5 @@ export const commands: CommandClass<any>[] = [
   MachineLsCommand,
   MachineRmCommand,
   MachineInstallCommand,
+  BoardCommand,
 ];

@@ -17,7 +17,9 @@ fi
 make -s build
 
 demo=$(mktemp -d "${TMPDIR:-/tmp}/spex-demo.XXXXXX")
-export SPEX_HOME="$demo/home" SPEX_TMUX="spex-demo"
+# A tmux server of this run's own (named after its folder): another demo on
+# this machine keeps its sessions, and the clean-up below ends only these.
+export SPEX_HOME="$demo/home" SPEX_TMUX="spex-demo-${demo##*.}"
 spex="$PWD/bin/spex"
 git init -q -b main "$demo/repo"
 cd "$demo/repo"
@@ -49,5 +51,7 @@ echo
 echo "== spex doctor"
 "$spex" doctor || true
 echo
-echo "Try: SPEX_HOME=$SPEX_HOME SPEX_TMUX=$SPEX_TMUX $spex session attach greeter   (detach: Ctrl-b d)"
-echo "Clean up: tmux -L $SPEX_TMUX kill-server; rm -rf $demo"
+# Lines to paste: each path quoted for sh (a TMPDIR or checkout may hold blanks or quotes).
+word() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+printf '%s\n' "Try: SPEX_HOME=$(word "$SPEX_HOME") SPEX_TMUX=$SPEX_TMUX $(word "$spex") session attach greeter   (detach: Ctrl-b d)"
+printf '%s\n' "Clean up: tmux -L $SPEX_TMUX kill-server; rm -rf $(word "$demo")"

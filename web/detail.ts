@@ -5,10 +5,9 @@ import { api, sessionPath } from "./api";
 import { age, byId, el } from "./dom";
 import { ChangesView } from "./diff-view";
 import type { SessionTable } from "./table";
+import type { Route, Tab } from "./router";
 import type { Detail, Row, TimelineEvent } from "./types";
 import { eventWords } from "./words";
-
-type Tab = "overview" | "changes" | "terminal";
 
 export interface PaneView {
   open(id: string): void;
@@ -24,7 +23,8 @@ export class DetailPanel {
   private screenTimer: ReturnType<typeof setTimeout> | null = null;
   readonly changes: ChangesView;
 
-  constructor(private readonly table: SessionTable, private readonly pane: PaneView) {
+  /** `route` hears where the panel went (a URL for it); `push` says a new history entry. */
+  constructor(private readonly table: SessionTable, private readonly pane: PaneView, private readonly route: (r: Route | null, push: boolean) => void) {
     this.changes = new ChangesView((o) => this.result(o), (id) => table.label(id));
     byId("d-close-panel").addEventListener("click", () => this.close());
     byId("act-stop").addEventListener("click", () => void this.act("stop", "Stop %s? Its agent and tmux session end; the worktree stays."));
@@ -44,6 +44,13 @@ export class DetailPanel {
       });
     });
     for (const t of ["overview", "changes", "terminal"] as const) byId(`tab-${t}`).addEventListener("click", () => this.showTab(t));
+    // Ctrl+Enter sends the message (Enter is a new line in it).
+    byId("send-text").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+        ev.preventDefault();
+        byId<HTMLFormElement>("send-form").requestSubmit();
+      }
+    });
     // A running pane changes without any event (a shell prints, an agent streams): look again now and then.
     setInterval(() => {
       const row = this.id ? table.rows.get(this.id) : undefined;
@@ -55,9 +62,15 @@ export class DetailPanel {
     return this.id;
   }
 
-  open(id: string): void {
+  /** Open a session's panel (on `tab`, else the tab last shown); `push` makes it a new history entry. */
+  open(id: string, tab: Tab = this.tab, push = true): void {
+    if (this.id === id && !byId("detail").hidden) {
+      this.showTab(tab, push);
+      return;
+    }
     this.table.select(id);
     this.id = id;
+    this.tab = tab;
     byId("detail").hidden = false;
     document.body.classList.add("detail-open");
     byId("d-result").textContent = "";
@@ -70,15 +83,21 @@ export class DetailPanel {
     if (row) this.showFacts(row);
     this.refreshScreen(true);
     this.loadTimeline();
-    this.showTab(this.tab);
+    this.showTab(this.tab, push);
   }
 
-  close(): void {
+  /** Close the panel; the keyboard goes back to its row. `push: false` when the URL already says so (Back). */
+  close(push = true): void {
+    const id = this.id;
     this.table.select(null);
     this.pane.close();
     this.id = null;
     byId("detail").hidden = true;
     document.body.classList.remove("detail-open");
+    if (id) {
+      this.route(null, push);
+      this.table.focusRow(id);
+    }
   }
 
   /** The selected session's row changed (an event): facts, and what its timeline now says about deliveries. */
@@ -97,13 +116,14 @@ export class DetailPanel {
     if (ev.kind === "merge" && this.tab === "changes") this.changes.load();
   }
 
-  private showTab(tab: Tab): void {
+  showTab(tab: Tab, push = false): void {
     this.tab = tab;
     for (const t of ["overview", "changes", "terminal"] as const) {
       byId(`tab-${t}`).classList.toggle("on", t === tab);
       byId(`pane-${t}`).hidden = t !== tab;
     }
     if (!this.id) return;
+    this.route({ id: this.id, tab }, push);
     if (tab === "changes") this.changes.show(this.id);
     if (tab === "terminal") this.pane.open(this.id);
     else this.pane.close();

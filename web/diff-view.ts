@@ -47,6 +47,7 @@ export class ChangesView {
     byId("diff-worktree").addEventListener("change", () => this.load());
     byId("diff-refresh").addEventListener("click", () => this.load());
     byId("diff-merge").addEventListener("click", () => void this.merge());
+    byId("diff-merge-agent").addEventListener("click", () => void this.mergeByAgent());
   }
 
   show(id: string): void {
@@ -63,6 +64,7 @@ export class ChangesView {
 
   load(): void {
     const id = this.id;
+    byId("diff-merge-agent").hidden = true;
     if (!id) return;
     const seq = ++this.seq;
     const worktree = byId<HTMLInputElement>("diff-worktree").checked;
@@ -117,6 +119,22 @@ export class ChangesView {
       const err = e as ApiError;
       const files = Array.isArray(err.details?.files) ? ` — ${(err.details.files as string[]).join(", ")}` : "";
       this.report(new Error(`${err.message}${files}`));
+      // Only the work's author can settle these: offer to hand the landing to the session's agent.
+      if (err.code === "merge_conflict" || err.code === "merge_raced") byId("diff-merge-agent").hidden = false;
+    }
+  }
+
+  /** `spex session merge --by-agent`: the agent is sent a prompt to land its own branch. */
+  async mergeByAgent(): Promise<void> {
+    const id = this.id;
+    if (!id) return;
+    if (!confirm(`Ask ${this.label(id)}'s agent to bring the main branch in, resolve, test and land its branch itself?`)) return;
+    try {
+      const r = await api<{ dispatched: boolean; into: string; message: { messageId: string; state: string; reason: string } | null }>("POST", sessionPath(id, "/merge-by-agent"), {});
+      byId("diff-merge-agent").hidden = true;
+      this.report(r.dispatched && r.message ? `asked its agent to land it on ${r.into}: message ${r.message.state}${r.message.reason ? ` (${r.message.reason})` : ""}` : `already on ${r.into}: nothing to hand over`);
+    } catch (e) {
+      this.report(e as Error);
     }
   }
 }

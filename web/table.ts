@@ -1,51 +1,61 @@
-// The session table: one <tr> per session, patched in place when its row
-// changes, so 500 sessions cost nothing between events. Children sit under
-// their parent (tree order); the filter and the archived switch hide rows.
-import { age, byId, el } from "./dom";
-import type { OkRow, Row } from "./types";
-import { rowNote } from "./words";
+// The session table: one <tr> per session in the order web/order.ts gives
+// (a tree; triage and a sorted column on top), the filter, the status pills
+// and the archived switch hiding rows, a checkbox per row for bulk actions.
+// A row is drawn from the last row received, whole: each <tr> remembers
+// which row object (and tree place) it was drawn from, and is drawn again
+// whenever that differs, wherever the row was meanwhile (hidden by a filter,
+// archived, turned corrupt). Rows that did not change keep their elements
+// untouched, so 500 sessions cost nothing between events.
+import { COLUMNS, type Place, labelOf } from "./columns";
+import { byId, el } from "./dom";
+import { NEEDS_YOU, type Sort, orderRows } from "./order";
+import type { Row } from "./types";
 
-interface Cells {
-  tree: HTMLElement;
-  label: HTMLElement;
-  short: HTMLElement;
-  badge: HTMLElement;
-  note: HTMLElement;
-  live: HTMLElement;
-  branch: HTMLElement;
-  age: HTMLElement;
-  cost: HTMLElement;
-  kids: HTMLElement;
+interface Drawn extends Place {
+  row: Row;
 }
 
-interface Placed {
-  depth: number;
-  kids: number;
-}
+/** The leading checkbox cell; the data cells follow it. */
+const PICK = 1;
 
 export class SessionTable {
   readonly rows = new Map<string, Row>();
   private readonly trs = new Map<string, HTMLTableRowElement>();
-  private readonly cells = new WeakMap<HTMLTableRowElement, Cells>();
-  private readonly placed = new Map<string, Placed>();
+  private readonly drawn = new WeakMap<HTMLTableRowElement, Drawn>();
+  /** Rows an event changed since the last layout: they flash once drawn. */
+  private readonly changed = new Set<string>();
   private layoutQueued = false;
   private loadSeen: Set<string> | null = null;
+  /** The rows shown, in order (what the keyboard walks). */
+  private shown: string[] = [];
+  /** The row Tab lands on (roving tabindex: one row is in the tab order). */
+  private current: string | null = null;
+  /** Rows ticked for a bulk action. */
+  readonly picked = new Set<string>();
   filterText = "";
+  /** "" for all, "needs-you", or one display status (the pills). */
+  statusFilter = "";
   showArchived = false;
+  triage = true;
+  sort: Sort | null = null;
   selected: string | null = null;
 
   constructor(private readonly onSelect: (id: string) => void, private readonly onChange: () => void) {
+    this.makeHeader();
+    byId("rows").addEventListener("keydown", (ev) => this.key(ev));
+    // Ages move with the clock, not with events: redraw that column in place.
+    const ageColumn = COLUMNS.findIndex((c) => c.key === "age");
     setInterval(() => {
-      this.rows.forEach((r, id) => {
-        const tr = this.trs.get(id);
-        if (tr && r.kind === "ok") this.cells.get(tr)!.age.textContent = age(r.createdAt);
-      });
+      for (const tr of this.trs.values()) {
+        const d = this.drawn.get(tr);
+        if (d && ageColumn >= 0) this.drawCell(tr, ageColumn, d.row, d);
+      }
     }, 15000);
   }
 
   label(id: string): string {
     const r = this.rows.get(id);
-    return r ? (r.kind === "ok" ? r.label : "(corrupt record)") : id.slice(0, 8);
+    return r ? labelOf(r) : id.slice(0, 8);
   }
 
   /** A full list arrived: rows updated by events while it was in flight are newer, so they stay. */
@@ -60,25 +70,14 @@ export class SessionTable {
     const byId = new Map(fresh.map((r) => [r.id, r]));
     for (const id of [...this.rows.keys()]) if (!byId.has(id) && !seen.has(id)) this.rows.delete(id);
     byId.forEach((r, id) => void (seen.has(id) || this.rows.set(id, r)));
-    this.placed.clear();
     this.queueLayout();
   }
 
   upsert(row: Row): void {
     this.loadSeen?.add(row.id);
-    const prev = this.rows.get(row.id);
+    if (this.rows.has(row.id)) this.changed.add(row.id);
     this.rows.set(row.id, row);
-    const tr = this.trs.get(row.id);
-    const reshape = !prev || !tr || prev.parent !== row.parent || this.visible(prev) !== this.visible(row) || !tr.parentNode;
-    if (reshape) this.queueLayout();
-    else {
-      const p = this.placed.get(row.id) ?? { depth: 0, kids: 0 };
-      this.fill(tr, row, p.depth, p.kids);
-      tr.classList.remove("flash");
-      void tr.offsetWidth; // restart the animation
-      tr.classList.add("flash");
-      this.onChange();
-    }
+    this.queueLayout();
   }
 
   remove(id: string): void {
@@ -93,128 +92,227 @@ export class SessionTable {
     if (id) this.trs.get(id)?.classList.add("selected");
   }
 
+  /** Lay out on the next frame (several changes make one layout); a hidden tab, where frames stop, on a timer. */
   queueLayout(): void {
     if (this.layoutQueued) return;
     this.layoutQueued = true;
-    requestAnimationFrame(() => this.layout());
+    if (document.hidden) setTimeout(() => this.layout(), 50);
+    else requestAnimationFrame(() => this.layout());
   }
 
-  private visible(row: Row): boolean {
-    if (row.kind === "ok" && row.archived && !this.showArchived) return false;
+  /** Counted by the pills: what the archived switch lets through, before the filter and the pills. */
+  counted(row: Row): boolean {
+    return !(row.kind === "ok" && row.archived && !this.showArchived);
+  }
+
+  visible(row: Row): boolean {
+    if (!this.counted(row)) return false;
+    if (this.statusFilter === "needs-you" ? !(NEEDS_YOU as readonly string[]).includes(row.display) : this.statusFilter && row.display !== this.statusFilter) return false;
     if (!this.filterText) return true;
     const hay = [row.id, row.display, ...(row.kind === "ok" ? [row.label, row.branch, row.node, row.group, row.note] : [])].join(" ").toLowerCase();
     return hay.includes(this.filterText);
   }
 
-  /** Tree order: parents before their children, siblings by creation time; a parent cycle still shows every row. */
-  private order(): { id: string; depth: number; kids: number }[] {
-    const shown = [...this.rows.values()].filter((r) => this.visible(r));
-    const ids = new Set(shown.map((r) => r.id));
-    const kids = new Map<string, Row[]>();
-    const roots: Row[] = [];
-    for (const r of shown) {
-      const p = r.kind === "ok" ? r.parent : "";
-      if (p && ids.has(p) && p !== r.id) kids.set(p, [...(kids.get(p) ?? []), r]);
-      else roots.push(r);
-    }
-    const byAge = (a: Row, b: Row) => {
-      const x = a.createdAt ?? "";
-      const y = b.createdAt ?? "";
-      return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : 1;
-    };
-    const out: { id: string; depth: number; kids: number }[] = [];
-    const seen = new Set<string>();
-    const walk = (r: Row, depth: number) => {
-      if (seen.has(r.id)) return;
-      seen.add(r.id);
-      const children = (kids.get(r.id) ?? []).sort(byAge);
-      out.push({ id: r.id, depth, kids: children.length });
-      for (const k of children) walk(k, depth + 1);
-    };
-    for (const r of roots.sort(byAge)) walk(r, 0);
-    for (const r of shown) walk(r, 0);
-    return out;
-  }
-
   private layout(): void {
+    if (!this.layoutQueued) return;
     this.layoutQueued = false;
-    const next = this.order();
+    const next = orderRows([...this.rows.values()].filter((r) => this.visible(r)), { triage: this.triage, sort: this.sort });
     const body = byId<HTMLTableSectionElement>("rows");
     let cursor = body.firstChild;
     for (const n of next) {
+      const row = this.rows.get(n.id)!;
       const tr = this.trs.get(n.id) ?? this.make(n.id);
-      const p = this.placed.get(n.id);
-      if (!p || p.depth !== n.depth || p.kids !== n.kids || !tr.dataset.filled) {
-        this.fill(tr, this.rows.get(n.id)!, n.depth, n.kids);
-        tr.dataset.filled = "1";
-        this.placed.set(n.id, { depth: n.depth, kids: n.kids });
+      const was = this.drawn.get(tr);
+      if (!was || was.row !== row || was.depth !== n.depth || was.kids !== n.kids) {
+        this.draw(tr, row, n);
+        if (was && this.changed.has(n.id)) this.flash(tr);
       }
       if (tr === cursor) cursor = cursor.nextSibling;
       else body.insertBefore(tr, cursor);
     }
+    this.changed.clear();
+    this.shown = next.map((n) => n.id);
+    this.setCurrent(this.current && this.shown.includes(this.current) ? this.current : this.selected && this.shown.includes(this.selected) ? this.selected : (this.shown[0] ?? null));
     while (cursor) {
       const gone = cursor;
       cursor = cursor.nextSibling;
       body.removeChild(gone);
     }
-    for (const id of [...this.trs.keys()]) {
-      if (!this.rows.has(id)) {
-        this.trs.delete(id);
-        this.placed.delete(id);
-      }
-    }
+    for (const id of [...this.trs.keys()]) if (!this.rows.has(id)) this.trs.delete(id);
+    // A selection is of what is shown: rows filtered away or gone leave it.
+    for (const id of [...this.picked]) if (!this.shown.includes(id)) this.picked.delete(id);
+    this.showPicks();
     byId("empty").hidden = next.length > 0;
     this.onChange();
   }
 
+  // --- header: sorting, picking all ----------------------------------------
+
+  private makeHeader(): void {
+    const heads = byId("heads");
+    const pickAll = el("input");
+    pickAll.type = "checkbox";
+    pickAll.id = "pick-all";
+    pickAll.setAttribute("aria-label", "select every session shown");
+    pickAll.addEventListener("change", () => {
+      for (const id of this.shown) pickAll.checked ? this.picked.add(id) : this.picked.delete(id);
+      this.showPicks();
+      this.onChange();
+    });
+    heads.appendChild(el("th", "c-pick")).appendChild(pickAll);
+    for (const c of COLUMNS) {
+      const th = heads.appendChild(el("th", `c-${c.key}${c.wide ? " wide" : ""}`));
+      if (!c.sort) {
+        th.textContent = c.header;
+        continue;
+      }
+      const b = th.appendChild(el("button", "sort", c.header));
+      b.type = "button";
+      b.title = `sort by ${c.header}`;
+      b.addEventListener("click", () => this.sortBy(c.key));
+    }
+  }
+
+  /** By this column, then the other way, then back to the tree's own order. */
+  sortBy(key: string): void {
+    const s = this.sort;
+    this.sort = s?.key !== key ? { key, dir: 1 } : s.dir === 1 ? { key, dir: -1 } : null;
+    for (const c of COLUMNS) {
+      const th = byId("heads").querySelector<HTMLElement>(`th.c-${c.key}`)!;
+      if (this.sort?.key === c.key) th.setAttribute("aria-sort", this.sort.dir === 1 ? "ascending" : "descending");
+      else th.removeAttribute("aria-sort");
+    }
+    this.queueLayout();
+  }
+
+  // --- rows ------------------------------------------------------------------
+
   private make(id: string): HTMLTableRowElement {
     const tr = el("tr", "row");
     tr.dataset.id = id;
-    const cell = (cls: string) => tr.appendChild(el("td", cls));
-    const labelCell = cell("c-label");
-    const c: Cells = {
-      tree: labelCell.appendChild(el("span", "tree")),
-      label: labelCell.appendChild(el("span", "label")),
-      short: labelCell.appendChild(el("span", "short")),
-      badge: cell("c-status").appendChild(el("span", "badge")),
-      note: cell("c-note"),
-      live: cell("c-live"),
-      branch: cell("c-branch"),
-      age: cell("c-age"),
-      cost: cell("c-cost"),
-      kids: cell("c-kids"),
-    };
-    this.cells.set(tr, c);
+    tr.tabIndex = -1;
+    const pick = tr.appendChild(el("td", "c-pick")).appendChild(el("input"));
+    pick.type = "checkbox";
+    pick.tabIndex = -1; // the row is the stop; x ticks it
+    pick.addEventListener("click", (ev) => ev.stopPropagation());
+    pick.addEventListener("change", () => this.pick(id, pick.checked));
+    for (const _c of COLUMNS) tr.appendChild(el("td"));
     tr.addEventListener("click", () => this.onSelect(id));
-    if (id === this.selected) tr.classList.add("selected");
+    tr.addEventListener("focus", () => this.setCurrent(id));
     this.trs.set(id, tr);
     return tr;
   }
 
-  private fill(tr: HTMLTableRowElement, row: Row, depth: number, kids: number): void {
-    const c = this.cells.get(tr)!;
-    c.tree.textContent = depth > 0 ? `${"  ".repeat(depth - 1)}└ ` : "";
-    c.label.textContent = row.kind === "ok" ? row.label : "(corrupt record)";
-    c.short.textContent = row.shortId;
-    c.badge.textContent = row.display;
-    c.badge.className = `badge st-${row.display}`;
-    c.note.textContent = row.kind === "ok" ? rowNote(row) : row.error;
-    c.note.title = c.note.textContent;
-    c.live.textContent = row.liveness;
-    c.live.className = `c-live live-${row.liveness}`;
-    c.branch.textContent = row.kind === "ok" ? row.branch : row.file;
-    c.age.textContent = row.kind === "ok" ? age(row.createdAt) : "";
-    c.cost.textContent = row.kind === "ok" ? costText(row) : "";
-    c.kids.textContent = kids ? String(kids) : "";
+  /** The whole row from `row`: every cell, every attribute. */
+  private draw(tr: HTMLTableRowElement, row: Row, place: Place): void {
+    this.drawn.set(tr, { row, depth: place.depth, kids: place.kids });
+    tr.classList.toggle("selected", row.id === this.selected);
     tr.dataset.display = row.display;
+    tr.dataset.kind = row.kind;
+    if (row.kind === "ok" && row.archived) tr.dataset.archived = "1";
+    else delete tr.dataset.archived;
     tr.title = row.kind === "ok" ? row.preview : row.error;
+    tr.querySelector<HTMLInputElement>(".c-pick input")!.setAttribute("aria-label", `select ${labelOf(row)}`);
+    for (let i = 0; i < COLUMNS.length; i++) this.drawCell(tr, i, row, place);
   }
-}
 
-/** What the session cost so far ("$0.42"), its tokens where its model has no price, "" before any usage (ls's COST column). */
-function costText(row: OkRow): string {
-  const u = row.usage;
-  if (!u) return "";
-  if (u.costUsd === null) return `${u.total} tok`;
-  return u.costUsd > 0 && u.costUsd < 0.01 ? "<$0.01" : `$${u.costUsd.toFixed(2)}`;
+  private drawCell(tr: HTMLTableRowElement, i: number, row: Row, place: Place): void {
+    const c = COLUMNS[i]!;
+    const td = tr.children[i + PICK] as HTMLTableCellElement;
+    td.className = `c-${c.key}${c.wide ? " wide" : ""}${c.tone ? ` ${c.tone(row)}` : ""}`;
+    td.textContent = "";
+    if (c.draw) c.draw(td, row, place);
+    else td.textContent = c.text?.(row, place) ?? "";
+    td.title = c.text ? td.textContent : "";
+  }
+
+  private flash(tr: HTMLTableRowElement): void {
+    tr.classList.remove("flash");
+    void tr.offsetWidth; // restart the animation
+    tr.classList.add("flash");
+  }
+
+  // --- the selection for bulk actions ----------------------------------------
+
+  pick(id: string, on: boolean): void {
+    if (on) this.picked.add(id);
+    else this.picked.delete(id);
+    this.showPicks();
+    this.onChange();
+  }
+
+  clearPicks(): void {
+    this.picked.clear();
+    this.showPicks();
+    this.onChange();
+  }
+
+  private showPicks(): void {
+    for (const [id, tr] of this.trs) {
+      const on = this.picked.has(id);
+      tr.classList.toggle("picked", on);
+      tr.querySelector<HTMLInputElement>(".c-pick input")!.checked = on;
+    }
+    const all = byId<HTMLInputElement>("pick-all");
+    all.checked = this.shown.length > 0 && this.shown.every((id) => this.picked.has(id));
+    all.indeterminate = !all.checked && this.picked.size > 0;
+  }
+
+  // --- the keyboard ----------------------------------------------------------
+
+  private setCurrent(id: string | null): void {
+    if (this.current && this.current !== id) {
+      const was = this.trs.get(this.current);
+      if (was) was.tabIndex = -1;
+    }
+    this.current = id;
+    const tr = id ? this.trs.get(id) : undefined;
+    if (tr) tr.tabIndex = 0;
+  }
+
+  /** Put the keyboard on a row (when it is shown). */
+  focusRow(id: string): boolean {
+    const tr = this.trs.get(id);
+    if (!tr || !tr.isConnected) return false;
+    this.setCurrent(id);
+    tr.focus();
+    return true;
+  }
+
+  /** The keyboard onto the list: the row it was on, else the selected one, else the first. */
+  focusList(): boolean {
+    const id = this.current ?? this.selected ?? this.shown[0];
+    return !!id && this.focusRow(id);
+  }
+
+  private move(delta: number, from: string): void {
+    if (this.shown.length === 0) return;
+    const at = this.shown.indexOf(from);
+    const next = at < 0 ? 0 : Math.max(0, Math.min(this.shown.length - 1, at + delta));
+    this.focusRow(this.shown[next]!);
+  }
+
+  /** j/k and the arrows walk the rows, Home/End jump, Enter opens, x (or space) ticks. */
+  private key(ev: KeyboardEvent): void {
+    if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
+    const tr = (ev.target as HTMLElement).closest<HTMLTableRowElement>("tr.row");
+    const id = tr?.dataset.id;
+    if (!id || ev.target !== tr) return;
+    const steps: Record<string, () => void> = {
+      j: () => this.move(1, id),
+      ArrowDown: () => this.move(1, id),
+      k: () => this.move(-1, id),
+      ArrowUp: () => this.move(-1, id),
+      Home: () => this.move(-Infinity, id),
+      End: () => this.move(Infinity, id),
+      Enter: () => this.onSelect(id),
+      o: () => this.onSelect(id),
+      x: () => this.pick(id, !this.picked.has(id)),
+      " ": () => this.pick(id, !this.picked.has(id)),
+    };
+    const step = steps[ev.key];
+    if (!step) return;
+    ev.preventDefault();
+    step();
+  }
 }

@@ -8,6 +8,14 @@ import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { archiveSession, describeFreed, describeRuntime, restoreArchived } from "../../lib/teardown";
+import { readSession, recordLiveness } from "../../lib/record";
+import type { ProjectStore } from "../../lib/store";
+
+/** Whether the session's agent still runs (a plain archive leaves it at work). */
+function agentRunning(store: ProjectStore, id: string): boolean {
+  const reading = readSession(store, id);
+  return reading.kind === "ok" && recordLiveness(reading.record, reading.pending !== null) === "online";
+}
 
 export class SessionArchiveCommand extends RemotableCommand {
   static paths = [["session", "archive"]];
@@ -48,7 +56,10 @@ export class SessionArchiveCommand extends RemotableCommand {
     }
     const screen = result.screenBytes === null ? "no pane to capture" : `last screen saved (${result.screenBytes} bytes)`;
     const stop = result.runtime ? `; ${describeRuntime(result.runtime)}` : "";
-    this.context.stdout.write(printable(`archived ${id.slice(0, 8)}: ${screen}${stop}\n${describeFreed(result)}`));
+    const id8 = id.slice(0, 8);
+    // A plain archive files the row away and leaves a live agent at work: say so, and how to undo either.
+    const running = !this.stop && agentRunning(store, id) ? `its agent keeps running: \`spex session archive --restore ${id8}\` lists it again, \`spex session stop ${id8}\` stops it\n` : "";
+    this.context.stdout.write(printable(`archived ${id8}: ${screen}${stop}\n${running}${describeFreed(result)}`));
     return 0;
   }
 }

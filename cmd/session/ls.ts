@@ -15,7 +15,7 @@ export class SessionLsCommand extends RemotableCommand {
     category: "Sessions",
     description: "list the sessions of this repository",
     details: `
-      One row per session: its short id, display status, label, branch and a one-line preview of its prompt. A session waiting in the launch queue shows \`queued #N\` (N = 1 launches next; \`queuePosition\` in JSON); listing also launches queued sessions when slots are free. A child is listed under its parent, indented; a GROUP column appears when any session is filed in a group. Archived sessions are hidden unless \`--all\` is given, and marked \`(archived)\` when shown. A record that cannot be used keeps its row, shown as \`corrupt\` (unparseable bytes, not a regular file, not its folder's id) or \`unreadable\` (the system refused the read), with the error and its file on the line below.
+      One row per session: its short id, display status, age (since it was created), label, branch and a one-line preview of its prompt (for an unnamed session, whose label is the prompt's first line, what follows that line). A proposal whose agent is no longer running says so (\`review · offline\`), and a session whose branch \`spex session merge\` landed says \`merged\` until the branch has commits of its own again (\`merged\` in JSON). A session waiting in the launch queue shows \`queued #N\` (N = 1 launches next; \`queuePosition\` in JSON); listing also launches queued sessions when slots are free. A child is listed under its parent, indented; a GROUP column appears when any session is filed in a group. Archived sessions are hidden unless \`--all\` is given (a last line says how many, \`2 archived (--all)\`), and marked \`(archived)\` when shown. A record that cannot be used keeps its row, shown as \`corrupt\` (unparseable bytes, not a regular file, not its folder's id) or \`unreadable\` (the system refused the read), with the error and its file on the line below.
 
       On a terminal the table is fitted to its width (the prompt preview is cut first, never the id) and the status is coloured; \`--no-color\` or a non-empty \`NO_COLOR\` turns colour off, and piped output or \`--json\` never has any.
 
@@ -46,18 +46,21 @@ export class SessionLsCommand extends RemotableCommand {
 
   async execute(): Promise<number> {
     const status = this.status === undefined ? undefined : this.status.split(",").map((s) => s.trim()).filter(Boolean);
-    const { rows, warnings } = await listSessions(currentProject(), { selectors: this.selectors, all: this.all, status });
+    const { rows, hiddenArchived, warnings } = await listSessions(currentProject(), { selectors: this.selectors, all: this.all, status });
     for (const warning of warnings) reportWarning(warning, this.context.stderr);
     if (this.json) {
       writeJson(this.context.stdout, rows);
       return 0;
     }
+    // Rows left out say so, and how to see them (an archived agent may still be running).
+    const hidden = hiddenArchived > 0 ? `${hiddenArchived} archived (--all)` : "";
     if (rows.length === 0) {
-      this.context.stdout.write("no sessions\n");
+      this.context.stdout.write(hidden ? `no sessions; ${hidden}\n` : "no sessions\n");
       return 0;
     }
     const terminal = terminalOf(this.context.stdout, this.context.env);
     this.context.stdout.write(renderSessionTable(rows, { width: terminal.width, color: terminal.color && this.color }));
+    if (hidden) this.context.stdout.write(`${hidden}\n`);
     return 0;
   }
 }

@@ -9,6 +9,7 @@ import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
+import { launchSpinner } from "../../lib/cli/launch-wait";
 
 export class SessionNewCommand extends RemotableCommand {
   static paths = [["session", "new"], ["session", "create"]];
@@ -28,6 +29,8 @@ export class SessionNewCommand extends RemotableCommand {
       \`--model\` (claude, codex, gemini) and \`--effort\` (claude: low, medium, high, xhigh, max; codex: none, minimal, low, medium, high, xhigh) are handed to the agent CLI as its own flags, on this launch and every resume; a harness without the option refuses (\`usage\`).
 
       Budgets: \`--budget-usd N\` and/or \`--budget-tokens N\` limit what the session may spend, as its agent's transcript counts it (\`spex usage\`); without them its group's or the project's default applies (\`budgets\` in spexcode.json). At 80 % a \`budget\` notification goes out; at 100 % the session is parked with note \`budget_exceeded\` when it comes to rest, or at its next tool call with \`--hard\` (its turn interrupted). \`--budget-scope tree\` counts its children toward it. \`spex session resume SEL --budget-usd N\` raises it. docs/attention.md.
+
+      On a terminal, a start that takes more than a moment shows on stderr what it waits for (the agent's start hook, a shell's first prompt, the agent's process) and for how long at most (\`SPEX_READY_TIMEOUT_MS\`, 30 s); piped or with \`--json\`, nothing is drawn.
 
       A prompt that starts with \`-\` needs \`--\` before it on the command line (or use \`--prompt-file\`); it reaches the agent with one leading space.
     `,
@@ -65,6 +68,8 @@ export class SessionNewCommand extends RemotableCommand {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
     if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     const caller = process.env.SPEX_SESSION_ID;
+    // A slow agent start is shown on a terminal as it happens, never left as a silent wait.
+    const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, "making the session's worktree and branch");
     const { result, json } = await newSession(currentProject(), {
       target: { api: this.api, port: this.port },
       prompt,
@@ -81,7 +86,8 @@ export class SessionNewCommand extends RemotableCommand {
       budget: this.budgetUsd !== undefined || this.budgetTokens !== undefined || this.hard !== undefined || this.budgetScope !== undefined ? { usd: this.budgetUsd, tokens: this.budgetTokens, hard: this.hard, scope: this.budgetScope } : undefined,
       // The calling agent (its own session): a child it creates lands in its group.
       creator: caller && isSessionId(caller) ? caller : undefined,
-    });
+      onWaiting,
+    }).finally(() => spinner.stop());
     for (const warning of result.stuck ?? []) reportWarning(warning, this.context.stderr);
     if (this.json) {
       writeJson(this.context.stdout, json);

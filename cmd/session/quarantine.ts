@@ -23,7 +23,7 @@ export class SessionQuarantineCommand extends SpexCommand {
 
   id = Option.String({ name: "ID" });
   adapter = Option.String("--adapter", { description: "The adapter (harness) the session ran: claude, codex, gemini or shell" });
-  thread = Option.String("--thread", { description: "The adapter's native conversation id, if it had one" });
+  thread = Option.String("--thread", { description: "The adapter's native conversation id, if it had one (never a spex session id)" });
   tmux = Option.String("--tmux", { description: "The session's tmux session name (on the spex socket)" });
   worktree = Option.String("--worktree", { description: "The session's worktree path" });
   branch = Option.String("--branch", { description: "The session's branch" });

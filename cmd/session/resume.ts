@@ -7,6 +7,7 @@ import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
 import { resumeSession } from "../../lib/teardown";
+import { launchSpinner } from "../../lib/cli/launch-wait";
 
 export class SessionResumeCommand extends RemotableCommand {
   static paths = [["session", "resume"]];
@@ -42,7 +43,8 @@ export class SessionResumeCommand extends RemotableCommand {
         return 0;
       }
     }
-    const result = await resumeSession(store, id, { force: this.force });
+    const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, `relaunching session ${id.slice(0, 8)}`);
+    const result = await resumeSession(store, id, { force: this.force, onWaiting }).finally(() => spinner.stop());
     if (this.json) {
       writeJson(this.context.stdout, { id, resumeArgs: result.resumeArgs, ready: result.ready, stopped: result.stopped ? { leaf: result.stopped.leaf, tmux: result.stopped.tmux } : null, tmuxSession: result.launch.record.tmux_session });
     } else {

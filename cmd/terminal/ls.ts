@@ -3,7 +3,7 @@ import { SpexCommand } from "../base";
 import { formatTable, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { type TerminalListRow, listTerminals } from "../../lib/terminals";
+import { type TerminalListRow, commandLine, listTerminals } from "../../lib/terminals";
 
 const STATE_NOTE: Record<string, string> = {
   exited: "its program exited; `spex terminal read` shows its last screen",
@@ -17,7 +17,7 @@ export class TerminalLsCommand extends SpexCommand {
     category: "Terminals",
     description: "list the terminals of this repository",
     details: `
-      One row per terminal: its short id, state, name, the session it sits beside and what it runs. States: \`running\`; \`exited\` (its program ended; the last screen is kept); \`gone\` (its tmux session no longer exists, e.g. the tmux server was killed: close it to drop the record); \`corrupt\` (its record cannot be read; close removes it). A terminal whose session record is gone shows the session as \`(closed)\`.
+      One row per terminal: its short id, state, name, the session it sits beside and what it runs (its argv, quoted as a POSIX shell would need it to run the same words). States: \`running\`; \`exited\` (its program ended; the last screen is kept); \`gone\` (its tmux session no longer exists, e.g. the tmux server was killed: close it to drop the record); \`corrupt\` (its record cannot be read; close removes it). A terminal whose session record is gone shows the session as \`(closed)\`.
     `,
     examples: [
       ["Every terminal", "spex terminal ls"],
@@ -42,7 +42,7 @@ export class TerminalLsCommand extends SpexCommand {
     const table = rows.map((r) =>
       r.kind === "corrupt"
         ? [r.shortId, "corrupt", "", "", r.error]
-        : [r.shortId, r.state, r.name, r.sessionLabel || "(main checkout)", r.command.length > 0 ? r.command.join(" ") : "(shell)"],
+        : [r.shortId, r.state, r.name, r.sessionLabel || "(main checkout)", r.command.length > 0 ? commandLine(r.command) : "(shell)"],
     );
     const notes = rows.map((r) => (r.kind === "corrupt" ? r.file : STATE_NOTE[r.state]));
     this.context.stdout.write(formatTable(["ID", "STATE", "NAME", "SESSION", "RUNS"], table, { notes }));

@@ -3,7 +3,7 @@ import { SpexCommand } from "../base";
 import { printable, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { listTerminals, newTerminal } from "../../lib/terminals";
+import { commandLine, listTerminals, newTerminal } from "../../lib/terminals";
 
 export class TerminalNewCommand extends SpexCommand {
   static paths = [["terminal", "new"], ["terminal", "create"]];
@@ -23,7 +23,7 @@ export class TerminalNewCommand extends SpexCommand {
   });
 
   session = Option.String("--session", { description: "Open it in this session's worktree (closed with the session)" });
-  name = Option.String("--name", { description: "A name to address it by (default: <session>-<n>, or main-<n>)" });
+  name = Option.String("--name", { description: "A name to address it by (default: <session's name, node or first words>-<n>, or main-<n>); unique, never shaped like an id" });
   dir = Option.String("--dir", { description: "Start in this folder, relative to the worktree or main checkout" });
   command = Option.Rest({ name: "command" });
 
@@ -36,7 +36,7 @@ export class TerminalNewCommand extends SpexCommand {
       writeJson(this.context.stdout, row ?? { id: record.terminal_id, name: record.name });
       return 0;
     }
-    const what = record.command.length > 0 ? record.command.join(" ") : "your shell";
+    const what = record.command.length > 0 ? commandLine(record.command) : "your shell";
     this.context.stdout.write(printable(`opened terminal ${record.terminal_id.slice(0, 8)} (${record.name}): ${what} in ${record.directory}`) + "\n");
     this.context.stdout.write(`attach with \`spex terminal attach ${record.terminal_id.slice(0, 8)}\`\n`);
     return 0;

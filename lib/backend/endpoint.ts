@@ -1,12 +1,16 @@
 // The project's endpoint record: where its one backend listens, who it is
 // (pid + start + boot, so a reused pid never passes for it), and beside it
-// the instance token. Both files are the user's own, mode 0600; a reader
-// trusts neither through a symlink, nor when another user owns it or may
+// the instance token and the port the project's backend takes. The token and
+// the port outlive a backend (issue 24 item 3): a restarted `serve` answers at
+// the same address with the same token, so open dashboard tabs get back in.
+// Every file is the user's own, mode 0600, written through lib/nofollow; a
+// reader trusts none through a symlink, nor when another user owns it or may
 // write it (another local user is in the threat model, DESIGN.md §13).
-import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { SpexError, errnoCode } from "../errors";
+import { writeStoreFile } from "../nofollow";
 import { ownerAlive } from "../proc";
 import { type ProjectStore, listProjectKeys, spexHome } from "../store";
 
@@ -27,12 +31,14 @@ export interface BackendPaths {
   dir: string;
   endpoint: string;
   token: string;
+  /** The port the project's backend takes when `serve` is given none. */
+  port: string;
   lock: string;
 }
 
 export function backendPaths(store: Pick<ProjectStore, "dir" | "locksDir">): BackendPaths {
   const dir = join(store.dir, "backend");
-  return { dir, endpoint: join(dir, "endpoint.json"), token: join(dir, "token"), lock: join(store.locksDir, "backend.lock") };
+  return { dir, endpoint: join(dir, "endpoint.json"), token: join(dir, "token"), port: join(dir, "port"), lock: join(store.locksDir, "backend.lock") };
 }
 
 function unsafe(file: string, why: string): SpexError {
@@ -96,28 +102,23 @@ export function readToken(store: Pick<ProjectStore, "dir" | "locksDir">): string
   return readOwnFile(backendPaths(store).token, TOKEN_FORBIDDEN)?.trim() || undefined;
 }
 
+/** A token this version made (64 hex digits): anything else found in the file is not reused. */
+export const TOKEN_SHAPE = /^[0-9a-f]{64}$/;
+
+/** The port recorded for the project's backend, or undefined. */
+export function readPort(store: Pick<ProjectStore, "dir" | "locksDir">): number | undefined {
+  const n = Number(readOwnFile(backendPaths(store).port, ENDPOINT_FORBIDDEN)?.trim() ?? "");
+  return Number.isInteger(n) && n > 0 && n <= 65535 ? n : undefined;
+}
+
 /** The recorded backend still runs: same pid, same start time, same boot. */
 export function endpointAlive(e: EndpointRecord): boolean {
   return ownerAlive({ pid: e.pid, start: e.start, boot: e.boot });
 }
 
 function writePrivate(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    unlinkSync(tmp); // a leftover of a crashed writer with our pid
-  } catch (e) {
-    if (errnoCode(e) !== "ENOENT") throw e;
-  }
-  // O_EXCL | O_NOFOLLOW: never write through something planted at the temp name.
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  chmodSync(tmp, 0o600); // the umask may have narrowed or widened what open() asked for
-  renameSync(tmp, file); // rename replaces a symlink at `file` itself, never its target
+  // A fresh temp file beside it, renamed over it: never written through a link at the folder or the file.
+  writeStoreFile(file, text, { mode: 0o600, durable: true });
 }
 
 /** The backend folder: a real folder of ours, closed to others. */
@@ -139,20 +140,21 @@ export function writeEndpoint(store: ProjectStore, endpoint: EndpointRecord, tok
   ownFolder(p.dir);
   // Token first: a CLI that finds the endpoint must also find its token.
   writePrivate(p.token, token + "\n");
+  writePrivate(p.port, `${endpoint.port}\n`);
   writePrivate(p.endpoint, JSON.stringify(endpoint, null, 2) + "\n");
 }
 
-/** Remove the endpoint record and token, but only while they are still ours. */
+/**
+ * Remove the endpoint record, but only while it is still ours. The token and
+ * the port stay for the next `serve` of the project.
+ */
 export function removeEndpoint(store: ProjectStore, instanceId: string): void {
   const current = readEndpoint(store);
   if (current && current.instanceId !== instanceId) return;
-  const p = backendPaths(store);
-  for (const f of [p.endpoint, p.token]) {
-    try {
-      unlinkSync(f);
-    } catch (e) {
-      if (errnoCode(e) !== "ENOENT") throw e;
-    }
+  try {
+    unlinkSync(backendPaths(store).endpoint);
+  } catch (e) {
+    if (errnoCode(e) !== "ENOENT") throw e;
   }
 }
 

@@ -32,7 +32,7 @@ export function sendError(res: ServerResponse, error: unknown): void {
   sendJson(res, status, err.toJSON());
 }
 
-export function sendAsset(res: ServerResponse, type: string, body: string, extra: Record<string, string> = {}): void {
+export function sendAsset(res: ServerResponse, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
   res.writeHead(200, { ...BASE_HEADERS, "content-type": type, "content-length": Buffer.byteLength(body), ...extra });
   res.end(body);
 }

@@ -1,6 +1,6 @@
 // Review routes (docs/review.md): a session's diff and its merge, both behind
 // the token like every route that shows or changes session content.
-import { type MergeStrategy, diffSession, mergeSession } from "../review";
+import { type MergeStrategy, diffSession, dispatchMerge, mergeSession } from "../review";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
 import { type Reply, type Route, type RouteContext, ok, pathParam, sessionFromSelector } from "./route";
 
@@ -40,7 +40,17 @@ async function merge(ctx: RouteContext): Promise<Reply> {
   }));
 }
 
+/** Hand the landing to the session's agent (after a merge_conflict or merge_raced): `merge --by-agent`, sent as the person at the dashboard. */
+async function mergeByAgent(ctx: RouteContext): Promise<Reply> {
+  const body = await readJsonObject(ctx.req);
+  refuseUnknown(body, ["into", "rebase"]);
+  const { into } = stringFields({ into: body.into }, ["into"]);
+  const id = sessionId(ctx);
+  return ok(await dispatchMerge(ctx.store, id, { into: into || undefined, rebase: booleanField(body, "rebase"), from: { kind: "user" } }));
+}
+
 export const REVIEW_ROUTES: Route[] = [
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/diff$`), handle: diff },
   { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/merge$`), handle: merge },
+  { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/merge-by-agent$`), handle: mergeByAgent },
 ];

@@ -1,7 +1,9 @@
-// What the entry point hands every command besides stdio: the command list,
-// passed down so a command that needs it (completion) never imports the registry.
-import type { BaseContext, CommandClass } from "clipanion";
+// What the entry point hands every command besides stdio: the command
+// manifest's shapes, passed down so a command that needs them (completion)
+// never imports the registry.
+import type { BaseContext } from "clipanion";
+import type { CommandShape } from "./shape";
 
 export interface SpexContext extends BaseContext {
-  commands: readonly CommandClass<any>[];
+  shapes: readonly CommandShape[];
 }

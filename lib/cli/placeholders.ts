@@ -59,3 +59,14 @@ export function withPlaceholders(usage: string): string {
     return `${names}${slots.replace(/#\d+/g, placeholder)}`;
   });
 }
+
+/**
+ * Name clipanion's bare `...` (any number of positionals): `[SEL...]`, or
+ * `<SEL>...` when at least one is required (clipanion lists that one as `<SEL>` just before).
+ */
+export function withRestName(usage: string, name: string | undefined): string {
+  if (!name) return usage;
+  return usage.replace(/(?:( <([^<> ]+)>))? \.\.\.(?= |$)/, (_, required: string | undefined, requiredName: string | undefined) =>
+    required && requiredName === name ? ` <${name}>...` : `${required ?? ""} [${name}...]`,
+  );
+}

@@ -34,7 +34,7 @@ export {
 } from "./watchers";
 export { watchSession, cancelWatch, dropNotices } from "./follow";
 export { reparentSession, type ReparentResult } from "./reparent";
-export { installComms, stateEventOf, worthNotice, noticeText } from "./notify";
+export { commsObserver, stateEventOf, worthNotice, noticeText } from "./notify";
 export {
   type WaitOptions,
   type WaitResult,
@@ -48,6 +48,6 @@ export {
 } from "./wait";
 export { type TargetState, PaneLookup, targetState } from "./target-state";
 export { readCursor, writeCursor, advanceCursor } from "./cursor";
-export { type StreamOptions, type StreamEnd, streamEvents } from "./stream";
+export { type StreamOptions, type StreamEnd, type StreamEvent, streamEvents, streamLabeler, describeStreamEvent } from "./stream";
 export { resolveSender } from "./sender";
 export { type SendToInput, type WaitOnInput, sendToSelector, waitOnSelectors } from "./verbs";

@@ -9,6 +9,7 @@ import { withLock } from "../lock";
 import { writeJsonDurably } from "../record";
 import { relativeInside } from "../nofollow";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
+import { COORD_LIMITS, refuseTooLong } from "./limits";
 
 export interface GroupEntry {
   path: string;
@@ -60,6 +61,7 @@ export function normalizeGroupTarget(path: string): string {
 
 /** A group path: segments of letters, digits, `-`, `_`, `.`, none empty, none `.` or `..`. */
 export function checkGroupPath(path: string): string {
+  refuseTooLong("the group path", path, COORD_LIMITS.groupPath);
   const segments = path.split("/");
   const bad = segments.find((s) => !SEGMENT.test(s) || s === "." || s === "..");
   if (path === "" || bad !== undefined) {
@@ -97,6 +99,7 @@ export function compareGroupPaths(a: string, b: string): number {
  * The check is lexical: the folder need not exist yet.
  */
 export function checkGroupDirectory(dir: string, mainRoot: string): string {
+  refuseTooLong("the group directory", dir, COORD_LIMITS.groupDirectory);
   const normal = relativeInside(mainRoot, dir);
   if (normal === undefined) {
     throw new SpexError("group_directory_outside", `the directory "${dir}" is outside the repository ${mainRoot}`, {
@@ -140,6 +143,13 @@ function groupNotFound(path: string): SpexError {
   });
 }
 
+/** Missing ancestors of `path` (outermost first), as `mkdir -p` would make them. */
+export function missingParents(file: GroupsFile, path: string): string[] {
+  const missing: string[] = [];
+  for (let p = parentOf(path); p !== ""; p = parentOf(p)) if (!file.groups.some((g) => g.path === p)) missing.unshift(p);
+  return missing;
+}
+
 export function addGroup(file: GroupsFile, path: string, directory: string, now: string): GroupEntry {
   checkGroupPath(path);
   if (file.groups.some((g) => g.path === path)) {
@@ -151,7 +161,7 @@ export function addGroup(file: GroupsFile, path: string, directory: string, now:
   const parent = parentOf(path);
   if (parent !== "" && !file.groups.some((g) => g.path === parent)) {
     throw new SpexError("group_parent_missing", `the parent group "${parent}" of "${path}" does not exist`, {
-      hint: `make it first: spex group new ${parent}`,
+      hint: `make it first (spex group new ${parent}), or make both at once with -p: spex group new -p ${path}`,
       details: { path, parent },
     });
   }
@@ -310,12 +320,32 @@ export function listGroups(store: ProjectStore): GroupView[] {
   return viewGroups(readGroups(store));
 }
 
-export async function createGroup(store: ProjectStore, path: string, directory = ""): Promise<GroupView> {
+/**
+ * Make a group. With `parents` its missing ancestors are made first (with no
+ * directory of their own), as `mkdir -p` does, and an existing group is no
+ * error: it is answered as it is (`created` lists what was made).
+ */
+export async function createGroup(store: ProjectStore, path: string, directory = "", opts: { parents?: boolean } = {}): Promise<GroupView & { created: string[] }> {
   checkGroupPath(path);
   const dir = checkGroupDirectory(directory, store.root);
   return changeGroups(store, `group new ${path}`, (data) => {
-    addGroup(data, path, dir, new Date().toISOString());
-    return viewGroups(data).find((g) => g.path === path)!;
+    const now = new Date().toISOString();
+    const created: string[] = [];
+    if (opts.parents) {
+      for (const p of missingParents(data, path)) created.push(addGroup(data, p, "", now).path);
+      if (data.groups.some((g) => g.path === path)) {
+        const existing = data.groups.find((g) => g.path === path)!;
+        if (dir !== "" && existing.directory !== dir) {
+          throw new SpexError("group_exists", `the group "${path}" already exists with ${existing.directory ? `the directory ${existing.directory}` : "no directory of its own"}`, {
+            hint: "-p leaves an existing group as it is; remove it first to change its directory",
+            details: { path },
+          });
+        }
+        return { ...viewGroups(data).find((g) => g.path === path)!, created };
+      }
+    }
+    created.push(addGroup(data, path, dir, now).path);
+    return { ...viewGroups(data).find((g) => g.path === path)!, created };
   });
 }
 

@@ -6,7 +6,6 @@
 // made and left `queued` for the launch queue (launch-queue.ts).
 import { mkdirSync } from "node:fs";
 import { writeStoreFile } from "../nofollow";
-import { createHash, randomUUID } from "node:crypto";
 import { SpexError } from "../errors";
 import { ensureExcluded, resolveCommit } from "../git";
 import { type LaunchResult, launchSession } from "../launch/start";
@@ -27,22 +26,19 @@ import { typeFirstCommand } from "../comms/first-command";
 import { fileSessions, groupMembership } from "../coord/groups";
 import { type CreateReceipt, afterRollBack, noteMade, recoverAbandonedCreates, retireReceipt, rollBack, writeReceipt } from "./receipt";
 import { chooseFreeNames } from "./names";
-import { makeWorktree, makeWorktreeRoot } from "./make";
+import { makeBranch, makeWorktree, makeWorktreeRoot } from "./make";
+import { faultPoint } from "../faults";
 import { type CreatePlan, planCreate } from "./plan";
 import { drainLaunchQueue, launchDecision, queuePositionOf } from "./launch-queue";
 import type { CreateInput, CreateResult } from "./types";
 import { resolveNewBudget, writeBudget } from "../attention/budget";
+import { sha256Hex, randomId } from "../hash";
 
 export type { CreateInput, CreateResult } from "./types";
 
-/** Test hook: SIGKILL ourselves at a named step (DESIGN.md §10 fault injection). */
-function crashpoint(step: string): void {
-  if (process.env.SPEX_TEST_CRASH_AT === step) process.kill(process.pid, "SIGKILL");
-}
-
 /** A UUID-shaped id derived from the project and the idempotency key. */
 export function sessionIdForKey(projectKey: string, key: string): string {
-  const h = createHash("sha256").update(`${projectKey}\0${key}`).digest("hex");
+  const h = sha256Hex(`${projectKey}\0${key}`);
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -58,15 +54,15 @@ export function createPayloadHash(i: Pick<CreateInput, HashedFields>): string {
     name: i.name ?? "",
   };
   for (const k of ["base", "group", "directory", "model", "effort"] as const) if (i[k]) payload[k] = i[k]!;
-  return createHash("sha256").update(JSON.stringify(payload)).digest("hex");
+  return sha256Hex(JSON.stringify(payload));
 }
 
 /** A keyed create whose record already exists: the same payload is answered, another is refused. */
-function replayOf(store: ProjectStore, id: string, input: CreateInput, payloadHash: string): CreateResult | undefined {
+function replayOf(store: ProjectStore, id: string, input: CreateInput, payloadHashes: string[]): CreateResult | undefined {
   const existing = readSession(store, id);
   if (existing.kind === "absent") return undefined;
   refuseUnusable(existing, { allowRetired: true });
-  if (existing.record.create_payload_hash !== payloadHash) {
+  if (!payloadHashes.includes(existing.record.create_payload_hash)) {
     throw new SpexError("session_create_key_reused", `the idempotency key was already used for a different create (session ${id.slice(0, 8)})`, {
       hint: "use a new key for a new request",
       httpStatus: 409,
@@ -122,11 +118,17 @@ function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: Cr
 export async function createSession(store: ProjectStore, input: CreateInput): Promise<CreateResult> {
   // A receipt that cannot be settled is reported, and stands in no other session's way.
   const { stuck } = await recoverAbandonedCreates(store);
-  const payloadHash = createPayloadHash(input);
-  const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomUUID();
+  // A pin joins the hash as the commit it names, so a retry naming the same commit another way (the
+  // full sha of the tag it first named) is the same request. A record hashed from the name as given
+  // (before this) still replays. An unpinned create hashes exactly as it always did.
+  const named = input.base ? createPayloadHash(input) : undefined;
+  const resolved = input.base ? await resolveCommit(store.root, input.base) : undefined;
+  const payloadHash = createPayloadHash({ ...input, base: resolved ?? input.base });
+  const acceptedHashes = named && named !== payloadHash ? [payloadHash, named] : [payloadHash];
+  const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomId();
 
   if (input.idempotencyKey) {
-    const replay = replayOf(store, id, input, payloadHash);
+    const replay = replayOf(store, id, input, acceptedHashes);
     if (replay) return replay;
   }
 
@@ -165,33 +167,35 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
         await withLocks(resourceLockPaths(store, { branch: names.branch, worktree_path: names.worktree }), async () => {
           const madeDir = mkdirSync(paths.dir, { recursive: true });
           receipt = writeReceipt(store, { id, worktree: names.worktree, branch: names.branch, made: madeDir ? { sessionDir: paths.dir } : {} });
-          crashpoint("receipt");
+          faultPoint("receipt");
           ensureExcluded(plan.checkout.commonDir, "/.worktrees/");
           installPostCheckout(plan.checkout.commonDir, store.root, selfBin(store.home));
           makeWorktreeRoot(store.root, plan.config.worktreeRoot);
-          await makeWorktree(store, receipt, names, start);
-          crashpoint("worktree");
+          await makeBranch(store, receipt, names.branch, start);
+          faultPoint("branch");
+          await makeWorktree(store, receipt, names);
+          faultPoint("worktree");
           // A base that plants a link where spex is about to write is refused before the first write.
           refuseUnsafeRender(store.root, names.worktree, plan.adapter.name);
           // The start folder too: a tracked link on its way would carry the agent out of its worktree.
           startFolder(names.worktree, plan.directory);
           copyLocalConfig(store.root, names.worktree);
           await renderWorktree(names.worktree, plan.adapter.name, store.home);
-          crashpoint("render");
+          faultPoint("render");
           writeStoreFile(paths.prompt, input.prompt);
           if (slot === "launch") markLauncher(store, id);
           if (slot === "queue") syncQueueMarker(store, 1);
           writeRecordFile(paths.record, made);
           if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(slot === "launch" ? [launcherFile(store, id)] : [])] }, false);
-          crashpoint("record");
+          faultPoint("record");
         }, { purpose: `create ${id}` });
       },
       { purpose: `create ${id}` },
     );
-    if (!record) return replayOf(store, id, input, payloadHash)!;
+    if (!record) return replayOf(store, id, input, acceptedHashes)!;
     // Published: the record is now the durable fence; the receipt is best-effort retired.
     retireReceipt(store, id);
-    crashpoint("published");
+    faultPoint("published");
     // A child is watched by its parent (source "parent").
     if (plan.parent) await addWatcher(store, id, plan.parent, "parent");
     // Filed before the agent starts, so what it runs finds itself in its group.
@@ -199,8 +203,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     // In place before the agent's first Stop can check it.
     if (budget) writeBudget(store, id, budget);
     if (slot === "launch") {
-      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
-      crashpoint("launched");
+      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false), onWaiting: input.onWaiting });
+      faultPoint("launched");
     }
   } catch (error) {
     // Only what this process made (its receipt names it) is rolled back.

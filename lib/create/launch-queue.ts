@@ -15,6 +15,8 @@ import { type RecordReading, readSession, updateRecord } from "../record";
 import { type ProjectStore, projectLockPath } from "../store";
 import { launchQueue, readAll } from "../sessions";
 import { freezeOriginal, launchSession, markLauncher, restoreOriginal, settleFence } from "../launch";
+import { claimedFromQueue } from "../launch/fence";
+import { faultPoint } from "../faults";
 import { queueMayWait, syncQueueMarker } from "../launch/queue-marker";
 import { typeFirstCommand } from "../comms/first-command";
 
@@ -44,8 +46,10 @@ export function launchDecision(readings: readonly RecordReading[], config: Pick<
 
 /**
  * Claim a queued session's slot (under the project lock): raise its fence over
- * an original that is no longer queued, so a launch that fails leaves it
- * offline (resume relaunches it) rather than queued to fail again.
+ * the queued original. A launch that fails restores it offline, out of the
+ * queue (resume relaunches it) rather than queued to fail again; a claimer
+ * that dies before the window opens leaves a fence the next reader settles
+ * back into the queue (settle.ts), so the freed slot still reaches it.
  */
 async function claimSlot(store: ProjectStore, id: string): Promise<boolean> {
   markLauncher(store, id);
@@ -54,8 +58,7 @@ async function claimSlot(store: ProjectStore, id: string): Promise<boolean> {
     id,
     (r, ctx) => {
       if (r.status !== "queued" || ctx.pending || r.archived) return undefined;
-      const dequeued = { ...r, status: "idle" as const, stopped: true };
-      return { ...dequeued, launch_readiness_pending: freezeOriginal(dequeued) };
+      return { ...r, status: "idle" as const, stopped: true, launch_readiness_pending: freezeOriginal(r) };
     },
     { reason: "launch-claim", purpose: `claim a launch slot for ${id}` },
   );
@@ -100,19 +103,23 @@ export async function drainLaunchQueue(store: ProjectStore, opts: DrainOptions =
           free--;
         }
       }
-      syncQueueMarker(store, queue.length - ids.length);
+      // The claims stay counted until their fences settle: whoever dies after this, a later reader still looks.
+      const inFlight = readings.filter((r) => r.kind === "ok" && claimedFromQueue(r.record)).length;
+      syncQueueMarker(store, queue.length + inFlight);
       return { claimed: ids, waiting: queue.length - ids.length };
     },
     { purpose: "drain the launch queue" },
   );
+  faultPoint("queue-claimed");
   const result: QueueDrain = { launched: [], failed: [], waiting };
   for (const id of claimed) {
     try {
       const launched = await launchSession(store, id, { claimed: true, wait: opts.wait ?? false });
+      faultPoint("queue-launched");
       result.launched.push(id);
       await typeFirstCommand(store, id, launched);
     } catch (e) {
-      // Whatever refused, the claim's fence must not outlive it: the session is left offline.
+      // Whatever refused, the claim's fence must not outlive it: the session is left offline, out of the queue.
       await restoreOriginal(store, id).catch(() => undefined);
       result.failed.push(
         e instanceof SpexError

@@ -10,8 +10,8 @@ import { writeStoreFile } from "../nofollow";
 import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
 import { readSession } from "../record";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
-import { deleteBranch, pruneWorktrees, removeWorktree } from "../git";
 import { tmuxSync } from "../tmux";
+import { createStillRunning, undoBranch, undoWorktree } from "./undo";
 
 /** What a create made, by the step that made it. */
 export interface MadeByCreate {
@@ -27,12 +27,27 @@ export interface MadeByCreate {
   tmux?: { socket: string; name: string; id: string };
 }
 
+/**
+ * Steps a create began, noted before the step runs (its names free under the
+ * locks) and kept once it is made: a create killed while git ran leaves what
+ * git made noted only here, and the rollback removes it only once proven
+ * this create's (undo.ts). A new step that makes things outside the store
+ * (a setup script's output, a port block) notes itself here the same way.
+ */
+export interface BegunByCreate {
+  /** `git branch <name> <start>`. */
+  branch?: { name: string; start: string };
+  /** `git worktree add <path> <branch>`. */
+  worktree?: { path: string; branch: string };
+}
+
 export interface CreateReceipt {
   id: string;
-  /** The names the create chose (for doctor); only `made` is ever removed. */
+  /** The names the create chose (for doctor); only what `made` names, or `begun` proves, is ever removed. */
   worktree: string;
   branch: string;
   made: MadeByCreate;
+  begun?: BegunByCreate;
   owner: ProcessIdentity;
   createdAt: string;
 }
@@ -71,6 +86,19 @@ export function writeReceipt(store: ProjectStore, r: { id: string; worktree: str
 export function noteMade(store: ProjectStore, receipt: CreateReceipt, made: MadeByCreate, persist: boolean): void {
   Object.assign(receipt.made, made);
   if (persist) landReceipt(store, receipt, false);
+}
+
+/** Note a step about to run (durably enough: before git may make anything). */
+export function noteBegun(store: ProjectStore, receipt: CreateReceipt, begun: BegunByCreate): void {
+  receipt.begun = { ...receipt.begun, ...begun };
+  landReceipt(store, receipt, false);
+}
+
+/** A step that failed made nothing: its names leave the receipt, so no rollback takes what another made since. */
+export function forgetBegun(store: ProjectStore, receipt: CreateReceipt, step: keyof BegunByCreate): void {
+  if (!receipt.begun) return;
+  delete receipt.begun[step];
+  landReceipt(store, receipt, false);
 }
 
 /** Remove a receipt; false when it could not be removed (it stays, reported as stuck). */
@@ -115,18 +143,15 @@ export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<s
   if (made.tmux) await step(`tmux session ${made.tmux.name}`, () => killMadeTmux(made.tmux!));
   if (made.sessionDir === ownDir) await step(`session folder ${ownDir}`, () => rmSync(ownDir, { recursive: true, force: true }));
   for (const file of ownFiles) await step(`file ${file}`, () => rmSync(file, { force: true }));
-  if (made.worktree) {
-    await step(`worktree ${made.worktree}`, async () => {
-      try {
-        await removeWorktree(store.root, made.worktree!);
-      } catch {
-        // This create made the folder: whatever git will not remove is still ours to delete.
-        rmSync(made.worktree!, { recursive: true, force: true });
-      }
-    });
-    await pruneWorktrees(store.root).catch(() => undefined);
+  // The worktree first: git deletes no branch a worktree has checked out.
+  const begun = r.begun ?? {};
+  const worktree = made.worktree ?? begun.worktree?.path;
+  if (worktree) {
+    const branch = begun.worktree?.branch ?? made.branch ?? r.branch;
+    await step(`worktree ${worktree}`, () => undoWorktree(store.root, { path: worktree, branch, start: begun.branch?.start, made: made.worktree === worktree }));
   }
-  if (made.branch) await step(`branch ${made.branch}`, () => deleteBranch(store.root, made.branch!));
+  const branch = made.branch ?? begun.branch?.name;
+  if (branch) await step(`branch ${branch}`, () => undoBranch(store.root, { name: branch, start: begun.branch?.start, made: made.branch === branch }));
   if (failed.length > 0) throw stuckReceipt(receiptPath(store, r.id), `could not be rolled back: ${failed.join("; ")}`);
   if (!retireReceipt(store, r.id)) throw stuckReceipt(receiptPath(store, r.id), "could not be removed");
   return undone;
@@ -212,6 +237,9 @@ export async function recoverAbandonedCreates(store: ProjectStore): Promise<Reco
   const recovered: Recovery["recovered"] = [];
   for (const r of receipts) {
     if (!r.owner || ownerAlive(r.owner)) continue;
+    // A step the dead create began may still be running (git is its child, not killed with it): settled once it ends.
+    const unsettled = (r.begun?.worktree && !r.made?.worktree) || (r.begun?.branch && !r.made?.branch);
+    if (unsettled && createStillRunning(r.id, r.createdAt, r.begun?.worktree?.path)) continue;
     try {
       const reading = readSession(store, r.id);
       if (reading.kind !== "absent") {

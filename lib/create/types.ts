@@ -2,6 +2,7 @@
 import type { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
 import type { BudgetSpec } from "../attention/budget";
+import type { ReadinessWait } from "../launch/start";
 
 export interface CreateInput {
   prompt: string;
@@ -28,6 +29,8 @@ export interface CreateInput {
   /** From the backend: the session id derives from it and replays are answered, not repeated. */
   idempotencyKey?: string;
   cwd?: string;
+  /** Told when the launch starts waiting for the agent to be ready (never sent to a backend). */
+  onWaiting?: (wait: ReadinessWait) => void;
 }
 
 export interface CreateResult {

@@ -2,14 +2,16 @@
 // it never deletes.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, mkdirSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { type LauncherConfig, builtinLaunchers, loadConfig } from "../config";
 import { findCheckout } from "../git/main-root";
-import { postCheckoutState } from "../hooks/post-checkout";
+import { CHAIN_LINE, HOOKS_IN_WORK_TREE, postCheckoutState } from "../hooks/post-checkout";
 import { whichSync } from "../launch/launcher";
 import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
 import type { ProjectStore } from "../store";
 import { type Cleanup, type Orphans, findOrphans, noOrphans } from "./orphans";
 import { mcpChecks } from "./mcp";
+import { shellWord } from "../tmux/quote";
 import { notifyCheck } from "../attention/doctor";
 
 export interface DoctorCheck {
@@ -18,6 +20,8 @@ export interface DoctorCheck {
   /** Optional checks (an agent CLI not installed) warn without failing the report. */
   required: boolean;
   detail: string;
+  /** A stable code for a known state a person can act on (present only then). */
+  code?: string;
 }
 
 export interface DoctorReport {
@@ -26,7 +30,7 @@ export interface DoctorReport {
   project: string | null;
   checks: DoctorCheck[];
   orphans: Orphans;
-  /** Each orphan with the command that removes it. */
+  /** Each orphan with the command that removes it, or shows it when spex cannot prove removing it loses nothing. */
   cleanup: Cleanup[];
 }
 
@@ -44,6 +48,17 @@ function postCheckoutCheck(commonDir: string, mainRoot: string): DoctorCheck {
     return { name: "post-checkout hook", required: false, ok: false, detail: (e as Error).message };
   }
   const chain = hook.chained.length > 0 ? `; runs first: ${hook.chained.join(", ")}` : "";
+  if (hook.inWorkTree) {
+    const where = relative(mainRoot, dirname(hook.file)) || ".";
+    const why = `the hooks folder ${where} (core.hooksPath) is inside the work tree, where spex writes nothing: a hook there is the project's file, and each worktree runs its own checkout's copy`;
+    // An older spex did rename the user's hook and write its own there: say how to put it back.
+    const back =
+      hook.ours && hook.chained.length > 0
+        ? `; spex's hook at ${hook.file} was put there by an older spex, and yours is ${hook.chained[0]}: put it back with \`mv -f ${shellWord(join(dirname(hook.file), hook.chained[0]!))} ${shellWord(hook.file)}\``
+        : "";
+    const how = `a checkout inside a session worktree re-renders the agent's hook config only if the project's own post-checkout (${where}/post-checkout) has this line: ${CHAIN_LINE}`;
+    return { name: "post-checkout hook", required: false, ok: false, code: HOOKS_IN_WORK_TREE, detail: `not installed: ${why}${back}. ${how}` };
+  }
   const detail = !hook.installed
     ? "not installed yet (the first `spex session new` installs it)"
     : hook.ours

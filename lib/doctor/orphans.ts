@@ -1,17 +1,19 @@
-// What a project left over, each with the command that removes it. doctor only
-// reports: the person reads the command and runs it (or not).
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+// What a project left over, each with advice: the command that removes it when
+// spex can prove nothing of anyone's work goes with it, else the command that
+// shows it and why to look first. doctor only reports: the person reads the
+// command and runs it (or not).
 import type { SpexConfig } from "../config";
 import { readReceipts } from "../create/receipt";
+import { detectMainBranch } from "../git/main-branch";
 import { ownerAlive } from "../proc";
 import { readAll } from "../sessions";
 import { readAllTerminals } from "../terminals";
 import type { ProjectStore } from "../store";
 import { spexSocket } from "../tmux";
 import { shellWord } from "../tmux/quote";
-import { listWorktrees } from "../teardown/git";
 import { type Residues, observeResidues, quarantineCommand } from "../teardown/residues";
+import { type Claim, claimOnTmux, corruptClaims } from "./claims";
+import { adviseFolders } from "./folders";
 import { projectTmuxSessions } from "./tmux";
 
 export interface Orphans {
@@ -24,11 +26,15 @@ export interface Orphans {
 
 export type OrphanKind = keyof Orphans;
 
-/** One orphan (as listed under its kind) and the command that removes it. */
+/** One orphan (as listed under its kind) and what to do about it. */
 export interface Cleanup {
   kind: OrphanKind;
   orphan: string;
+  /** `remove`: the command removes it and nothing of anyone's work; `inspect`: the command only shows it. */
+  action: "remove" | "inspect";
   command: string;
+  /** Why to inspect rather than remove ("" for `remove`). */
+  reason: string;
 }
 
 const NO_RESIDUES: Residues = { harness: null, thread: null, worktree: null, branch: null, tmuxSession: null, leaf: null };
@@ -37,11 +43,11 @@ export function noOrphans(): Orphans {
   return { worktrees: [], tmuxSessions: [], retiredRecords: [], corruptRecords: [], abandonedCreates: [] };
 }
 
-function registeredWorktrees(root: string): Set<string> {
+function mainBranchOr(root: string, configured: string): string {
   try {
-    return new Set(listWorktrees(root).map((w) => w.path));
+    return detectMainBranch(root, configured);
   } catch {
-    return new Set();
+    return "";
   }
 }
 
@@ -49,29 +55,32 @@ function registeredWorktrees(root: string): Set<string> {
 export function findOrphans(store: ProjectStore, config: SpexConfig, tmux: boolean): { orphans: Orphans; cleanup: Cleanup[] } {
   const orphans = noOrphans();
   const cleanup: Cleanup[] = [];
-  const add = (kind: OrphanKind, orphan: string, command: string) => {
+  const add = (kind: OrphanKind, orphan: string, command: string, reason = "") => {
     orphans[kind].push(orphan);
-    cleanup.push({ kind, orphan, command });
+    cleanup.push({ kind, orphan, action: reason ? "inspect" : "remove", command, reason });
   };
   const readings = readAll(store);
   const known = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.worktree_path] : [])));
   const names = new Set(readings.flatMap((r) => (r.kind === "ok" ? [r.record.tmux_session] : [])));
   // A terminal's tmux session is tagged as this project's too: its record makes it no orphan.
   for (const t of readAllTerminals(store)) if (t.kind === "ok") names.add(t.record.tmux_session);
+  const receipts = readReceipts(store);
+  // A create under way (its process alive) is making its worktree right now.
+  const making: Claim[] = receipts.receipts
+    .filter((r) => r.owner && ownerAlive(r.owner))
+    .map((r) => ({ reason: `a create still running (session ${r.id}) is making it`, worktree: r.worktree, suffixes: [] }));
+  const claims = [...corruptClaims(readings), ...making];
 
-  if (existsSync(config.worktreeRoot)) {
-    const registered = registeredWorktrees(store.root);
-    for (const name of readdirSync(config.worktreeRoot)) {
-      const path = join(config.worktreeRoot, name);
-      if (known.has(path)) continue;
-      // git refuses to remove a worktree with changes; `--force` after that throws them away.
-      add("worktrees", path, registered.has(path) ? `git -C ${shellWord(store.root)} worktree remove ${shellWord(path)}` : `rm -rf ${shellWord(path)}`);
-    }
+  for (const a of adviseFolders({ root: store.root, worktreeRoot: config.worktreeRoot, mainBranch: mainBranchOr(store.root, config.mainBranch), known, claims })) {
+    add("worktrees", a.path, a.command, a.reason);
   }
   if (tmux) {
     const socket = spexSocket(config.tmuxSocket);
+    const L = socket ? `-L ${shellWord(socket)} ` : "";
     for (const name of projectTmuxSessions(store, socket).filter((n) => !names.has(n))) {
-      add("tmuxSessions", name, `tmux ${socket ? `-L ${shellWord(socket)} ` : ""}kill-session -t ${shellWord(`=${name}`)}`);
+      const claim = claimOnTmux(claims, name);
+      if (claim) add("tmuxSessions", name, `tmux ${L}list-panes -s -t ${shellWord(`=${name}`)}`, claim.reason);
+      else add("tmuxSessions", name, `tmux ${L}kill-session -t ${shellWord(`=${name}`)}`);
     }
   }
   for (const r of readings) {
@@ -81,7 +90,6 @@ export function findOrphans(store: ProjectStore, config: SpexConfig, tmux: boole
       add("corruptRecords", `${r.id}: ${r.error}`, quarantineCommand(r.id, residues));
     }
   }
-  const receipts = readReceipts(store);
   for (const r of receipts.receipts.filter((x) => x.owner && !ownerAlive(x.owner))) {
     // Any create or ls rolls back what a dead create made, by its receipt.
     add("abandonedCreates", `${r.id} (worktree ${r.worktree}, branch ${r.branch})`, "spex session ls");

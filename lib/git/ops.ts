@@ -73,22 +73,6 @@ export async function branchExists(cwd: string, branch: string): Promise<boolean
   return (await resolveCommit(cwd, `refs/heads/${branch}`)) !== undefined;
 }
 
-export async function addWorktree(mainRoot: string, path: string, branch: string, start: string, env: Record<string, string>): Promise<void> {
-  await (await git(mainRoot, env)).raw(["worktree", "add", "-b", branch, path, start]);
-}
-
-export async function removeWorktree(mainRoot: string, path: string): Promise<void> {
-  await (await git(mainRoot)).raw(["worktree", "remove", "--force", "--force", path]);
-}
-
-export async function pruneWorktrees(mainRoot: string): Promise<void> {
-  await (await git(mainRoot)).raw(["worktree", "prune"]);
-}
-
-export async function deleteBranch(mainRoot: string, branch: string): Promise<void> {
-  await (await git(mainRoot)).raw(["branch", "-D", "--end-of-options", branch]);
-}
-
 /** Add a pattern to the repository's info/exclude once (never through a link). */
 export function ensureExcluded(commonDir: string, pattern: string): void {
   const text = readFileNoFollow(commonDir, "info/exclude") ?? "";

@@ -55,10 +55,27 @@ function attribute(store: ProjectStore, id: string, action: HookAction, payload:
   return ownership;
 }
 
+/**
+ * A stopped record whose agent is gone (its recorded leaf is dead, or is some
+ * other process now): a hook saying the agent works, asks or starts a turn is
+ * late news from the agent that was stopped, and must not bring the record
+ * back (seed 001: only a live, undeclared, not-stopped record changes). A
+ * stopped record whose own agent still runs (Claude's /clear ends a
+ * conversation and starts another in the same process) takes it as usual.
+ */
+function lateForStopped(store: ProjectStore, id: string): boolean {
+  const reading = readSession(store, id);
+  if (reading.kind !== "ok" || !reading.record.stopped) return false;
+  return probeRecordedLeaf(recordedLeaf(reading.record, sessionPaths(store, id).agentPid)) !== "owned";
+}
+
+const LIVE_ONLY: ReadonlySet<HookAction> = new Set(["turn", "tool", "ask", "notify"]);
+
 export async function handleHookEvent(store: ProjectStore, id: string, action: HookAction, payload: HookPayload): Promise<RecordChange | undefined> {
   // Subagent payloads describe a child's turn, not the session's; but a dialog a subagent raises holds the whole session.
   if (payload.agent_id && action !== "ask" && action !== "notify") return undefined;
   const ownership = attribute(store, id, action, payload);
+  if (LIVE_ONLY.has(action) && lateForStopped(store, id)) return undefined;
   switch (action) {
     case "start":
       return clearFence(store, id, recordableNativeId(payload), { newConversation: ownership === "new-conversation" });

@@ -2,6 +2,11 @@
 // without losing a byte of anyone else's hook. A hook found in its place (the
 // user's, husky's, pre-commit's — also one installed after spex's own) is
 // moved aside under the next free chained name and run first, every time.
+// A hooks folder inside the work tree (husky's core.hooksPath=.husky) is the
+// project's files: spex writes nothing there (a tracked hook rewritten would
+// turn the checkout dirty and carry this machine's path into a commit), and a
+// relative one is read from each worktree's own checkout anyway, so a hook
+// spex put in the main checkout's copy would never run in a session's.
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ASSETS } from "../generated/assets";
@@ -27,11 +32,24 @@ export function hooksDir(commonDir: string, mainRoot: string): string {
 
 /** Where link checks start: the git folder or the checkout that holds the hooks folder, else the folder itself. */
 function trustedRoot(dir: string, commonDir: string, mainRoot: string): string {
-  for (const root of [commonDir, mainRoot]) {
-    const rel = relative(root, dir);
-    if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel))) return root;
-  }
+  for (const root of [commonDir, mainRoot]) if (inside(dir, root)) return root;
   return dir;
+}
+
+/** The code a hooks folder inside the work tree is reported with (doctor). */
+export const HOOKS_IN_WORK_TREE = "hooks_path_in_worktree";
+
+/** The line a person may add to their own post-checkout to have spex's re-render there. */
+export const CHAIN_LINE = `command -v spex >/dev/null 2>&1 && spex internal post-checkout "$@" || :`;
+
+const inside = (dir: string, root: string) => {
+  const rel = relative(root, dir);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+};
+
+/** The hooks folder lies in the main checkout's work tree (not in its git folder). */
+export function hooksInWorkTree(dir: string, commonDir: string, mainRoot: string): boolean {
+  return !inside(dir, commonDir) && inside(dir, mainRoot);
 }
 
 /** The displaced hooks in the order they run: the first one chained, then -2, -3, … */
@@ -55,6 +73,8 @@ function nextChainedName(taken: string[]): string {
 
 export interface PostCheckoutState {
   file: string;
+  /** The hooks folder is inside the work tree: spex installs nothing there. */
+  inWorkTree: boolean;
   /** Something is installed at post-checkout. */
   installed: boolean;
   /** What is installed is spex's own hook. */
@@ -79,7 +99,7 @@ function isOurs(dir: string, root: string): { installed: boolean; ours: boolean 
 
 export function postCheckoutState(commonDir: string, mainRoot: string): PostCheckoutState {
   const dir = hooksDir(commonDir, mainRoot);
-  return { file: join(dir, HOOK), ...isOurs(dir, trustedRoot(dir, commonDir, mainRoot)), chained: chainedHooks(dir) };
+  return { file: join(dir, HOOK), inWorkTree: hooksInWorkTree(dir, commonDir, mainRoot), ...isOurs(dir, trustedRoot(dir, commonDir, mainRoot)), chained: chainedHooks(dir) };
 }
 
 function hookText(spexBin: string, chained: string[]): string {
@@ -89,10 +109,12 @@ function hookText(spexBin: string, chained: string[]): string {
 /**
  * Install spex's post-checkout hook. Whatever stands there and is not spex's
  * own is renamed (never rewritten) to the next chained name first. Nothing is
- * written through a link (`unsafe_path`).
+ * written through a link (`unsafe_path`). A hooks folder inside the work tree
+ * gets nothing (undefined): `spex doctor` says so and how to chain by hand.
  */
-export function installPostCheckout(commonDir: string, mainRoot: string, spexBin: string): string {
+export function installPostCheckout(commonDir: string, mainRoot: string, spexBin: string): string | undefined {
   const dir = hooksDir(commonDir, mainRoot);
+  if (hooksInWorkTree(dir, commonDir, mainRoot)) return undefined;
   const { root, rel } = splitUnder(trustedRoot(dir, commonDir, mainRoot), join(dir, HOOK));
   const relDir = relative(root, dir);
   if (relDir !== "") refuseLinks(root, relDir, "folder");

@@ -88,14 +88,32 @@ export async function clearFence(store: ProjectStore, id: string, nativeId?: str
   );
 }
 
-/** Put the frozen original back and drop the candidate runtime (no lifecycle event: readers saw the original all along). */
-export async function restoreOriginal(store: ProjectStore, id: string): Promise<RecordChange | undefined> {
+/** The fence was raised by the launch queue over a queued session (its frozen original is still `queued`). */
+export function claimedFromQueue(r: Pick<SessionRecord, "launch_readiness_pending">): boolean {
+  if (r.launch_readiness_pending === "") return false;
+  try {
+    return (JSON.parse(r.launch_readiness_pending) as PendingOriginal).status === "queued";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Put the frozen original back and drop the candidate runtime (no lifecycle
+ * event: readers saw the original all along). A session the launch queue
+ * claimed comes back out of the queue (idle, stopped: a launch that failed is
+ * not tried again by every drain; resume relaunches it), unless `requeue`:
+ * its launcher died before any window opened, so it never ran and keeps its
+ * place (issue 21 item 4).
+ */
+export async function restoreOriginal(store: ProjectStore, id: string, opts: { requeue?: boolean } = {}): Promise<RecordChange | undefined> {
   return updateRecord(
     store,
     id,
     (r) => {
       if (r.launch_readiness_pending === "") return undefined;
       const original = JSON.parse(r.launch_readiness_pending) as PendingOriginal;
+      if (original.status === "queued" && !opts.requeue) Object.assign(original, { status: "idle", stopped: true });
       return { ...r, ...original, launch_readiness_pending: "", agent_pid: "", agent_start: "" };
     },
     { reason: "launch-restore", allowRetired: true, purpose: `restore ${id}` },

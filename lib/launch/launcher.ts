@@ -42,17 +42,51 @@ export function whichSync(program: string, path = process.env.PATH ?? ""): strin
   return undefined;
 }
 
+/** The launchers of this configuration whose program resolves on this machine, in the configuration's order. */
+export function launchersThatRun(config: SpexConfig): string[] {
+  return Object.entries(config.launchers)
+    .filter(([, l]) => {
+      const command = l.command || builtinCommand(harnessAdapter(l.harness), process.env, (p) => whichSync(p));
+      const word = firstWord(command);
+      return word !== "" && whichSync(word) !== undefined;
+    })
+    .map(([name]) => name);
+}
+
+/**
+ * What to do when a launcher does not run here: name the ones that do, and the
+ * two ways to use one (a newcomer without Claude Code meets this first).
+ */
+function launcherHint(config: SpexConfig, name: string, missing: "launcher" | "program", program: string): string {
+  const running = launchersThatRun(config).filter((n) => n !== name);
+  const pick = running.includes("shell") ? "shell" : running[0];
+  const fix = missing === "launcher" ? `define "${name}" under "launchers" in spexcode.json` : `install ${program} (or point launchers.${name}.command in spexcode.json at it)`;
+  if (!pick) return `no launcher runs on this machine; ${fix}`;
+  return `launchers that run here: ${running.join(", ")}; use one with \`--launcher ${pick}\`, make it the default with "defaultLauncher": "${pick}" in spexcode.json, or ${fix}`;
+}
+
 export function resolveLauncher(config: SpexConfig, requested: string | undefined): ResolvedLauncher {
   const name = requested || config.defaultLauncher;
+  const which = requested ? `launcher "${name}"` : `the default launcher "${name}"`;
   const launcher = config.launchers[name];
   if (!launcher) {
-    throw new SpexError("launcher_unresolvable", `no launcher named "${name}"`, {
-      hint: `use one of ${Object.keys(config.launchers).join(", ")}, or define it under "launchers" in spexcode.json`,
+    throw new SpexError("launcher_unresolvable", `no launcher named "${name}"${requested ? "" : " (the defaultLauncher of spexcode.json)"}`, {
+      hint: launcherHint(config, name, "launcher", name),
+      details: { launcher: name, available: launchersThatRun(config) },
       httpStatus: 400,
     });
   }
   const command = launcher.command || builtinCommand(harnessAdapter(launcher.harness), process.env, (p) => whichSync(p));
-  return { name, harness: launcher.harness, command, executable: requireExecutable(command, name) };
+  const word = firstWord(command);
+  const executable = word ? whichSync(word) : undefined;
+  if (!executable) {
+    throw new SpexError("launcher_unresolvable", `${which} runs "${word || command}", which is not an executable on PATH`, {
+      hint: launcherHint(config, name, "program", word || command),
+      details: { launcher: name, available: launchersThatRun(config) },
+      httpStatus: 400,
+    });
+  }
+  return { name, harness: launcher.harness, command, executable };
 }
 
 /** The executable a launch command's first word names; refused (launcher_unresolvable) when there is none. */

@@ -6,6 +6,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileNoFollow } from "../nofollow";
 import type { ProjectStore } from "../store";
+import { withoutFaults } from "../faults";
 import { spawnSelfDetached } from "./self";
 
 export function queueMarker(store: ProjectStore): string {
@@ -16,11 +17,20 @@ export function queueMayWait(store: ProjectStore): boolean {
   return existsSync(queueMarker(store));
 }
 
-/** Under the project lock: present exactly while `waiting` > 0. */
+/**
+ * Under the project lock: present exactly while `waiting` > 0, counting the
+ * queued sessions and the queue's claims not yet settled (a claimer killed
+ * before its launch ran leaves one, and a later reader must still look).
+ */
 export function syncQueueMarker(store: ProjectStore, waiting: number): void {
   if (waiting > 0) {
     if (!queueMayWait(store)) writeFileNoFollow(store.dir, "launch-queue.pending", "", { durable: true });
   } else rmSync(queueMarker(store), { force: true });
+}
+
+/** A settled claim that went back to the queue: make sure the next hook or `serve` tick looks (no lock needed: only ever added here). */
+export function keepQueueMarker(store: ProjectStore): void {
+  if (!queueMayWait(store)) writeFileNoFollow(store.dir, "launch-queue.pending", "", { durable: true });
 }
 
 /**
@@ -29,8 +39,6 @@ export function syncQueueMarker(store: ProjectStore, waiting: number): void {
  */
 export async function scheduleLaunchDrain(store: ProjectStore): Promise<boolean> {
   if (!queueMayWait(store)) return false;
-  const env: NodeJS.ProcessEnv = { ...process.env, SPEX_HOME: store.home, SPEX_PROJECT_ROOT: store.root };
-  // A crash point meant for the process under test must not leak into its helpers.
-  delete env.SPEX_TEST_CRASH_AT;
+  const env = withoutFaults({ ...process.env, SPEX_HOME: store.home, SPEX_PROJECT_ROOT: store.root });
   return spawnSelfDetached(["internal", "launch-queue"], env);
 }

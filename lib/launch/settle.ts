@@ -3,12 +3,14 @@
 // gone or the readiness timeout has passed: an agent whose agent.pid names a
 // live process of the recorded start time has reached readiness (published
 // once, through the writer); otherwise the original comes back and, as for any
-// failed launch, no lifecycle event is emitted.
+// failed launch, no lifecycle event is emitted. A session the launch queue
+// claimed whose launcher died before any window opened goes back to the queue.
 import { probeLeaf } from "../proc";
 import { readSession } from "../record";
 import type { ProjectStore } from "../store";
-import { exactSession, tmuxSync } from "../tmux";
-import { clearFence, launcherAlive, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
+import { exactSession, hasSession, tmuxSync } from "../tmux";
+import { claimedFromQueue, clearFence, launcherAlive, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
+import { keepQueueMarker } from "./queue-marker";
 
 function paneAlive(socket: string, name: string): boolean {
   const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
@@ -33,7 +35,10 @@ export async function settleFence(store: ProjectStore, id: string, now = Date.no
   }
   // The launch script has not recorded its pid yet: give it the readiness timeout.
   if (!leaf && !timedOut && record.tmux_session && paneAlive(record.tmux_socket, record.tmux_session)) return undefined;
-  await restoreOriginal(store, id);
+  // A queue claim whose launcher died before any window opened never ran: it goes back to its place in the queue.
+  const neverRan = launcher === false && !leaf && claimedFromQueue(record) && !(record.tmux_session && hasSession(record.tmux_socket, record.tmux_session));
+  await restoreOriginal(store, id, { requeue: neverRan });
+  if (neverRan) await keepQueueMarker(store);
   return "restored";
 }
 

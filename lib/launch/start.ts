@@ -10,6 +10,7 @@ import { type SessionRecord, readSession, refuseUnusable, updateRecord } from ".
 import { type ProjectStore, sessionPaths } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxFolder, tmuxSync, tmuxWord } from "../tmux";
 import { branchExists } from "../git";
+import { faultPoint } from "../faults";
 import { clearFence, freezeOriginal, launcherIsSelf, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
 import { settleFence } from "./settle";
 
@@ -36,6 +37,17 @@ export interface LaunchOptions {
    * the launch queue claiming a slot): the fence is its own, not a launch in progress.
    */
   claimed?: boolean;
+  /** Told once the window is open and the wait for readiness begins (a terminal shows it). */
+  onWaiting?: (wait: ReadinessWait) => void;
+}
+
+/** What a launch waits for, and for how long at most. */
+export interface ReadinessWait {
+  harness: string;
+  /** `hook`: the agent's start hook (a shell: its first prompt); `pid`: its process. */
+  mode: "hook" | "pid";
+  tmuxSession: string;
+  timeoutMs: number;
 }
 
 export interface Readiness {
@@ -178,6 +190,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     { reason: "launch", purpose: `launch ${id}` },
   );
 
+  faultPoint("launch-window");
   // One tmux call: open the session on a placeholder, keep dead panes for their last screen, then start the script.
   // -P prints the new session's id only when this call made it: a session of that name made by anyone else is never killed here.
   const started = tmuxSync(socket, [
@@ -199,7 +212,9 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   }
   // A pid proves itself within moments, and no hook may come to clear the fence (codex resume): always wait for it.
   if (opts.wait === false && readiness !== "pid") return { record: readRecordOk(store, id), ready: false, firstCommand };
-  return { ...(await waitForReadiness(store, id, readiness, opts.timeoutMs ?? readinessTimeout())), firstCommand };
+  const timeoutMs = opts.timeoutMs ?? readinessTimeout();
+  opts.onWaiting?.({ harness: adapter.name, mode: readiness, tmuxSession: tmuxName, timeoutMs });
+  return { ...(await waitForReadiness(store, id, readiness, timeoutMs)), firstCommand };
 }
 
 /** launch.sh is written by every launch before its window opens. */

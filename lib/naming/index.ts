@@ -118,3 +118,5 @@ export function previewOf(promptHead: string, max = 100): string {
 export function promptSeam(text: string): string {
   return text.startsWith("-") ? ` ${text}` : text;
 }
+
+export { editDistance } from "./distance";

@@ -4,10 +4,10 @@
 // Every folder from the trusted root down and the file itself are checked with
 // lstat; the file is opened O_NOFOLLOW, and a replace lands by rename (which
 // replaces a name, never follows it).
-import { randomBytes } from "node:crypto";
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { SpexError, errnoCode } from "../errors";
+import { randomHex } from "../hash";
 
 function unsafePath(path: string, what: string): SpexError {
   return new SpexError("unsafe_path", `${path} is ${what}; spex does not write through it`, {
@@ -144,7 +144,7 @@ export function writeFileNoFollow(root: string, rel: string, text: string, opts:
   const existing = lstatOrAbsent(file);
   const mode = existing && !opts.forceMode ? existing.mode & 0o7777 : (opts.mode ?? 0o644);
   const cut = file.lastIndexOf(sep);
-  const tmp = `${file.slice(0, cut)}${sep}.${file.slice(cut + 1)}.spex-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  const tmp = `${file.slice(0, cut)}${sep}.${file.slice(cut + 1)}.spex-${process.pid}-${randomHex(4)}.tmp`;
   const fd = openNoFollow(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     try {

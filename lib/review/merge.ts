@@ -8,13 +8,15 @@
 import { SpexError } from "../errors";
 import { gitSync } from "../git/sync";
 import { withLocks } from "../lock";
-import { appendEvent } from "../comms/timeline";
+import { appendEvent, lastMergeEvent } from "../comms/timeline";
+import { writeMergedMark } from "../sessions/merged";
 import { type ProjectStore, recordLockPath, resourceLockPaths } from "../store";
 import { type CloseResult, closeSession } from "../teardown";
-import { type ReviewFacts, reviewFacts } from "./facts";
+import { type ReviewFacts, isAncestor, reviewFacts } from "./facts";
 import { type Landing, type MergeStrategy, planLanding } from "./strategies";
 import { branchHolder, dirtyCheckoutError, landOnBranch } from "./land";
 import { adoptWorkCommit, commitWork, snapshotWork, uncommittedPaths } from "./work";
+import { dispatchHint } from "./dispatch";
 
 export interface MergeOptions {
   strategy?: MergeStrategy;
@@ -44,6 +46,11 @@ export interface MergeResult {
   /** The checkout whose files followed the branch ("" when no checkout has it out). */
   checkout: string;
   timelineSeq: number;
+  /**
+   * The earlier merge that already landed this very tip on this branch, when
+   * this one changed nothing for that reason (landing `none`); null otherwise.
+   */
+  alreadyLanded: { at: string; landing: string; after: string; timelineSeq: number } | null;
   closed: boolean;
   close?: CloseResult;
 }
@@ -71,6 +78,19 @@ function uncommittedRefusal(f: ReviewFacts, files: string[]): SpexError {
   });
 }
 
+/**
+ * The merge event that already landed `tip` on the main branch, if the branch
+ * still holds what it landed. A rebase or a squash lands copies of the
+ * session's commits, so git alone cannot tell the work is there: a second run
+ * would land it again (a rebase replays nothing and reports one commit).
+ */
+function landedBefore(store: ProjectStore, f: ReviewFacts, tip: string): MergeResult["alreadyLanded"] {
+  const e = lastMergeEvent(store, f.id);
+  if (!e || e.into !== f.into || e.branchHead !== tip || !e.after) return null;
+  if (!isAncestor(store.root, e.after, f.intoHead)) return null;
+  return { at: e.at, landing: e.landing, after: e.after, timelineSeq: e.seq };
+}
+
 async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, strategy: MergeStrategy): Promise<Omit<MergeResult, "closed" | "close">> {
   const root = store.root;
   const f = await reviewFacts(store, id, opts.into);
@@ -87,6 +107,11 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
       });
     }
   }
+  // Landed already (and nothing new to commit): say so and change nothing, before the main checkout is even asked.
+  const landed = pending.length === 0 ? landedBefore(store, f, f.head) : null;
+  if (landed) {
+    return { id: f.id, label: f.label, branch: f.branch, into: f.into, strategy, before: f.intoHead, branchHead: f.head, workCommit: "", landing: "none", after: "", commits: 0, checkout: "", timelineSeq: 0, alreadyLanded: landed };
+  }
   const holder = branchHolder(root, f.into);
   if (holder && holder.dirty.length > 0) throw dirtyCheckoutError(f.into, holder);
 
@@ -98,9 +123,11 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
     const message = opts.message ? `${opts.message.replace(/\n*$/, "")}\n` : defaultMessage(f, strategy, subjectsBetween(root, before, tip));
     const plan = planLanding({ root, strategy, before, tip, message, into: f.into, branch: f.branch });
     if (workCommit && attempt === 1) adoptWorkCommit(root, f.record.worktree_path, f.branch, snap!, workCommit);
-    const base = { id: f.id, label: f.label, branch: f.branch, into: f.into, strategy, before, branchHead: tip, workCommit };
+    const base = { id: f.id, label: f.label, branch: f.branch, into: f.into, strategy, before, branchHead: tip, workCommit, alreadyLanded: null };
     if (plan.landing === "none") return { ...base, landing: "none", after: "", commits: 0, checkout: "", timelineSeq: 0 };
-    const commits = Number(gitSync(root, ["rev-list", "--count", `${before}..${tip}`]).stdout.trim()) || 0;
+    // A rebase lands what it replayed (git drops patches the main branch already has), not every commit of the branch.
+    const counted = plan.landing === "rebase" ? plan.after : tip;
+    const commits = Number(gitSync(root, ["rev-list", "--count", `${before}..${counted}`]).stdout.trim()) || 0;
     const outcome = landOnBranch(root, f.into, before, plan.after, `spex merge ${f.branch} (${plan.landing})`);
     if (outcome.kind === "landed") {
       const event = appendEvent(store, f.id, {
@@ -114,6 +141,8 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
         commits,
         workCommit,
       });
+      // The row's "merged" (lib/sessions/merged.ts): a mark beside the event, read with one open per row.
+      writeMergedMark(store, f.id, { branchHead: tip, into: f.into, at: event.at });
       return { ...base, landing: plan.landing, after: plan.after, commits, checkout: outcome.checkout, timelineSeq: event.seq };
     }
     if (attempt >= PLAN_ATTEMPTS) {
@@ -131,7 +160,13 @@ export async function mergeSession(store: ProjectStore, id: string, opts: MergeO
   const strategy = opts.strategy ?? "merge";
   const first = await reviewFacts(store, id, opts.into);
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record), ...resourceLockPaths(store, { branch: first.into, worktree_path: "" })];
-  const merged = await withLocks(locks, () => mergeLocked(store, id, opts, strategy), { purpose: `merge ${id}` });
+  const merged = await withLocks(locks, () => mergeLocked(store, id, opts, strategy), { purpose: `merge ${id}` }).catch((e: unknown) => {
+    // What only a person or the session's agent can resolve: say that the agent can be handed it.
+    if (e instanceof SpexError && (e.code === "merge_conflict" || e.code === "merge_raced")) {
+      throw new SpexError(e.code, e.message, { hint: `${e.hint}, ${dispatchHint(id)}`, details: e.details, exitCode: e.exitCode, httpStatus: e.httpStatus });
+    }
+    throw e;
+  });
   if (!opts.close) return { ...merged, closed: false };
   try {
     const close = await closeSession(store, id);

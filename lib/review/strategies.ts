@@ -2,12 +2,12 @@
 // any ref or touching any checkout: `git merge-tree --write-tree` for a merge
 // commit or a squash, a throwaway detached worktree for a rebase. A conflict
 // throws `merge_conflict` naming the files; only unreachable objects remain.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError } from "../errors";
 import { gitSync, gitSyncOrThrow } from "../git/sync";
 import { isAncestor } from "./facts";
+import { crashpoint, makeScratch, sweepScratch } from "./scratch";
 
 export type MergeStrategy = "merge" | "squash" | "ff-only" | "rebase";
 /** What actually happened: `none` when the main branch already has the work. */
@@ -52,12 +52,15 @@ function commitTree(root: string, tree: string, parents: string[], message: stri
 
 /** Replay the session's commits onto the main branch in a detached worktree of our own, removed afterwards. */
 function rebaseOnto(p: PlanInput): string {
-  const dir = mkdtempSync(join(tmpdir(), "spex-rebase-"));
+  // A rebase killed earlier left its folder (and a worktree the repository still lists): both go now.
+  if (sweepScratch("rebase").length > 0) gitSync(p.root, ["worktree", "prune"]);
+  const dir = makeScratch("rebase");
   const path = join(dir, "wt");
   // No hooks run in a worktree only spex sees (the user's post-checkout, spex's own).
   const quiet = ["-c", "core.hooksPath=/dev/null", "-c", "rebase.autoStash=false"];
   try {
     gitSyncOrThrow(p.root, [...quiet, "worktree", "add", "--detach", "-q", path, p.tip], "making a worktree to rebase in");
+    crashpoint("rebase");
     const r = gitSync(path, [...quiet, "rebase", "-q", "--no-autosquash", p.before]);
     if (r.code !== 0) {
       const unmerged = gitSync(path, ["diff", "--name-only", "-z", "--diff-filter=U"]).stdout.split("\0").filter(Boolean);
@@ -89,7 +92,11 @@ export function planLanding(p: PlanInput): Planned {
     case "merge":
     case "rebase":
       if (fastForward) return { landing: "fast-forward", after: tip };
-      if (p.strategy === "rebase") return { landing: "rebase", after: rebaseOnto(p) };
+      if (p.strategy === "rebase") {
+        // Every commit already upstream (git drops a patch the main branch has): nothing to land.
+        const after = rebaseOnto(p);
+        return after === before ? { landing: "none", after: "" } : { landing: "rebase", after };
+      }
       break;
     case "squash":
       break;

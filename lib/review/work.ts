@@ -5,14 +5,14 @@
 // --worktree shows that tree; a merge with --include-uncommitted commits it.
 // For a diff, a file past the text limit is not hashed at all (it would only
 // show as binary): a stand-in blob takes its place in the tree.
-import { lstatSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError } from "../errors";
 import { gitSync, gitSyncOrThrow, oneLine } from "../git/sync";
 import { worktreeGitEnv } from "../git/pinned";
 import { sessionWork } from "../teardown/work";
 import { headsRef } from "./facts";
+import { crashpoint, makeScratch, sweepScratch } from "./scratch";
 
 export interface WorkSnapshot {
   /** Paths of the uncommitted work, relative to the worktree. */
@@ -83,10 +83,13 @@ export function snapshotWork(root: string, worktree: string, harness: string, br
   }
   const big = opts.unreadOver === undefined ? new Map() : oversized(worktree, files, opts.unreadOver);
   const staged = big.size === 0 ? files : files.filter((f) => !big.has(f));
-  const dir = mkdtempSync(join(tmpdir(), "spex-index-"));
+  // A run killed here earlier left its folder behind: named after its dead maker, it goes now.
+  sweepScratch("index");
+  const dir = makeScratch("index");
   try {
     const env = { ...pin.env, GIT_INDEX_FILE: join(dir, "index") };
     gitSyncOrThrow(worktree, ["read-tree", head], "reading HEAD into a private index", { env });
+    crashpoint("index");
     // Pathspecs are literal: a file named `*` or `:(glob)x` is that file.
     for (let i = 0; i < staged.length; i += 500) {
       gitSyncOrThrow(worktree, ["--literal-pathspecs", "add", "-A", "--", ...staged.slice(i, i + 500)], "staging the session's work in a private index", { env });

@@ -17,6 +17,7 @@ import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
 import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
+import { mergedSessions } from "./merged";
 
 export interface SessionRow {
   kind: "ok";
@@ -62,6 +63,8 @@ export interface SessionRow {
   usage: UsageSummary | null;
   /** What holds the agent up (rate_limited, auth_required), or null. */
   stall: string | null;
+  /** `spex session merge` landed its branch, and the branch has no commits since. */
+  merged: boolean;
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -104,6 +107,8 @@ export interface ListingFacts {
   queue: Map<string, number>;
   /** The price overrides in force (read once per listing). */
   prices?: Record<string, ModelPrice>;
+  /** Sessions whose branch landed and has not moved since. */
+  merged: Set<string>;
 }
 
 export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {
@@ -150,6 +155,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     raw: { name: view.name, title: view.title, node: view.node },
     usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
     stall: view.stall || null,
+    merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
   };
 }
 
@@ -161,7 +167,7 @@ export function readAll(store: ProjectStore): RecordReading[] {
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
   const readings = readAll(store);
-  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), prices: pricesOrDefaults(store.home, store.root) };
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings), prices: pricesOrDefaults(store.home, store.root) };
   for (const reading of readings) {
     const row = rowOf(store, reading, facts);
     if (row) rows.push(row);

@@ -6,7 +6,7 @@ import { readFileNoFollow, writeFileNoFollow } from "../nofollow";
 import { type RecordReading, type SessionRecord, publicRecord, refuseUnusable } from "../record";
 import type { ProjectStore } from "../store";
 import { sessionPaneTarget } from "../tmux";
-import { MAX_READ_HISTORY, type ScreenOptions, readPaneScreen, trimScreenEnd } from "../tmux/screen";
+import { MAX_READ_HISTORY, type PaneScreen, type ScreenOptions, readPaneScreen, readPaneScreenAsync, trimScreenEnd } from "../tmux/screen";
 
 /** Lines of scrollback kept above the visible screen in last-screen.txt. */
 export const LAST_SCREEN_HISTORY = 200;
@@ -67,11 +67,23 @@ export function saveLastScreen(store: ProjectStore, id: string, record: Pick<Ses
 export function readSessionScreen(store: ProjectStore, reading: RecordReading, opts: ScreenOptions = {}): SessionScreen {
   refuseUnusable(reading, { allowRetired: true });
   const view = publicRecord(reading.record, reading.pending);
+  const pane = view.tmux_session ? readPaneScreen(view.tmux_socket, sessionPaneTarget(view.tmux_session), opts) : undefined;
+  return screenOf(store, reading.id, pane, opts);
+}
+
+/** readSessionScreen without blocking the event loop (the board's preview): the same reads, the tmux call awaited. */
+export async function readSessionScreenAsync(store: ProjectStore, reading: RecordReading, opts: ScreenOptions = {}): Promise<SessionScreen> {
+  refuseUnusable(reading, { allowRetired: true });
+  const view = publicRecord(reading.record, reading.pending);
+  const pane = view.tmux_session ? await readPaneScreenAsync(view.tmux_socket, sessionPaneTarget(view.tmux_session), opts) : undefined;
+  return screenOf(store, reading.id, pane, opts);
+}
+
+function screenOf(store: ProjectStore, id: string, pane: PaneScreen | undefined, opts: ScreenOptions): SessionScreen {
   const history = opts.history ?? 0;
   const styled = opts.styled ?? false;
-  const pane = view.tmux_session ? readPaneScreen(view.tmux_socket, sessionPaneTarget(view.tmux_session), { history, styled }) : undefined;
-  if (pane) return { id: reading.id, source: "pane", live: !pane.dead, styled, history, screen: pane.screen };
-  const saved = readLastScreen(store, reading.id);
-  if (saved !== undefined) return { id: reading.id, source: "last-screen", live: false, styled: false, history, screen: trimScreenEnd(saved) };
-  return { id: reading.id, source: "none", live: false, styled, history, screen: "" };
+  if (pane) return { id, source: "pane", live: !pane.dead, styled, history, screen: pane.screen };
+  const saved = readLastScreen(store, id);
+  if (saved !== undefined) return { id, source: "last-screen", live: false, styled: false, history, screen: trimScreenEnd(saved) };
+  return { id, source: "none", live: false, styled, history, screen: "" };
 }

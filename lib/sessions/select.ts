@@ -1,14 +1,19 @@
-// Selectors (DESIGN.md §4), tried in this order: full id, unique id prefix,
-// name, branch, node, the tmux target `live` prints (`fix-api-3b0a:0.0`); or
-// `.` for the session of the current worktree. Ids come first so nothing a
-// prompt or a rename chose can stand in for what `ls` shows; a target needs
-// its `:`, which no name and no branch may hold, so it shadows neither.
+// Selectors (docs/selectors.md), tried in this order: full id, unique id
+// prefix, name, branch, node, slug (the worktree and tmux session name,
+// `fix-api-3b0a`), the tmux target `live` prints (`fix-api-3b0a:0.0`), and
+// last a label that only one session has; or `.` for the session of the
+// current worktree. Ids come first so nothing a prompt or a rename chose can
+// stand in for what `ls` shows; a target needs its `:`, which no name and no
+// branch may hold, so it shadows neither; a label comes last because a prompt
+// chose it, and it only ever fills a gap the other tiers left.
+import { basename } from "node:path";
 import { SpexError } from "../errors";
 import { findCheckout } from "../git/main-root";
 import { shortId, labelOf } from "../naming";
 import { type RecordReading, readSession } from "../record";
 import { type ProjectStore, isSessionId, sessionIdFromEnv } from "../store";
 import { readAll } from "./rows";
+import { closestSessions } from "./near";
 
 export type PresentReading = Exclude<RecordReading, { kind: "absent" }>;
 
@@ -48,7 +53,9 @@ export function matchSelector(readings: RecordReading[], selector: string, cwd =
     ok.filter((r) => r.record.name !== "" && r.record.name === selector),
     ok.filter((r) => r.record.branch === selector),
     ok.filter((r) => r.record.node !== "" && r.record.node === selector),
+    ok.filter((r) => slugsOf(r.record).includes(selector)),
     targetTier(ok, selector),
+    ok.filter((r) => labelOf(r.record) === selector),
   ];
   for (const tier of tiers) {
     if (tier.length === 1) return tier[0]!;
@@ -61,10 +68,19 @@ export function matchSelector(readings: RecordReading[], selector: string, cwd =
       });
     }
   }
+  const closest = closestSessions(ok, selector);
   throw new SpexError("session_not_found", `no session matches "${selector}"`, {
-    hint: "list sessions with `spex session ls --all`",
+    hint: closest.length > 0
+      ? `the closest: ${closest.map((r) => describe(r)).join(", ")}; name one by its id, or list sessions with \`spex session ls --all\``
+      : "list sessions with `spex session ls --all`",
+    details: closest.length > 0 ? { closest: closest.map((r) => r.id) } : {},
     httpStatus: 404,
   });
+}
+
+/** The names a session's worktree and tmux session carry (the same slug, unless one was renamed by hand). */
+export function slugsOf(record: { tmux_session: string; worktree_path: string }): string[] {
+  return [record.tmux_session, record.worktree_path ? basename(record.worktree_path) : ""].filter((s) => s !== "");
 }
 
 function targetTier(ok: Extract<RecordReading, { kind: "ok" }>[], selector: string): PresentReading[] {

@@ -12,6 +12,7 @@ import type { ListRow } from "../sessions";
 import type { ProjectStore } from "../store";
 import { type TerminalListRow, listTerminals } from "../terminals";
 import { spexSocket } from "../tmux";
+import { SpexError } from "../errors";
 import { VERSION } from "../version";
 
 /** A reader of one version may misread a document of another: a change such a reader would misread bumps it. */
@@ -28,6 +29,18 @@ export interface MachineFacts {
   tmuxSocket: string;
 }
 
+/** A part of the snapshot whose file cannot be read: the part is empty and this says why. */
+export interface CorruptPart {
+  part: "groups" | "tasks" | "reservations";
+  /** The refusal the part's own verb gives (`groups_corrupt`, `coord_corrupt`). */
+  code: string;
+  file: string;
+  error: string;
+}
+
+/** The codes a coordination file that cannot be parsed is refused with: a fact about that file, not a failure of the reader. */
+const CORRUPT_CODES = new Set(["groups_corrupt", "coord_corrupt"]);
+
 export interface Snapshot {
   schemaVersion: typeof SNAPSHOT_SCHEMA;
   generatedAt: string;
@@ -39,6 +52,8 @@ export interface Snapshot {
   reservations: LeaseView[];
   terminals: TerminalListRow[];
   messages: MessageView[];
+  /** The parts left empty because their file cannot be read; [] when every part was read. */
+  corrupt: CorruptPart[];
 }
 
 export function machineFacts(store: ProjectStore): MachineFacts {
@@ -59,16 +74,32 @@ export async function buildSnapshot(store: ProjectStore): Promise<Snapshot> {
   const generatedAt = new Date().toISOString();
   // The rows of `ls --json --all`: archived ones included, a launch that died waiting settled first.
   const sessions = await listRowsSettled(store);
+  // One unreadable coordination file empties its part and is named in `corrupt`; the rest is answered.
+  // Any other failure (a transient read error) still fails the snapshot: it must not read as empty.
+  const corrupt: CorruptPart[] = [];
+  const part = <T>(name: CorruptPart["part"], read: () => T[]): T[] => {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof SpexError) || !CORRUPT_CODES.has(e.code)) throw e;
+      corrupt.push({ part: name, code: e.code, file: String(e.details?.file ?? ""), error: e.message });
+      return [];
+    }
+  };
+  const groups = part("groups", () => listGroups(store));
+  const tasks = part("tasks", () => listTasks(store));
+  const reservations = part("reservations", () => listReservations(store));
   return {
     schemaVersion: SNAPSHOT_SCHEMA,
     generatedAt,
     project: { root: store.root, key: store.key },
     machine: machineFacts(store),
     sessions,
-    groups: listGroups(store),
-    tasks: listTasks(store),
-    reservations: listReservations(store),
+    groups,
+    tasks,
+    reservations,
     terminals: listTerminals(store),
     messages: listQueuedMessages(store),
+    corrupt,
   };
 }

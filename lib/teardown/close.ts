@@ -3,7 +3,6 @@
 // branch/worktree resource locks are held from the final checks through the
 // tmux kill, its no-pane proof and every deletion; the record goes last, so
 // any failure keeps the row.
-import { randomBytes } from "node:crypto";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config";
@@ -25,6 +24,7 @@ import { revokeSender } from "../comms/revoke";
 import { lastMergeEvent } from "../comms/timeline";
 import { type TerminalClose, closeSessionTerminals } from "../terminals";
 import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
+import { randomHex } from "../hash";
 
 export interface CloseOptions {
   force?: boolean;
@@ -73,7 +73,7 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
 /** Drop the session folder: one rename out of sight (the commit point), then the delete. */
 function removeSessionFolder(store: ProjectStore, id: string): void {
   const dir = sessionPaths(store, id).dir;
-  const gone = join(store.sessionsDir, `.closed-${id}-${randomBytes(4).toString("hex")}`);
+  const gone = join(store.sessionsDir, `.closed-${id}-${randomHex(4)}`);
   renameSync(dir, gone);
   fsyncDir(store.sessionsDir);
   rmSync(gone, { recursive: true, force: true });

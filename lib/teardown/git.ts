@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { SpexError } from "../errors";
 import { gitEnv } from "../git/ops";
 import { worktreeGitEnv } from "../git/pinned";
+import { type WorktreeEntry, parseWorktreeList } from "../git/worktrees";
 import { timed } from "./timing";
 
 export interface GitResult {
@@ -32,43 +33,7 @@ function gitOrThrow(cwd: string, args: string[], what: string, env: Record<strin
   return r.stdout;
 }
 
-export interface WorktreeEntry {
-  path: string;
-  head: string;
-  /** Full ref name (refs/heads/…) or "" when detached. */
-  branch: string;
-  bare: boolean;
-  locked: boolean;
-  prunable: boolean;
-}
-
-/** Parse `git worktree list --porcelain -z`: attribute lines NUL-terminated, entries split by an empty one. */
-export function parseWorktreeList(text: string): WorktreeEntry[] {
-  const entries: WorktreeEntry[] = [];
-  let cur: WorktreeEntry | undefined;
-  for (const field of text.split("\0")) {
-    if (field === "") {
-      if (cur) entries.push(cur);
-      cur = undefined;
-      continue;
-    }
-    const sp = field.indexOf(" ");
-    const key = sp < 0 ? field : field.slice(0, sp);
-    const value = sp < 0 ? "" : field.slice(sp + 1);
-    if (key === "worktree") {
-      if (cur) entries.push(cur);
-      cur = { path: value, head: "", branch: "", bare: false, locked: false, prunable: false };
-    } else if (cur) {
-      if (key === "HEAD") cur.head = value;
-      else if (key === "branch") cur.branch = value;
-      else if (key === "bare") cur.bare = true;
-      else if (key === "locked") cur.locked = true;
-      else if (key === "prunable") cur.prunable = true;
-    }
-  }
-  if (cur) entries.push(cur);
-  return entries;
-}
+export { type WorktreeEntry, parseWorktreeList } from "../git/worktrees";
 
 export function listWorktrees(root: string): WorktreeEntry[] {
   return parseWorktreeList(gitOrThrow(root, ["worktree", "list", "--porcelain", "-z"], "listing worktrees"));

@@ -11,8 +11,9 @@ import { loadConfig } from "../config";
 import { firstWord, whichSync } from "../launch/launcher";
 import { withLock } from "../lock";
 import { fsyncDir, readOwnBytes, readSession } from "../record";
-import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
+import { type ProjectStore, listSessionIds, recordLockPath, sessionPaths } from "../store";
 import { exactSession, spexSocket, tmuxSync } from "../tmux";
+import { tmuxCommandLine } from "../tmux/quote";
 import { branchExists } from "./git";
 import { probe, readAgentPidFile } from "./leaf";
 import { timed } from "./timing";
@@ -96,6 +97,16 @@ function prove(store: ProjectStore, id: string, claim: QuarantineClaim): Quarant
   if (!isHarnessName(claim.adapter)) {
     throw refuse("adapter_unknown", `"${claim.adapter}" is not a known adapter`, `name the adapter the record was made by: one of ${HARNESS_NAMES.join(", ")}`);
   }
+  // The thread is the adapter's own conversation id, never a spex session id (this one's or another's):
+  // naming one would make the thread proof look for the wrong process.
+  if (claim.thread && (claim.thread.toLowerCase() === id.toLowerCase() || listSessionIds(store).includes(claim.thread.toLowerCase()))) {
+    throw new SpexError("thread_invalid", `"${claim.thread}" is a spex session id${claim.thread.toLowerCase() === id.toLowerCase() ? " (this session's own)" : ""}, not the adapter's native conversation id; nothing was moved`, {
+      hint: "give --thread the harness's own conversation id (harness_session_id in the record's bytes), or omit it when the adapter had none",
+      details: { thread: claim.thread },
+      exitCode: 2,
+      httpStatus: 400,
+    });
+  }
   const adapter = adapterHealth(store, claim.adapter);
   const pidFile = readAgentPidFile(sessionPaths(store, id).agentPid);
   if (pidFile && probe({ ...pidFile, source: "agent.pid" }) !== "dead") {
@@ -103,7 +114,7 @@ function prove(store: ProjectStore, id: string, claim: QuarantineClaim): Quarant
   }
   const socket = spexSocket();
   if (timed("tmux", () => tmuxSync(socket, ["has-session", "-t", exactSession(claim.tmux)]).code === 0)) {
-    throw refuse("tmux_present", `the tmux session ${claim.tmux} exists on socket ${socket}`, `end it first (tmux -L ${socket} kill-session -t '=${claim.tmux}') once you are sure it is this session's`, { tmuxSession: claim.tmux, socket });
+    throw refuse("tmux_present", `the tmux session ${claim.tmux} exists on socket ${socket}`, `end it first (${tmuxCommandLine(socket, ["kill-session", "-t", exactSession(claim.tmux)])}) once you are sure it is this session's`, { tmuxSession: claim.tmux, socket });
   }
   if (existsSync(claim.worktree)) {
     throw refuse("worktree_present", `the worktree ${claim.worktree} exists`, "remove it yourself (git worktree remove) once its work is safe; quarantine never removes worktrees", { worktree: claim.worktree });

@@ -49,12 +49,17 @@ function readBytes(file: string): string {
   return "bytes" in got ? got.bytes.toString("utf8") : "";
 }
 
-/** Observe (read-only) what a corrupt record's bytes name. */
-export function observeResidues(store: ProjectStore, id: string, file: string): Residues {
+/** What a corrupt record's bytes name (nothing when they say they are another session's), unobserved. */
+export function residueNames(id: string, file: string): Partial<Record<CandidateField, string>> {
   const text = readBytes(file);
   // Bytes that say they are another session's record name that session's things, not this one's.
   const claimed = /"session_id"\s*:\s*"([^"]*)"/.exec(text)?.[1];
-  const names = claimed !== undefined && claimed !== id ? {} : candidateNames(text);
+  return claimed !== undefined && claimed !== id ? {} : candidateNames(text);
+}
+
+/** Observe (read-only) what a corrupt record's bytes name. */
+export function observeResidues(store: ProjectStore, id: string, file: string): Residues {
+  const names = residueNames(id, file);
   const wt = names.worktree_path;
   const br = names.branch;
   const tm = names.tmux_session;

@@ -1,13 +1,13 @@
 // Typing into a terminal and reading its screen. Text goes through the same
 // path as a message to an agent (lib/tmux: made paste-safe, one bracketed
 // paste, never into a dead pane) and keys through the same key-name check.
-import { randomBytes } from "node:crypto";
 import { SpexError } from "../errors";
 import { shortId } from "../naming";
 import { refuseTooLarge } from "../comms/queue";
 import { pasteSafeText, pasteText, refuseUnsafeKeys, sendKeys, sessionPane, sessionPaneTarget } from "../tmux";
 import { type ScreenOptions, readPaneScreen } from "../tmux/screen";
 import type { TerminalReading, TerminalRecord } from "./record";
+import { randomHex } from "../hash";
 
 export interface TerminalInput {
   text: string;
@@ -79,7 +79,7 @@ export function sendToTerminal(reading: Exclude<TerminalReading, { kind: "absent
     return { ...base, sent: "keys", bytes: 0, keys: input.keys, enter: false };
   }
   const text = pasteSafeText(input.text);
-  const pasted = pasteText(t.tmux_socket, pane.id, text, `spex-term-${shortId(t.terminal_id, 8)}-${randomBytes(4).toString("hex")}`);
+  const pasted = pasteText(t.tmux_socket, pane.id, text, `spex-term-${shortId(t.terminal_id, 8)}-${randomHex(4)}`);
   if (pasted.paneDead) throw exited();
   if (pasted.code !== 0) throw new SpexError("tmux_failed", `tmux could not paste into terminal ${t.name}: ${pasted.stderr.trim()}; nothing was typed`, { hint: "check the terminal with `spex terminal ls`" });
   const enter = input.enter !== false;
@@ -90,9 +90,25 @@ export function sendToTerminal(reading: Exclude<TerminalReading, { kind: "absent
   return { ...base, sent: "text", bytes: Buffer.byteLength(text), keys: [], enter };
 }
 
+const SGR = /\u001b\[[0-9;:]*m/g;
+
+/**
+ * The screen an exited program left, with tmux's "Pane is dead" line right
+ * under its last output: tmux writes that line on the bottom row, so the rows
+ * between (blank, up to a screenful) say nothing and are dropped.
+ */
+export function closeUpDeadLine(screen: string): string {
+  const rows = screen.split("\n");
+  const last = rows.length - 1;
+  if (last < 1 || !/^Pane is dead\b/.test(rows[last]!.replace(SGR, ""))) return screen;
+  let end = last;
+  while (end > 0 && rows[end - 1]!.replace(SGR, "").trim() === "") end--;
+  return [...rows.slice(0, end), rows[last]!].join("\n");
+}
+
 export function readTerminalScreen(reading: Exclude<TerminalReading, { kind: "absent" }>, opts: ScreenOptions = {}): TerminalScreen {
   const t = usable(reading);
   const pane = readPaneScreen(t.tmux_socket, sessionPaneTarget(t.tmux_session), opts);
   if (!pane) throw gone(t);
-  return { id: t.terminal_id, name: t.name, exited: pane.dead, styled: opts.styled ?? false, history: opts.history ?? 0, screen: pane.screen };
+  return { id: t.terminal_id, name: t.name, exited: pane.dead, styled: opts.styled ?? false, history: opts.history ?? 0, screen: pane.dead ? closeUpDeadLine(pane.screen) : pane.screen };
 }

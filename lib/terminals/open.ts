@@ -4,17 +4,18 @@
 // own. A terminal beside a session is made under that session's record lock,
 // and close holds the same lock while it closes the session's terminals: a
 // terminal is never left behind by a close that ran at the same moment.
-import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { loadConfig } from "../config";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
-import { labelOf, shortId, slugify } from "../naming";
+import { shortId, slugify } from "../naming";
 import { readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxSync, tmuxWord } from "../tmux";
+import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName, takenTerminalNames, terminalOwner, terminalsLockPath } from "./names";
 import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
+import { randomId } from "../hash";
 
 /** tmux user option naming the terminal a tmux session belongs to. */
 export const SPEX_TERMINAL_OPTION = "@spex_terminal";
@@ -30,16 +31,6 @@ export interface NewTerminalInput {
   dir?: string;
   /** A program and its arguments, run as they are (no shell); empty for the user's login shell. */
   command?: string[];
-}
-
-function refuseName(name: string): void {
-  if (name.length > 100 || /[\u0000-\u001f\u007f-\u009f]/u.test(name) || /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(name)) {
-    throw new SpexError("usage", `${JSON.stringify(name.slice(0, 100))} is not a terminal name`, {
-      hint: "a name is up to 100 characters, without control characters, and not shaped like an id",
-      exitCode: 2,
-      httpStatus: 400,
-    });
-  }
 }
 
 /** The folder a terminal starts in: must exist and be a folder. */
@@ -59,17 +50,6 @@ function startDirectory(base: string, dir: string | undefined): string {
     });
   }
   return path;
-}
-
-/** `<owner>-<n>`, the lowest n no present terminal of that owner uses. */
-function defaultName(store: ProjectStore, owner: string): string {
-  const taken = new Set(
-    listTerminalIds(store).flatMap((id) => {
-      const r = readTerminal(store, id);
-      return r.kind === "ok" ? [r.record.name] : [];
-    }),
-  );
-  for (let n = 1; ; n++) if (!taken.has(`${owner}-${n}`)) return `${owner}-${n}`;
 }
 
 /** A tmux session name: ASCII letters, digits and dashes only (tmux reads `.` and `:` as separators). */
@@ -107,22 +87,33 @@ function startTmux(store: ProjectStore, record: TerminalRecord): void {
   });
 }
 
-function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string, owner: string): TerminalRecord {
-  const id = randomUUID();
-  const name = input.name || defaultName(store, owner);
-  const record: TerminalRecord = {
-    terminal_id: id,
-    name,
-    session: input.session ?? "",
-    project_root: store.root,
-    directory: startDirectory(base, input.dir),
-    command: input.command ?? [],
-    tmux_socket: spexSocket(loadConfig(store.root).tmuxSocket),
-    tmux_session: tmuxNameFor(name, id),
-    createdAt: new Date().toISOString(),
-  };
-  // The record lands first, so a terminal whose start failed half-way is still listed and closable.
-  writeTerminal(store, record);
+async function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string, owner: string): Promise<TerminalRecord> {
+  const id = randomId();
+  const directory = startDirectory(base, input.dir);
+  // The name is checked (or chosen) and the record written under one lock: two opens never take one name.
+  const record = await withLock(
+    terminalsLockPath(store),
+    () => {
+      const taken = takenTerminalNames(store);
+      if (input.name) refuseTakenTerminalName(taken, input.name);
+      const name = input.name || defaultTerminalName(taken, owner);
+      const made: TerminalRecord = {
+        terminal_id: id,
+        name,
+        session: input.session ?? "",
+        project_root: store.root,
+        directory,
+        command: input.command ?? [],
+        tmux_socket: spexSocket(loadConfig(store.root).tmuxSocket),
+        tmux_session: tmuxNameFor(name, id),
+        createdAt: new Date().toISOString(),
+      };
+      // The record lands first, so a terminal whose start failed half-way is still listed and closable.
+      writeTerminal(store, made);
+      return made;
+    },
+    { purpose: `open terminal ${id}` },
+  );
   try {
     startTmux(store, record);
   } catch (e) {
@@ -134,16 +125,16 @@ function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string
 
 /** Open a terminal in a session's worktree (under its record lock) or in the main checkout. */
 export async function newTerminal(store: ProjectStore, input: NewTerminalInput): Promise<TerminalRecord> {
-  if (input.name !== undefined && input.name !== "") refuseName(input.name);
+  if (input.name !== undefined && input.name !== "") refuseInvalidTerminalName(input.name);
   const session = input.session;
-  if (!session) return openTerminal(store, input, store.root, "main");
+  if (!session) return openTerminal(store, input, store.root, terminalOwner(undefined));
   return withLock(
     recordLockPath(store, session),
     () => {
       const reading = readSession(store, session);
       // A retired session has no worktree to open a shell in.
       refuseUnusable(reading);
-      return openTerminal(store, input, reading.record.worktree_path, slugify(labelOf(reading.record)).slice(0, 30) || shortId(session, 8));
+      return openTerminal(store, input, reading.record.worktree_path, terminalOwner(reading.record));
     },
     { purpose: `open a terminal beside ${session}` },
   );

@@ -6,6 +6,7 @@ import { labelOf, shortId } from "../naming";
 import { readSession } from "../record";
 import type { ProjectStore } from "../store";
 import { type PaneState, serverPanes } from "../tmux";
+import { shellWord } from "../tmux/quote";
 import { type TerminalReading, listTerminalIds, readTerminal } from "./record";
 
 /**
@@ -42,6 +43,11 @@ export interface CorruptTerminalRow {
 }
 
 export type TerminalListRow = TerminalRow | CorruptTerminalRow;
+
+/** A terminal's argv as one line a POSIX shell would run as the same words (`sh -c 'echo a; sleep 1'`). */
+export function commandLine(argv: string[]): string {
+  return argv.map(shellWord).join(" ");
+}
 
 export function readAllTerminals(store: ProjectStore): Exclude<TerminalReading, { kind: "absent" }>[] {
   return listTerminalIds(store).flatMap((id) => {
@@ -98,14 +104,18 @@ export function listTerminals(store: ProjectStore, opts: { session?: string; id?
   return rows.sort((a, b) => created(a).localeCompare(created(b)) || a.id.localeCompare(b.id));
 }
 
-/** A terminal by full id, name, or unique id prefix (2+ characters); a corrupt one by id or prefix only. */
+/**
+ * A terminal by full id, unique id prefix (2+ characters) or name, in that
+ * order (as session selectors): a name never shadows an id, even one a
+ * record made before names were checked still carries.
+ */
 export function resolveTerminal(store: ProjectStore, selector: string): Exclude<TerminalReading, { kind: "absent" }> {
   const all = readAllTerminals(store);
   const squash = (id: string) => id.replace(/-/g, "");
   const tiers = [
     all.filter((r) => r.id === selector),
-    all.filter((r) => r.kind === "ok" && r.record.name === selector),
     selector.length >= 2 ? all.filter((r) => r.id.startsWith(selector) || squash(r.id).startsWith(selector)) : [],
+    all.filter((r) => r.kind === "ok" && r.record.name === selector),
   ];
   for (const tier of tiers) {
     if (tier.length === 1) return tier[0]!;

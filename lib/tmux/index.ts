@@ -1,12 +1,12 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
-import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import type * as ChildProcess from "node:child_process";
 import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 import { tmuxFolder, tmuxWord } from "./quote";
+import { randomHex } from "../hash";
 export { tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
@@ -27,9 +27,16 @@ export function serverOf(socket: string): string {
   return socket === DEFAULT_SOCKET ? "" : socket;
 }
 
-/** A socket of "" means the user's default tmux server. */
+/**
+ * A socket of "" means the user's default tmux server. `-u` because a tmux
+ * client whose LC_ALL/LC_CTYPE/LANG names no UTF-8 (unset, C, POSIX: cron,
+ * systemd, containers, an ssh server without AcceptEnv) prints every control
+ * character and non-ASCII byte of a format as `_`: the field separators of
+ * `list-panes -F` and every unicode folder, title or session name. spex reads
+ * what these calls print, so its own client is UTF-8 whatever locale it got.
+ */
 export function baseArgs(socket: string): string[] {
-  const args = socket ? ["-L", socket] : [];
+  const args = socket ? ["-u", "-L", socket] : ["-u"];
   // Only consulted when a command starts the server.
   const conf = process.env.SPEX_TMUX_CONF;
   if (conf) args.push("-f", conf);
@@ -63,15 +70,33 @@ function tmuxSpawnError(e: Error): Error {
   });
 }
 
+// node:child_process is loaded on first use, and only under Node: in the
+// binary Bun's own spawnSync runs tmux for a third of the CPU (live makes
+// several tmux calls per run, a hook one or two).
+let childProcess: typeof ChildProcess | undefined;
+const nodeChildProcess = () => (childProcess ??= require("node:child_process") as typeof ChildProcess);
+
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
 export function tmuxSync(socket: string, args: string[], input?: string | Buffer): TmuxResult {
-  const r = spawnSync("tmux", [...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: 64 * 1024 * 1024 });
+  const argv = [...baseArgs(socket), ...args];
+  if (typeof Bun !== "undefined") {
+    let r: ReturnType<typeof Bun.spawnSync>;
+    try {
+      r = Bun.spawnSync({ cmd: ["tmux", ...argv], env: tmuxEnv(), stdin: input === undefined ? "ignore" : Buffer.from(input), stdout: "pipe", stderr: "pipe", maxBuffer: MAX_OUTPUT });
+    } catch (e) {
+      throw tmuxSpawnError(e as Error);
+    }
+    return { code: r.exitCode ?? -1, stdout: r.stdout?.toString("utf8") ?? "", stderr: r.stderr?.toString("utf8") ?? "" };
+  }
+  const r = nodeChildProcess().spawnSync("tmux", argv, { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: MAX_OUTPUT });
   if (r.error) throw tmuxSpawnError(r.error);
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
 export function tmuxAsync(socket: string, args: string[], input?: string | Buffer): Promise<TmuxResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = nodeChildProcess().spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -162,9 +187,10 @@ export interface BatchCapture {
   screens: Map<string, string>;
 }
 
-// tmux takes a whole command list as one message and refuses one past 16 KB:
-// a batch is cut into parts below that.
-const MAX_BATCH_BYTES = 12 * 1024;
+// tmux takes a whole command list as one message of at most 16 KB (its
+// MAX_IMSGSIZE, less the message headers: 16,364 bytes of NUL-terminated
+// arguments); a batch is cut into parts that fit, with room to spare.
+const MAX_COMMAND_BYTES = 16364 - 512;
 
 function argBytes(commands: string[][]): number {
   let n = 0;
@@ -173,7 +199,7 @@ function argBytes(commands: string[][]): number {
 }
 
 /**
- * One tmux process per server (per 12 KB of commands: about 180 panes): an
+ * One tmux process per server (per 16 KB of commands: about 220 panes): an
  * optional first command (e.g. a `list-panes`) whose output is returned as
  * `prelude`, then every target's capture, each followed by a marker line that
  * tmux prints with the pane id it captured. The marker's own text holds only
@@ -186,14 +212,16 @@ function argBytes(commands: string[][]): number {
  */
 export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): BatchCapture {
   const screens = new Map<string, string>();
-  const mark = `@@${randomBytes(6).toString("hex")}@@`;
+  const mark = `@@${randomHex(6)}@@`;
   const begin = `${mark}begin`;
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
+  // Joined flags and `display` (tmux's own short name for display-message):
+  // shorter commands put more panes in one tmux process.
   const captureOf = (i: number): string[][] => {
-    const cap = ["capture-pane", "-p", "-J", "-t", targets[i]!];
-    if (history > 0) cap.push("-S", String(-history));
-    return [cap, ["display-message", "-p", "-t", targets[i]!, `${mark}${i} #{pane_id}`]];
+    const cap = history > 0 ? ["capture-pane", "-pJ", "-S", String(-history), "-t", targets[i]!] : ["capture-pane", "-pJt", targets[i]!];
+    return [cap, ["display", "-pt", targets[i]!, `${mark}${i} #{pane_id}`]];
   };
+  const budget = MAX_COMMAND_BYTES - argBytes([baseArgs(socket)]);
   let head: string | undefined;
   let from = 0;
   let first = prelude;
@@ -204,7 +232,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
     for (; end < targets.length; end++) {
       const more = captureOf(end);
       const add = argBytes(more);
-      if (end > from && size + add > MAX_BATCH_BYTES) break;
+      if (end > from && size + add > budget) break;
       commands.push(...more);
       size += add;
     }
@@ -222,7 +250,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
         continue;
       }
       // Only the marker of the next expected target counts, with a real pane id.
-      const m = begun ? ended.exec(line) : null;
+      const m = begun && line.startsWith(mark) ? ended.exec(line) : null;
       if (m && Number(m[1]) === next) {
         screens.set(m[2]!, chunk.join("\n"));
         chunk = [];

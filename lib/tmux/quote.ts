@@ -28,5 +28,15 @@ export function tmuxWord(value: string): string {
  * terminal's --dir), `#{…}` would be replaced. `##` is a literal `#`.
  */
 export function tmuxFolder(path: string): string {
-  return tmuxWord(path.replace(/#/g, "##"));
+  return tmuxWord(formatLiteral(path));
+}
+
+/** Text tmux expands as a format (a start folder, a new window's or session's name) kept as it is: `#` as `##`. */
+export function formatLiteral(text: string): string {
+  return text.replace(/#/g, "##");
+}
+
+/** `tmux -L <socket> <command…>` as a person pastes it: the socket and each word quoted for sh when they need it. */
+export function tmuxCommandLine(socket: string, words: string[]): string {
+  return ["tmux", ...(socket ? ["-L", socket] : []), ...words].map(shellWord).join(" ");
 }

@@ -2,7 +2,7 @@
 // `terminal read`, `show`): the rows as the pane shows them now, optionally
 // with their colours (SGR sequences, `capture-pane -e`) and scrollback above.
 // What comes back is display text (DESIGN.md §1.10): never parsed for commands.
-import { tmuxSync } from "./index";
+import { type TmuxResult, tmuxAsync, tmuxSync } from "./index";
 
 export interface ScreenOptions {
   /** Lines of scrollback above the visible screen (0: the screen alone). */
@@ -42,23 +42,48 @@ function captureArgs(target: string, styled: boolean | undefined, history: numbe
   return capture;
 }
 
-/**
- * One tmux call: whether the pane is dead, then its rows (no `-J`: rows as
- * shown, wrapped lines stay wrapped). Undefined when the target is gone.
- */
-export function readPaneScreen(socket: string, target: string, opts: ScreenOptions = {}): PaneScreen | undefined {
-  const history = Math.min(Math.max(opts.history ?? 0, 0), MAX_READ_HISTORY);
-  const r = tmuxSync(socket, ["display-message", "-p", "-t", target, "#{pane_dead}", ";", ...captureArgs(target, opts.styled, history)]);
+/** The first call of a read: whether the pane is dead, then its rows (no `-J`: rows as shown, wrapped lines stay wrapped). */
+function firstCall(target: string, opts: ScreenOptions, history: number): string[] {
+  return ["display-message", "-p", "-t", target, "#{pane_dead}", ";", ...captureArgs(target, opts.styled, history)];
+}
+
+/** What the first call printed: undefined when the target is gone, else whether it is dead and its text. */
+function parseFirst(r: TmuxResult): { dead: boolean; text: string } | undefined {
   if (r.code !== 0) return undefined;
   const cut = r.stdout.indexOf("\n");
   if (cut < 0) return undefined;
-  const dead = r.stdout.slice(0, cut) === "1";
-  let text = r.stdout.slice(cut + 1);
-  if (dead) {
+  return { dead: r.stdout.slice(0, cut) === "1", text: r.stdout.slice(cut + 1) };
+}
+
+const historyOf = (opts: ScreenOptions) => Math.min(Math.max(opts.history ?? 0, 0), MAX_READ_HISTORY);
+
+/**
+ * One tmux call: whether the pane is dead, then its rows. Undefined when the
+ * target is gone. A dead pane is read once more (below).
+ */
+export function readPaneScreen(socket: string, target: string, opts: ScreenOptions = {}): PaneScreen | undefined {
+  const history = historyOf(opts);
+  const first = parseFirst(tmuxSync(socket, firstCall(target, opts, history)));
+  if (!first) return undefined;
+  let text = first.text;
+  if (first.dead) {
     // tmux writes "Pane is dead" on a new bottom row, scrolling the top row of the last screen into
     // the scrollback: read one more line, so the screen reads as the program left it.
     const again = tmuxSync(socket, captureArgs(target, opts.styled, history + 1));
     if (again.code === 0) text = again.stdout;
   }
-  return { dead, screen: trimScreenEnd(text, opts.styled) };
+  return { dead: first.dead, screen: trimScreenEnd(text, opts.styled) };
+}
+
+/** readPaneScreen without blocking the caller's event loop (the board reads the selected pane every second). */
+export async function readPaneScreenAsync(socket: string, target: string, opts: ScreenOptions = {}): Promise<PaneScreen | undefined> {
+  const history = historyOf(opts);
+  const first = parseFirst(await tmuxAsync(socket, firstCall(target, opts, history)));
+  if (!first) return undefined;
+  let text = first.text;
+  if (first.dead) {
+    const again = await tmuxAsync(socket, captureArgs(target, opts.styled, history + 1));
+    if (again.code === 0) text = again.stdout;
+  }
+  return { dead: first.dead, screen: trimScreenEnd(text, opts.styled) };
 }

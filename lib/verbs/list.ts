@@ -19,6 +19,8 @@ export interface SessionFilter {
 
 export interface SessionListing {
   rows: ListRow[];
+  /** Archived rows left out (no --all, no selectors) that the status filter would have kept. */
+  hiddenArchived: number;
   /** Creates killed mid-way that could not be rolled back (`receipt_stuck`), queued sessions whose launch failed: reported, never fatal. */
   warnings: SpexError[];
 }
@@ -42,16 +44,19 @@ export async function listSessions(store: ProjectStore, filter: SessionFilter = 
   // A listing drives the launch queue too: a slot freed with nobody to drain it (an agent that died) is used now.
   const drain = await drainLaunchQueue(store, { force: rows.some((r) => r.display === "queued") });
   if (drain.launched.length > 0 || drain.failed.length > 0) rows = listRows(store);
+  if (filter.status !== undefined) {
+    const wanted = filter.status;
+    rows = rows.filter((r) => wanted.includes(r.display) || (r.kind === "ok" && wanted.includes(r.lifecycle)));
+  }
+  let hiddenArchived = 0;
   if (filter.selectors && filter.selectors.length > 0) {
     const readings = readAll(store);
     const wanted = new Set(filter.selectors.map((s) => matchSelector(readings, s).id));
     rows = rows.filter((r) => wanted.has(r.id));
   } else if (!filter.all) {
-    rows = rows.filter((r) => r.kind === "corrupt" || !r.archived);
+    const shown = rows.filter((r) => r.kind === "corrupt" || !r.archived);
+    hiddenArchived = rows.length - shown.length;
+    rows = shown;
   }
-  if (filter.status !== undefined) {
-    const wanted = filter.status;
-    rows = rows.filter((r) => wanted.includes(r.display) || (r.kind === "ok" && wanted.includes(r.lifecycle)));
-  }
-  return { rows, warnings: [...stuck, ...drain.failed] };
+  return { rows, hiddenArchived, warnings: [...stuck, ...drain.failed] };
 }

@@ -11,7 +11,7 @@ import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { projectStore } from "../../lib/store";
 import { backendPaths } from "../../lib/backend";
 import { ROUTES } from "../../lib/backend/routes";
-import { DASHBOARD_ASSETS } from "../../lib/backend/dashboard";
+import { DASHBOARD_PATHS } from "../../lib/backend/dashboard";
 import { type Served, http, serve } from "./backend-support";
 import { type OtherUser, READER, otherUser } from "./backend-other-user";
 
@@ -108,8 +108,7 @@ describe("every route, without and with a wrong token", () => {
   const table = (): { method: string; path: string; open: boolean }[] => [
     { method: "GET", path: "/api/instance", open: true },
     { method: "GET", path: "/", open: true },
-    { method: "GET", path: "/app.js", open: true },
-    { method: "GET", path: "/app.css", open: true },
+    ...DASHBOARD_PATHS.map((path) => ({ method: "GET", path, open: true })),
     { method: "GET", path: "/api/sessions", open: false },
     { method: "GET", path: `/api/sessions/${id}`, open: false },
     { method: "GET", path: `/api/sessions/${id}?capture=1`, open: false },
@@ -121,6 +120,7 @@ describe("every route, without and with a wrong token", () => {
     ...["send", "stop", "archive", "resume", "close", "rename"].map((verb) => ({ method: "POST", path: `/api/sessions/${id}/${verb}`, open: false })),
     { method: "GET", path: `/api/sessions/${id}/diff`, open: false },
     { method: "POST", path: `/api/sessions/${id}/merge`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/merge-by-agent`, open: false },
     { method: "POST", path: "/api/quarantine", open: false },
     { method: "POST", path: "/api/quarantine/restore", open: false },
     { method: "GET", path: "/api/snapshot", open: false },
@@ -142,6 +142,8 @@ describe("every route, without and with a wrong token", () => {
     { method: "GET", path: `/api/sessions/${id}/pane`, open: false },
     { method: "POST", path: `/api/sessions/${id}/pane/writer`, open: false },
     { method: "POST", path: `/api/sessions/${id}/pane/keys`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/pane/size`, open: false },
+    { method: "GET", path: `/api/sessions/${id}/pane/history`, open: false },
   ];
 
   test("the table names every route the server has", () => {
@@ -150,7 +152,7 @@ describe("every route, without and with a wrong token", () => {
       const listed = rows.some((r) => r.method === route.method && route.pattern.test(r.path.split("?")[0]!));
       expect([route.method, String(route.pattern), listed]).toEqual([route.method, String(route.pattern), true]);
     }
-    for (const asset of Object.keys(DASHBOARD_ASSETS)) expect(rows.some((r) => r.path === asset && r.open)).toBe(true);
+    for (const asset of ["/", ...DASHBOARD_PATHS]) expect(rows.some((r) => r.path === asset && r.open)).toBe(true);
   });
 
   test("only the identity route and the page's static files answer without the token", async () => {

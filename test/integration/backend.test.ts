@@ -70,6 +70,19 @@ describe("keyed creation", () => {
     expect((await create({ prompt: "pin matrix", launcher: "shell" }, "key-pin-2")).status).toBe(409);
   });
 
+  test("a retry naming the same pin another way (the full sha of the tag it named) is the same request; another commit is not (issue 21 item 11)", async () => {
+    sb.git(["tag", "t1"]);
+    const sha = sb.git(["rev-parse", "t1^{commit}"]).trim();
+    const first = await create({ prompt: "pinned by tag", launcher: "shell", base: "t1" }, "key-pin-tag");
+    expect([first.status, first.json.base]).toEqual([201, sha]);
+    const bySha = await create({ prompt: "pinned by tag", launcher: "shell", base: sha }, "key-pin-tag");
+    expect([bySha.status, bySha.json.replayed, bySha.json.session_id]).toEqual([200, true, first.json.session_id]);
+    expect((await create({ prompt: "pinned by tag", launcher: "shell", base: sha.slice(0, 12) }, "key-pin-tag")).status).toBe(200);
+    sb.git(["commit", "-q", "--allow-empty", "-m", "another commit"]);
+    const moved = await create({ prompt: "pinned by tag", launcher: "shell", base: "HEAD" }, "key-pin-tag");
+    expect([moved.status, moved.json.error?.code]).toEqual([409, "session_create_key_reused"]);
+  });
+
   test("different keys with the same payload make two sessions", async () => {
     const a = await create({ prompt: "twice asked", launcher: "shell" }, "key-twice-a");
     const b = await create({ prompt: "twice asked", launcher: "shell" }, "key-twice-b");
@@ -306,7 +319,8 @@ describe("one backend per project", () => {
       const store = projectStore(other.repo, other.home);
       expect(await a.stop()).toBe(0);
       expect(existsSync(backendPaths(store).endpoint)).toBe(false);
-      expect(existsSync(backendPaths(store).token)).toBe(false);
+      // The token stays for the project's next backend (serve-restart.test.ts).
+      expect(existsSync(backendPaths(store).token)).toBe(true);
       // A backend that died without cleaning up: same record shape, a pid that no longer runs.
       writeEndpoint(store, { instanceId: "dead", url: "http://127.0.0.1:9", host: "127.0.0.1", port: 9, root: other.repo, pid: 999999, start: "1", boot: "x", startedAt: "", version: "0" }, "stale");
       const b = await serve(other);

@@ -62,13 +62,15 @@ test("bulk stop --status idle without --yes or --dry-run refuses with a reason a
   expect(code).toBe(1);
   const mine = envelope.entries.filter((e: any) => e.sessionId);
   expect(mine.map((e: any) => e.decision)).toEqual(["refused", "refused"]);
-  expect(mine[0].reason).toContain("--yes");
+  expect(mine[0].reason).toBe(`not confirmed: would stop session ${mine[0].sessionId.slice(0, 8)}`);
   expect(envelope.executionEnabled).toBe(false);
   for (const name of ["idle-one", "idle-two", "busy", "foreign"]) expect(alive(sb, name)).toBe(true);
   expect(stopped(sb, f.idle1.session_id)).toBe(false);
   const human = sb.spex(["session", "bulk", "stop", "--status", "idle", "--max-load-per-core", "1000"], { env: env(sb) });
   expect(human.code).toBe(1);
-  expect(human.stderr).toContain("--yes");
+  // Said once, not on every row (issue 28 item 9).
+  expect((human.stdout + human.stderr).split("confirm with --yes").length - 1).toBe(1);
+  expect(human.stdout.split("not confirmed: would stop session").length - 1).toBe(2);
 });
 
 test("bulk stop --status idle --dry-run plans the idle spex sessions and changes nothing", () => {

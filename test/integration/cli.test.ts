@@ -89,7 +89,7 @@ describe("ls on a terminal", () => {
       const lines = plain(out).trimEnd().split("\n");
       // Every table line fits; only a corrupt row's file line may be longer (a path is never cut).
       for (const l of lines.filter((x) => !/^ +file: /.test(x))) expect({ columns, l, fits: l.length <= columns }).toEqual({ columns, l, fits: true });
-      expect(lines[0]).toMatch(/^ID +STATUS +GROUP +LABEL/);
+      expect(lines[0]).toMatch(/^ID +STATUS +AGE +GROUP +LABEL/);
       const row = (id: string) => lines.find((l) => l.startsWith(id.slice(0, 8)))!;
       for (const r of [f.parent, f.child, f.grandchild, f.archived, f.corrupt]) expect(row(r.session_id)).toBeDefined();
       expect(row(f.child.session_id)).toMatch(/ fleet +└ /);
@@ -112,8 +112,9 @@ describe("ls on a terminal", () => {
     expect(onTerminal(["session", "ls", "--json"], 120)).not.toContain(ESC);
     const piped = sb.spex(["session", "ls"], { env: { TERM: "xterm-256color" } });
     expect(piped.stdout).not.toContain(ESC);
-    // Piped output is never cut: the whole (bounded) preview is there.
-    expect(piped.stdout).toContain("add rate limiting to the [[api]] and keep going with a prompt long enough to overflow any");
+    // Piped output is never cut: the whole title is the label and the (bounded) preview goes on from it.
+    expect(piped.stdout).toContain("add rate limiting to the api and keep going with a prompt long enough t…");
+    expect(piped.stdout).toContain("…to overflow any terminal");
     const rows = listRows(projectStore(sb.repo, sb.home)).filter((r) => r.kind === "corrupt" || !r.archived);
     expect(sb.spex(["session", "ls", "--json"]).stdout).toBe(JSON.stringify(rows, null, 2) + "\n");
   });
@@ -145,13 +146,13 @@ describe("errors", () => {
 });
 
 describe("completion through the shell scripts", () => {
-  function bash(script: string): string[] {
-    const r = spawnSync("bash", ["-c", script], { cwd: sb.repo, env: { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` }, encoding: "utf8" });
+  function bash(script: string, cwd = sb.repo): string[] {
+    const r = spawnSync("bash", ["-c", script], { cwd, env: { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` }, encoding: "utf8" });
     expect(r.stderr).toBe("");
     return r.stdout.split("\n").filter(Boolean);
   }
-  const complete = (words: string) =>
-    bash(`. '${join(REPO_ROOT, "shell", "spex.bash")}'; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _spex_complete; printf '%s\\n' "\${COMPREPLY[@]}"`);
+  const complete = (words: string, cwd?: string) =>
+    bash(`. '${join(REPO_ROOT, "shell", "spex.bash")}'; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _spex_complete; printf '%s\\n' "\${COMPREPLY[@]}"`, cwd);
 
   test("--launcher offers launchers, --group and `group file` offer groups, then sessions", () => {
     sb = sandbox();
@@ -163,5 +164,15 @@ describe("completion through the shell scripts", () => {
     expect(complete("spex group file ''")).toContain("fleet");
     expect(complete("spex group file ''")).not.toContain("auth-fixer");
     expect(complete("spex group file fleet ''")).toEqual(expect.arrayContaining([rec.session_id.slice(0, 8), "auth-fixer"]));
+  });
+
+  test("outside any repository --launcher offers the built-in launchers, and the verbs still complete (issue 28 item 9)", () => {
+    sb = sandbox();
+    const elsewhere = join(sb.dir, "not-a-repo");
+    mkdirSync(elsewhere);
+    expect(complete("spex session new --launcher ''", elsewhere)).toEqual(["claude", "codex", "gemini", "shell"]);
+    expect(complete("spex session new --launcher=c", elsewhere)).toEqual(["--launcher=claude", "--launcher=codex"]);
+    expect(complete("spex session sh", elsewhere)).toEqual(["show"]);
+    expect(complete("spex session show ''", elsewhere)).toEqual(expect.arrayContaining(["--json", "--machine", "--repo"]));
   });
 });

@@ -93,16 +93,27 @@ describe("links planted by the base branch", () => {
 });
 
 describe("links in the main checkout and its git folder", () => {
-  test("a hooks folder (core.hooksPath) that is a link is refused before anything is installed", () => {
+  test("a hooks folder in the git folder that is a link is refused before anything is installed", () => {
+    sb = sandbox();
+    const outsideDir = join(sb.dir, "outside-hooks");
+    mkdirSync(outsideDir, { recursive: true });
+    rmSync(join(sb.repo, ".git", "hooks"), { recursive: true, force: true });
+    symlinkSync(outsideDir, join(sb.repo, ".git", "hooks"));
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "task"]);
+    expect(readdirSync(outsideDir)).toEqual([]);
+    refusedUnsafe(r, "/.git/hooks");
+    nothingLeft(sb);
+  });
+
+  test("a hooks folder in the work tree (core.hooksPath) that is a link gets nothing written through it", () => {
     sb = sandbox();
     const outsideDir = join(sb.dir, "outside-hooks");
     mkdirSync(outsideDir, { recursive: true });
     symlinkSync(outsideDir, join(sb.repo, ".githooks"));
     sb.git(["config", "core.hooksPath", ".githooks"]);
     const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "task"]);
+    expect(r.code).toBe(0);
     expect(readdirSync(outsideDir)).toEqual([]);
-    refusedUnsafe(r, "/.githooks");
-    nothingLeft(sb);
   });
 
   test("an info/exclude that is a link is refused and its target keeps every byte", () => {

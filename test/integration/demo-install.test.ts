@@ -4,7 +4,7 @@
 // build right there, so nothing is downloaded or compiled.
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, type Sandbox, sandbox } from "../support/sandbox";
 import { installed } from "../support/shell-sessions";
@@ -33,3 +33,38 @@ test.skipIf(!installed("tmux") || !installed("make"))("make demo on a fresh clon
   expect(r.stderr).toContain("stand-in bun");
   expect(existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []).toEqual(["npm ci --no-audit --no-fund"]);
 });
+
+// The demo's tmux server is its run's own: a second demo on the machine (here
+// one on the old fixed socket `spex-demo`) keeps running through this one's
+// printed clean-up, which ends this run's server and folder alone.
+test.skipIf(!installed("tmux") || !installed("make"))("make demo runs on a tmux server of its own and its printed clean-up ends only that one", () => {
+  sb = sandbox({ repo: false });
+  const tmp = join(sb.dir, "tmp dir 'q'");
+  const tmuxDir = join(sb.dir, "tmux");
+  mkdirSync(tmp);
+  mkdirSync(tmuxDir, { mode: 0o700 });
+  const env: Record<string, string> = { ...sb.env, TMPDIR: tmp, TMUX_TMPDIR: tmuxDir };
+  for (const k of ["MAKEFLAGS", "MFLAGS", "MAKELEVEL"]) delete env[k];
+  const tmux = (args: string[]) => spawnSync("tmux", args, { env, encoding: "utf8" });
+  expect(tmux(["-L", "spex-demo", "-f", "/dev/null", "new-session", "-d", "-s", "other-demo", "sleep 600"]).status).toBe(0);
+  let socket = "";
+  try {
+    const r = spawnSync("sh", [join(REPO_ROOT, "scripts", "demo.sh")], { cwd: REPO_ROOT, env, encoding: "utf8", timeout: 170000 });
+    expect(r.status).toBe(0);
+    const cleanup = r.stdout.split("\n").find((l) => l.startsWith("Clean up: "))?.slice("Clean up: ".length) ?? "";
+    socket = /tmux -L (\S+) kill-server/.exec(cleanup)?.[1] ?? "";
+    expect(socket).toMatch(/^spex-demo-\w+$/);
+    const folder = readdirSync(tmp).find((n) => n.startsWith("spex-demo."))!;
+    expect(socket).toBe(`spex-demo-${folder.split(".").pop()}`);
+    // The demo leaves its session running on that server, to attach to.
+    expect(tmux(["-L", socket, "ls"]).status).toBe(0);
+    const done = spawnSync("sh", ["-c", cleanup], { env, encoding: "utf8" });
+    expect({ code: done.status, stderr: done.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(tmux(["-L", socket, "ls"]).status).not.toBe(0);
+    expect(existsSync(join(tmp, folder))).toBe(false);
+    expect(tmux(["-L", "spex-demo", "has-session", "-t", "=other-demo"]).status).toBe(0);
+  } finally {
+    tmux(["-L", "spex-demo", "kill-server"]);
+    if (socket) tmux(["-L", socket, "kill-server"]);
+  }
+}, 180000);

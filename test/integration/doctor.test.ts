@@ -4,7 +4,7 @@
 // command it prints and sees the orphan gone.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { seedRecord } from "../support/records";
@@ -97,6 +97,8 @@ describe("spex doctor", () => {
     const kinds = report.cleanup.map((c: any) => c.kind).sort();
     expect(kinds).toEqual(["corruptRecords", "retiredRecords", "tmuxSessions", "worktrees", "worktrees"]);
     for (const c of report.cleanup) expect(report.orphans[c.kind]).toContain(c.orphan);
+    // Nothing here holds anyone's work: every piece of advice is a removal.
+    expect(report.cleanup.map((c: any) => [c.action, c.reason])).toEqual(report.cleanup.map(() => ["remove", ""]));
     const human = sb.spex(["doctor"]).stdout;
     for (const c of report.cleanup) expect(human).toContain(`    remove: ${c.command}`);
 
@@ -107,5 +109,72 @@ describe("spex doctor", () => {
     const after = JSON.parse(sb.spex(["doctor", "--json"]).stdout);
     expect(after.cleanup).toEqual([]);
     expect(Object.values(after.orphans).flat()).toEqual([]);
+  });
+});
+
+describe("doctor never advises removing anyone's work", () => {
+  test("a folder holding the user's own worktree, uncommitted, ignored or unmerged work, unknown files, and what a corrupt record may own are to be inspected; running every command doctor prints loses nothing", () => {
+    sb = sandbox();
+    const store = projectStore(sb.repo, sb.home);
+    const wt = (rel: string) => join(sb.repo, ".worktrees", rel);
+    // The user's own worktree nested under .worktrees, with an edit in it.
+    sb.git(["worktree", "add", "-q", "-b", "feature", wt("mine/feature")]);
+    writeFileSync(wt("mine/feature/README.md"), "my edit\n");
+    // Worktrees at the top: an uncommitted edit, only an ignored file, a commit main does not have.
+    sb.git(["worktree", "add", "-q", "-b", "dirty", wt("dirty")]);
+    writeFileSync(wt("dirty/new.txt"), "draft\n");
+    writeFileSync(join(sb.repo, ".gitignore"), ".env\n");
+    sb.git(["add", ".gitignore"]);
+    sb.git(["commit", "-q", "-m", "ignore .env"]);
+    sb.git(["worktree", "add", "-q", "-b", "ignored", wt("ignored")]);
+    writeFileSync(wt("ignored/.env"), "SECRET=1\n");
+    sb.git(["worktree", "add", "-q", "-b", "ahead", wt("ahead")]);
+    writeFileSync(wt("ahead/work.txt"), "work\n");
+    sb.git(["add", "work.txt"], wt("ahead"));
+    sb.git(["commit", "-q", "-m", "work only on ahead"], wt("ahead"));
+    // A folder git knows nothing of, with a file in it.
+    mkdirSync(wt("notes"));
+    writeFileSync(wt("notes/todo.txt"), "remember\n");
+    // Two live sessions whose records then turn corrupt: one cut short (its names still readable), one garbage.
+    const live = (prompt: string) => JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--json", prompt], { env: { SHELL: "/bin/sh" } }).stdout);
+    const cut = live("cut short");
+    const garbled = live("garbled");
+    const cutFile = sessionPaths(store, cut.session_id).record;
+    const bytes = readFileSync(cutFile, "utf8");
+    writeFileSync(cutFile, bytes.slice(0, bytes.indexOf('"agent_pid"')));
+    writeFileSync(sessionPaths(store, garbled.session_id).record, "{ not json");
+    for (const s of [cut, garbled]) writeFileSync(join(s.worktree_path, "agent-work.txt"), "unsaved\n");
+
+    const report = JSON.parse(sb.spex(["doctor", "--json"]).stdout);
+    const advice = (orphan: string) => report.cleanup.find((c: any) => c.orphan === orphan);
+    for (const path of [wt("mine"), wt("dirty"), wt("ignored"), wt("ahead"), wt("notes"), cut.worktree_path, garbled.worktree_path]) {
+      expect({ path, action: advice(path)?.action }).toEqual({ path, action: "inspect" });
+    }
+    expect(advice(wt("mine")).reason).toContain(wt("mine/feature"));
+    expect(advice(wt("dirty")).reason).toContain("uncommitted");
+    expect(advice(wt("ahead")).reason).toContain("unmerged");
+    for (const s of [cut, garbled]) {
+      expect(advice(s.worktree_path).reason).toContain(s.session_id);
+      expect(advice(s.tmux_session)).toMatchObject({ kind: "tmuxSessions", action: "inspect" });
+      expect(advice(s.tmux_session).command).not.toContain("kill");
+    }
+    // The text says the same.
+    const human = sb.spex(["doctor"]).stdout;
+    expect(human).toContain(`  ${wt("mine")}\n    inspect: `);
+    expect(human).not.toMatch(/rm -rf|worktree remove|kill-session/);
+
+    // Every command doctor printed, run as a person would: all the work is still there.
+    for (const c of report.cleanup) spawnSync("sh", ["-c", c.command], { cwd: sb.repo, env: sb.env, encoding: "utf8" });
+    expect(readFileSync(wt("mine/feature/README.md"), "utf8")).toBe("my edit\n");
+    expect(readFileSync(wt("dirty/new.txt"), "utf8")).toBe("draft\n");
+    expect(readFileSync(wt("ignored/.env"), "utf8")).toBe("SECRET=1\n");
+    expect(existsSync(wt("ahead/work.txt"))).toBe(true);
+    expect(readFileSync(wt("notes/todo.txt"), "utf8")).toBe("remember\n");
+    for (const s of [cut, garbled]) {
+      expect(readFileSync(join(s.worktree_path, "agent-work.txt"), "utf8")).toBe("unsaved\n");
+      expect(sb.tmux(["has-session", "-t", `=${s.tmux_session}`]).status).toBe(0);
+    }
+    expect(sb.git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(7);
+    expect(readdirSync(join(sb.repo, ".worktrees")).sort()).toEqual(["ahead", "dirty", "ignored", "mine", "notes", cut.tmux_session, garbled.tmux_session].sort());
   });
 });

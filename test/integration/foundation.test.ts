@@ -33,9 +33,10 @@ for (const runner of ["bin", "node"] as Runner[]) {
       const rec = seedRecord(sb.home, sb.repo, { prompt: "first line of the ask\nsecond line", status: "idle" });
       const r = spex(["session", "ls"]);
       expect(r.code).toBe(0);
-      expect(r.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+LABEL\s+BRANCH\s+PROMPT$/);
+      expect(r.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+AGE\s+LABEL\s+BRANCH\s+PROMPT$/);
       const line = r.stdout.split("\n").find((l) => l.startsWith(rec.session_id.slice(0, 8)))!;
-      expect(line).toMatch(/offline\s+first line of the ask\s+spex\/first-line-of-the-ask-\w{4}\s+first line of the ask second line$/);
+      // An unnamed session's label is its title, so the prompt column shows what follows it (issue 28.6).
+      expect(line).toMatch(/offline\s+\d+[smhd]\s+first line of the ask\s+spex\/first-line-of-the-ask-\w{4}\s+second line$/);
       const rows = JSON.parse(spex(["session", "ls", "--json"]).stdout);
       expect(rows[0]).toMatchObject({ id: rec.session_id, preview: "first line of the ask second line", lifecycle: "idle", display: "offline" });
       expect(rows[0]).not.toHaveProperty("prompt");

@@ -3,9 +3,12 @@
 // installed after spex's own — is kept byte for byte and run first, and
 // `doctor` names the chain.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, sandbox } from "../support/sandbox";
+import { CHAIN_LINE } from "../../lib/hooks/post-checkout";
+import { installFakeAgents } from "../support/agents";
+import { SPEX_BIN, type Sandbox, sandbox } from "../support/sandbox";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -36,7 +39,7 @@ function kept(s: Sandbox, text: string): boolean {
   return readdirSync(hooks(s)).some((n) => readFileSync(join(hooks(s), n), "utf8") === text);
 }
 
-function hookCheck(s: Sandbox): { ok: boolean; detail: string } {
+function hookCheck(s: Sandbox): { ok: boolean; detail: string; code?: string } {
   return JSON.parse(s.spex(["doctor", "--json"]).stdout).checks.find((c: any) => c.name === "post-checkout hook");
 }
 
@@ -94,4 +97,72 @@ test("a core.hooksPath outside the repository that does not exist yet is made an
   newSession(sb, "one");
   expect(readFileSync(join(outside, "post-checkout"), "utf8")).toContain("spex-post-checkout");
   expect(hookCheck(sb).ok).toBe(true);
+});
+
+describe("a hooks folder inside the work tree (husky: core.hooksPath=.husky, a tracked .husky/post-checkout)", () => {
+  /** The repository as husky leaves it: the hook committed, the config pointing at its folder. */
+  function husky(s: Sandbox, extra = ""): string {
+    const dir = join(s.repo, ".husky");
+    mkdirSync(dir);
+    const text = `#!/bin/sh\necho husky >> '${join(s.dir, "ran.log")}'\n${extra}`;
+    writeFileSync(join(dir, "post-checkout"), text);
+    chmodSync(join(dir, "post-checkout"), 0o755);
+    s.git(["add", ".husky"]);
+    s.git(["commit", "-q", "-m", "husky"]);
+    s.git(["config", "core.hooksPath", ".husky"]);
+    return text;
+  }
+  const folder = (s: Sandbox) => readdirSync(join(s.repo, ".husky")).sort().map((n) => [n, readFileSync(join(s.repo, ".husky", n), "utf8")]);
+
+  test("is never written: the checkout stays clean, the user's hook keeps its bytes and runs, and doctor says why and how to chain (hooks_path_in_worktree)", () => {
+    sb = sandbox();
+    const text = husky(sb);
+    newSession(sb, "one");
+    expect(folder(sb)).toEqual([["post-checkout", text]]);
+    expect(sb.git(["status", "--porcelain"])).toBe("");
+    const check = hookCheck(sb);
+    expect(check).toMatchObject({ ok: false, code: "hooks_path_in_worktree" });
+    expect(check.detail).toContain(CHAIN_LINE);
+    expect(sb.spex(["doctor"]).stdout).toContain("[hooks_path_in_worktree]");
+    writeFileSync(join(sb.dir, "ran.log"), "");
+    sb.git(["checkout", "-q", "-b", "elsewhere"]);
+    expect(ran(sb)).toEqual(["husky"]);
+  });
+
+  test("the line doctor gives, in the project's own hook, re-renders a session worktree's hook config after a checkout there, and changes nothing where spex is not installed", () => {
+    sb = sandbox();
+    installFakeAgents(sb);
+    const onPath = join(sb.dir, "spex-bin");
+    mkdirSync(onPath);
+    symlinkSync(SPEX_BIN, join(onPath, "spex"));
+    const withoutSpex = sb.env.PATH!;
+    sb.env.PATH = `${onPath}:${withoutSpex}`;
+    husky(sb, `${CHAIN_LINE}\n`);
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "claude", "--json", "work"]);
+    expect(r.stderr).toBe("");
+    const worktree = JSON.parse(r.stdout).worktree_path as string;
+    const rendered = join(worktree, ".claude", "settings.local.json");
+    const bytes = readFileSync(rendered, "utf8");
+    rmSync(rendered);
+    sb.git(["checkout", "-q", "-b", "agent-branch"], worktree);
+    expect(readFileSync(rendered, "utf8")).toBe(bytes);
+    // A collaborator without spex: the same hook line does nothing and fails nothing.
+    const plain = spawnSync("git", ["checkout", "-q", "-b", "no-spex"], { cwd: sb.repo, env: { ...sb.env, PATH: withoutSpex }, encoding: "utf8" });
+    expect({ code: plain.status, stderr: plain.stderr }).toEqual({ code: 0, stderr: "" });
+  });
+
+  test("a hook an older spex put there is reported with the command that puts the user's back", () => {
+    sb = sandbox();
+    const text = husky(sb);
+    // What an older spex left: the user's hook renamed, its own in its place.
+    renameSync(join(sb.repo, ".husky", "post-checkout"), join(sb.repo, ".husky", "post-checkout.spex-chained"));
+    writeFileSync(join(sb.repo, ".husky", "post-checkout"), "#!/bin/sh\n# spex-post-checkout\n");
+    const check = hookCheck(sb);
+    expect(check).toMatchObject({ ok: false, code: "hooks_path_in_worktree" });
+    const mv = /`(mv -f [^`]+)`/.exec(check.detail)?.[1];
+    expect(mv).toBeDefined();
+    expect(spawnSync("sh", ["-c", mv!], { cwd: sb.repo, encoding: "utf8" }).status).toBe(0);
+    expect(folder(sb)).toEqual([["post-checkout", text]]);
+    expect(sb.git(["status", "--porcelain"])).toBe("");
+  });
 });

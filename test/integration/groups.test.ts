@@ -59,6 +59,26 @@ describe("spex group", () => {
     expect(groupsOfRows()[s.session_id]).toBe("");
   });
 
+  test("group new -p makes the missing parents as mkdir -p does, and the refusal without it says so (issue 28 item 9)", () => {
+    sb = sandbox();
+    const refused = sb.spex(["group", "new", "teams/platform/api"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("[group_parent_missing]");
+    expect(refused.stderr).toContain("spex group new -p teams/platform/api");
+    const made = json(["group", "new", "-p", "teams/platform/api", "--dir", "services/api"]);
+    expect([made.path, made.directory, made.created]).toEqual(["teams/platform/api", "services/api", ["teams", "teams/platform", "teams/platform/api"]]);
+    expect(json(["group", "ls"]).map((g: any) => [g.path, g.directory])).toEqual([
+      ["teams", ""],
+      ["teams/platform", ""],
+      ["teams/platform/api", "services/api"],
+    ]);
+    // Again: nothing to make, no error; a sibling makes only itself.
+    const again = sb.spex(["group", "new", "--parents", "teams/platform/api"]);
+    expect([again.code, again.stdout.trim()]).toEqual([0, "group teams/platform/api already exists"]);
+    expect(json(["group", "new", "-p", "teams/platform/web"]).created).toEqual(["teams/platform/web"]);
+    expect(sb.spex(["group", "new", "teams"]).stderr).toContain("[group_exists]");
+  });
+
   test("group refusals carry stable codes: duplicate, missing parent, bad path, directory outside, unknown group", () => {
     sb = sandbox();
     json(["group", "new", "a"]);

@@ -6,6 +6,7 @@ import { type Sandbox, REPO_ROOT, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
 import { projectStore, sessionPaths } from "../../lib/store";
 import type { SessionRecord } from "../../lib/record";
+import { processIdentity } from "../../lib/proc";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -178,6 +179,39 @@ describe("permission dialogs, interrupts and native ids across harnesses", () =>
     const rec = seedRecord(sb.home, sb.repo, { status: "active", harness: "codex", harness_session_id: "" });
     hook(sb, rec.session_id, "codex", "start", "SessionStart", { session_id: "019a-codex-thread", source: "startup" });
     expect(show(sb, rec.session_id).record).toMatchObject({ harness_session_id: "019a-codex-thread", status: "active" });
+  });
+});
+
+describe("a stopped session whose agent is gone (issue 21 item 11)", () => {
+  const hook = (s: Sandbox, id: string, action: string, event: string, payload: unknown = {}) =>
+    s.spex(["internal", "hook", "claude", action, event], { env: { SPEX_SESSION_ID: id, SPEX_PROJECT_ROOT: s.repo }, input: JSON.stringify(payload) });
+  const record = (s: Sandbox, id: string) => JSON.parse(s.spex(["session", "show", id, "--json"]).stdout).record;
+
+  test("a late UserPromptSubmit (or tool use, or a question) does not un-stop it, so a later StopFailure cannot mark it error", () => {
+    sb = sandbox();
+    const rec = seedRecord(sb.home, sb.repo, { status: "idle", stopped: true, agent_pid: "", agent_start: "" });
+    for (const [action, event, payload] of [
+      ["turn", "UserPromptSubmit", { prompt: "late" }],
+      ["tool", "PreToolUse", { tool_name: "Bash" }],
+      ["ask", "PermissionRequest", { tool_name: "Bash", tool_input: { command: "rm x" } }],
+      ["fail", "StopFailure", { error: "rate limited" }],
+    ] as const) {
+      expect(hook(sb, rec.session_id, action, event, payload).code).toBe(0);
+      expect([event, record(sb, rec.session_id)]).toMatchObject([event, { status: "idle", stopped: true, note: "" }]);
+    }
+  });
+
+  test("a stopped record whose own agent still runs (a conversation cleared in the same process) does start its new turn", () => {
+    sb = sandbox();
+    const agent = spawn("sleep", ["1000"], { stdio: "ignore" });
+    try {
+      const start = processIdentity(agent.pid!)!.start;
+      const rec = seedRecord(sb.home, sb.repo, { status: "idle", stopped: true, agent_pid: String(agent.pid), agent_start: start });
+      hook(sb, rec.session_id, "turn", "UserPromptSubmit", { prompt: "after /clear" });
+      expect(record(sb, rec.session_id)).toMatchObject({ status: "active", stopped: false });
+    } finally {
+      agent.kill("SIGKILL");
+    }
   });
 });
 

@@ -101,7 +101,7 @@ describe("launching an agent", () => {
 });
 
 describe("crash at each create step", () => {
-  for (const step of ["receipt", "worktree", "render", "record", "published"]) {
+  for (const step of ["receipt", "branch", "worktree", "render", "record", "published"]) {
     test(`kill -9 at "${step}" leaves no half-made session once the next command runs`, () => {
       sb = sandbox();
       const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "crashy"], { env: { SPEX_TEST_CRASH_AT: step } });

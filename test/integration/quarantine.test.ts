@@ -1,6 +1,7 @@
 // quarantine (DESIGN.md §6): re-prove every claimed absence at execution time,
 // then move only session.json, byte exact, with the claim and the proof.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectStore } from "../../lib/store";
@@ -103,6 +104,38 @@ describe("quarantine", () => {
     expect(quarantine(s.id, claimOf(s)).code).toBe(0);
   });
 
+  test("--thread takes the adapter's own conversation id: a spex session id is thread_invalid, and a live process naming the thread inside a longer argument holds it (issue 21 item 11)", () => {
+    const s = seedLive(sb, { agent: "none", tmux: false });
+    const other = seedLive(sb, { agent: "none", tmux: false });
+    const bytes = truncate(sb, s.id);
+    removeWorktreeAndBranch(s);
+    const refusal = (args: string[]) => {
+      const r = quarantine(s.id, claimOf(s, args));
+      return [r.code, json(r.stdout).error?.code];
+    };
+    expect(refusal(["--thread", s.id])).toEqual([2, "thread_invalid"]);
+    expect(refusal(["--thread", other.id])).toEqual([2, "thread_invalid"]);
+
+    const thread = "019a7f3e-5c1d-7b2a-9e44-0a1b2c3d4e5f";
+    // A wrapper whose argv holds the id inside one longer argument, as `sh -c '… --resume <id> …'` does.
+    const wrapped = spawn("sh", ["-c", `sleep 1000; : codex resume --thread=${thread} --yolo`], { stdio: "ignore", detached: true });
+    try {
+      expect(refusal(["--thread", thread])).toEqual([1, "thread_live"]);
+    } finally {
+      process.kill(-wrapped.pid!, "SIGKILL");
+    }
+    // The id glued into a longer id is not it.
+    const longer = spawn("sh", ["-c", `sleep 1000; : ${thread}0`], { stdio: "ignore", detached: true });
+    try {
+      expect(quarantine(s.id, claimOf(s, ["--thread", thread])).code).toBe(0);
+    } finally {
+      process.kill(-longer.pid!, "SIGKILL");
+    }
+    expect(lsIds()).toEqual([other.id]);
+    quarantine(s.id, ["--restore"]);
+    expect(readFileSync(recordFile(sb, s.id))).toEqual(bytes);
+  });
+
   test("an adapter whose program does not resolve here is not healthy: adapter_unhealthy, nothing moved; once it resolves the proof names it", () => {
     const s = seedLive(sb, { agent: "none", tmux: false });
     const bytes = truncate(sb, s.id);
@@ -142,5 +175,21 @@ describe("quarantine", () => {
     const r = quarantine("0a1b2c3d-0000-4000-8000-000000000000", ["--restore"]);
     expect(json(r.stdout).error.code).toBe("quarantine_empty");
   });
-});
 
+  test("the command its tmux refusal gives, pasted, ends exactly that tmux session whatever its name, and runs nothing else", () => {
+    const s = seedLive(sb, { agent: "dead", tmux: false });
+    truncate(sb, s.id);
+    removeWorktreeAndBranch(s);
+    // A tmux session whose name is shell code (-s is expanded as a format: # as ##).
+    const name = "x'; touch pwned; echo '#";
+    expect(sb.tmux(["new-session", "-d", "-s", name.replace(/#/g, "##"), "sleep 600"]).status).toBe(0);
+    const refused = sb.spex(["session", "quarantine", s.id, "--adapter", "shell", "--tmux", name, "--worktree", s.worktree, "--branch", s.branch]);
+    expect(refused.stderr).toContain("[tmux_present]");
+    const command = /end it first \((.*)\) once you are sure/.exec(refused.stderr)?.[1];
+    expect(command).toBeDefined();
+    const ran = spawnSync("sh", ["-c", command!], { cwd: sb.dir, env: sb.env, encoding: "utf8" });
+    expect({ code: ran.status, stderr: ran.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(existsSync(join(sb.dir, "pwned"))).toBe(false);
+    expect(sb.tmux(["has-session", "-t", `=${name}`]).status).not.toBe(0);
+  });
+});

@@ -6,8 +6,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { processIdentity } from "../../lib/proc";
 import { eventsAfter } from "../../lib/comms";
 import { projectStore } from "../../lib/store";
 import { type Sandbox, sandbox } from "../support/sandbox";
@@ -101,6 +102,28 @@ describe("landing", () => {
     // No worktree of the rebase is left behind.
     expect(sb.git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)!.length).toBe(2);
     expect(parse(close(s.id).stdout)).toMatchObject({ closed: true });
+  });
+
+  test("merging a landed branch again says it already landed and changes nothing, whatever the strategy (issue 21 item 11)", () => {
+    const { s } = twoCommitsBehindMain("rebase me twice");
+    const first = parse(merge(s.id, "--rebase").stdout);
+    expect(first.landing).toBe("rebase");
+    const main = refOf(sb, "refs/heads/main");
+    for (const flags of [["--rebase"], ["--squash"], []]) {
+      const again = merge(s.id, ...flags);
+      expect(again.code).toBe(0);
+      expect(parse(again.stdout)).toMatchObject({ landing: "none", commits: 0, after: "", alreadyLanded: { landing: "rebase", after: first.after, timelineSeq: first.timelineSeq } });
+      expect(refOf(sb, "refs/heads/main")).toBe(main);
+    }
+    expect(mergeEvents(s.id)).toHaveLength(1);
+    const human = sb.spex(["session", "merge", s.id, "--rebase"]);
+    expect(human.stdout).toContain(`${s.branch} already landed on main (rebase at `);
+    expect(human.stdout).toContain("nothing changed");
+    // New work on the branch is no longer "landed": it merges as usual.
+    commitFiles(sb, s.worktree, { "c.txt": "c\n" }, "third");
+    // Only the new commit is replayed (the other two are on main already) and counted.
+    expect(parse(merge(s.id, "--rebase").stdout)).toMatchObject({ landing: "rebase", commits: 1, alreadyLanded: null });
+    expect(mergeEvents(s.id)).toHaveLength(2);
   });
 
   test("--ff-only refuses a branch main has moved away from, and changes nothing", () => {
@@ -205,6 +228,41 @@ describe("nothing half-merged, nobody's checkout disturbed", () => {
     expect(r.code).toBe(0);
     expect(refOf(sb, "refs/heads/main")).toBe(tip);
     expect(checkoutPrint(sb, sb.repo)).toEqual(before);
+  });
+});
+
+describe("a merge killed half-way (issue 21 item 11)", () => {
+  test("leaves temp folders named after it, which the next merge removes (and the worktree a rebase left); a live maker's folder and a folder not named so stay", () => {
+    const tmp = join(sb.dir, "tmp");
+    mkdirSync(tmp);
+    const run = (sel: string, crash: string, ...flags: string[]) =>
+      sb.spex(["session", "merge", sel, ...flags, "--json"], { env: { TMPDIR: tmp, ...(crash ? { SPEX_TEST_CRASH_AT: crash } : {}) } });
+    const listed = () => readdirSync(tmp).sort();
+    // Planted first: one of a live process (this test runner), one of an older spex (mkdtemp's bare name).
+    const mine = processIdentity(process.pid)!;
+    const live = join(tmp, `spex-index-${process.pid}-${mine.start}-abc123`);
+    const older = join(tmp, "spex-index-Zx81Qp");
+    mkdirSync(live);
+    mkdirSync(older);
+
+    const s = newSession(sb, "half done", []);
+    writeFileSync(join(s.worktree, "work.txt"), "uncommitted\n");
+    expect(run(s.id, "index", "--include-uncommitted").code).not.toBe(0);
+    const left = listed().filter((n) => !["spex-index-Zx81Qp", basename(live)].includes(n));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/^spex-index-\d+-@?\d+-\w{6}$/);
+
+    const { s: r, before } = twoCommitsBehindMain("rebase me");
+    expect(run(r.id, "rebase", "--rebase").code).not.toBe(0);
+    expect(listed().filter((n) => n.startsWith("spex-rebase-"))).toHaveLength(1);
+    expect(sb.git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)!.length).toBe(4);
+    expect(refOf(sb, "refs/heads/main")).toBe(before);
+
+    // The next merges land, and sweep what the killed ones left: the folders and the listed worktree.
+    expect(run(s.id, "", "--include-uncommitted").code).toBe(0);
+    expect(run(r.id, "", "--rebase").code).toBe(0);
+    expect(listed()).toEqual([basename(live), "spex-index-Zx81Qp"].sort());
+    expect(sb.git(["worktree", "list", "--porcelain"]).match(/^worktree /gm)!.length).toBe(3);
   });
 });
 

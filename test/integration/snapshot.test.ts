@@ -120,3 +120,50 @@ test("without --json it counts each part", () => {
   expect(r.stdout).toMatch(/sessions\s+4\n/);
   expect(r.stdout).toMatch(/messages waiting\s+4\n/);
 });
+
+test("one corrupt coordination file empties only its part and is named under corrupt; the CLI, HTTP and MCP all answer the rest (issue 21 item 11)", async () => {
+  const coord = join(projectStore(sb.repo, sb.home).dir, "coord");
+  const files = { tasks: join(coord, "tasks.json"), groups: join(coord, "groups.json") };
+  const saved = Object.fromEntries(Object.entries(files).map(([k, f]) => [k, readFileSync(f, "utf8")]));
+  try {
+    writeFileSync(files.tasks, '{"version":1,"next":3,"tasks":[{"id":"t1"');
+    writeFileSync(files.groups, "not json at all");
+    const r = sb.spex(["snapshot", "--json"]);
+    expect(r.code).toBe(0);
+    const broken = JSON.parse(r.stdout);
+    expect([broken.tasks, broken.groups]).toEqual([[], []]);
+    expect(broken.corrupt.map((c: any) => [c.part, c.code, c.file])).toEqual([
+      ["groups", "groups_corrupt", files.groups],
+      ["tasks", "coord_corrupt", files.tasks],
+    ]);
+    // The rest is whole: the sessions, the leases, the terminals, the messages.
+    expect(broken.sessions).toHaveLength(snap.sessions.length);
+    expect(broken.reservations).toHaveLength(2);
+    expect(broken.terminals).toHaveLength(3);
+    expect(broken.messages).toHaveLength(4);
+    expect(check({ broken }).broken).toBe("");
+    const human = sb.spex(["snapshot"]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/tasks\s+corrupt\n\s+.*tasks\.json/);
+
+    const { serve, http } = await import("./backend-support");
+    const served = await serve(sb);
+    try {
+      const over = await http(served.url, "/api/snapshot", { token: served.token });
+      expect([over.status, over.json.corrupt.map((c: any) => c.part)]).toEqual([200, ["groups", "tasks"]]);
+    } finally {
+      await served.stop();
+    }
+    const { connectMcp, jsonOf } = await import("../support/mcp");
+    const mcp = await connectMcp(sb);
+    try {
+      const answer = await mcp.call("snapshot");
+      expect(answer.isError).toBeFalsy();
+      expect(jsonOf(answer).corrupt.map((c: any) => c.part)).toEqual(["groups", "tasks"]);
+    } finally {
+      await mcp.close();
+    }
+  } finally {
+    for (const [k, f] of Object.entries(files)) writeFileSync(f, saved[k]!);
+  }
+});

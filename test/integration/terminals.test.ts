@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { type Sandbox, okJson, sandbox, waitFor } from "../support/sandbox";
 import { BUN, FAKE_COMPOSER } from "../support/comms";
 import { seedLive } from "../support/teardown";
-import { spexAsync } from "./backend-support";
+import { http, serve, spexAsync } from "./backend-support";
 import { projectStore } from "../../lib/store";
+import { readTerminal, writeTerminal } from "../../lib/terminals/record";
 
 setDefaultTimeout(120000);
 let sb: Sandbox;
@@ -210,6 +211,72 @@ describe("a planted terminals folder", () => {
     expect([r.code, JSON.parse(r.stdout).error.code]).toEqual([1, "unsafe_path"]);
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(tmuxSessions().filter((n) => n.startsWith("term-"))).toEqual([]);
+  });
+});
+
+describe("terminal names (issue 21 item 5, issue 28 item 9)", () => {
+  test("a name shaped like an id prefix is name_invalid and a taken name name_taken, over the CLI and HTTP; eight opens of one name at once: exactly one gets it", async () => {
+    const a = open("--name", "tests");
+    const b = open();
+    const refusal = (r: { code: number; stdout: string }) => [r.code, JSON.parse(r.stdout).error.code];
+    // Another terminal's short id, a bare hex word, the shape of a full id: each would catch what is sent to an id.
+    for (const name of [b.shortId, b.id.slice(0, 4), "deadbeef-12", b.id]) {
+      expect([name, ...refusal(sb.spex(["terminal", "new", "--name", name, "--json"]))]).toEqual([name, 2, "name_invalid"]);
+    }
+    expect(refusal(sb.spex(["terminal", "new", "--name", "tests", "--json"]))).toEqual([1, "name_taken"]);
+    // A name another terminal got by default is taken too.
+    expect(refusal(sb.spex(["terminal", "new", "--name", b.name, "--json"]))).toEqual([1, "name_taken"]);
+    const served = await serve(sb);
+    try {
+      const post = (body: unknown) => http(served.url, "/api/terminals", { body, token: served.token });
+      const [bad, taken] = [await post({ name: a.shortId }), await post({ name: "tests" })];
+      expect([bad.status, bad.json.error.code, taken.status, taken.json.error.code]).toEqual([400, "name_invalid", 409, "name_taken"]);
+    } finally {
+      await served.stop();
+    }
+    const racing = await Promise.all(Array.from({ length: 8 }, () => spexAsync(sb, ["terminal", "new", "--name", "builds", "--json"])));
+    expect(racing.filter((r) => r.code === 0)).toHaveLength(1);
+    expect(racing.filter((r) => r.code !== 0).map((r) => JSON.parse(r.stdout).error.code)).toEqual(Array(7).fill("name_taken"));
+    expect(ls().map((r: any) => r.name).sort()).toEqual(["builds", b.name, "tests"].sort());
+    // What is sent to a short id reaches that terminal.
+    json(sb.spex(["terminal", "send", a.shortId, "echo to-tests", "--json"]));
+    await waitFor(() => screenOf(a.id).includes("to-tests"), "the text to reach the terminal named tests");
+  });
+
+  test("a name an older spex let through never shadows another terminal's id: ids and id prefixes are tried before names", async () => {
+    const target = open("--name", "target", "--", "sh", "-c", "cat");
+    const squatter = open("--name", "squatter", "--", "sh", "-c", "cat");
+    // Written through the one writer, as a spex without the name check would have.
+    const store = projectStore(sb.repo, sb.home);
+    const r = readTerminal(store, squatter.id);
+    if (r.kind !== "ok") throw new Error("the squatter's record must read");
+    writeTerminal(store, { ...r.record, name: target.shortId });
+    json(sb.spex(["terminal", "send", target.shortId, "meant-for-target", "--json"]));
+    await waitFor(() => screenOf(target.id).includes("meant-for-target"), "the text to reach the terminal whose id it is");
+    expect(screenOf(squatter.id)).not.toContain("meant-for-target");
+  });
+
+  test("unnamed terminals get short names: the session's name, node or first words, then a number", () => {
+    const long = seedLive(sb, { slug: "long", tmux: false, fields: { title: "fix the login bug in the authentication module please" } });
+    const named = seedLive(sb, { slug: "named", tmux: false, fields: { name: "auth fixer" } });
+    const noded = seedLive(sb, { slug: "noded", tmux: false, fields: { node: "billing" } });
+    expect([open("--session", long.id).name, open("--session", long.id).name]).toEqual(["fix-the-login-1", "fix-the-login-2"]);
+    expect(open("--session", named.id).name).toBe("auth-fixer-1");
+    expect(open("--session", noded.id).name).toBe("billing-1");
+    expect(open().name).toBe("main-1");
+  });
+
+  test("ls shows what a terminal runs quoted as a shell needs it, and read of an exited one puts tmux's Pane is dead line right under the output", async () => {
+    const t = open("--name", "quoted", "--", "sh", "-c", "echo running tests; echo \"it's done\"", "x y");
+    await waitFor(() => ls().find((r: any) => r.id === t.id)?.state === "exited", "the command to exit");
+    const human = sb.spex(["terminal", "ls"]).stdout;
+    expect(human).toContain(`sh -c 'echo running tests; echo "it'\\''s done"' 'x y'`);
+    const read = sb.spex(["terminal", "read", "quoted"]);
+    expect(read.code).toBe(0);
+    const lines = read.stdout.trimEnd().split("\n");
+    expect(lines.slice(-3, -1)).toEqual(["running tests", "it's done"]);
+    expect(lines.at(-1)).toMatch(/^Pane is dead \(status 0/);
+    expect(lines.length).toBe(3);
   });
 });
 

@@ -138,4 +138,19 @@ describe("watch stream", () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split("\n").map((l) => JSON.parse(l).seq)).toEqual([1, 2]);
   });
+
+  test("names each session by its label and short id, and a message by its sender (issue 28 item 9)", () => {
+    const a = seedRecord(sb.home, sb.repo, { status: "active", prompt: "tidy the billing exports" });
+    const boss = seedRecord(sb.home, sb.repo, { status: "idle", prompt: "run the fleet", name: "boss" });
+    setState(a.session_id, "idle");
+    sb.spex(["session", "send", a.session_id.slice(0, 8), "hello", "--from", "boss", "--queue-only"]);
+    const human = sb.spex(["session", "watch", "stream", a.session_id.slice(0, 8), "--replay", "--limit", "2"]);
+    expect(human.code).toBe(0);
+    const [state, message] = human.stdout.trim().split("\n");
+    expect(state).toContain(`tidy the billing exports (${a.session_id.slice(0, 8)}) active -> idle`);
+    expect(message).toContain(`tidy the billing exports (${a.session_id.slice(0, 8)}) <- `);
+    expect(message).toContain(`from boss (${boss.session_id.slice(0, 8)})`);
+    const lines = sb.spex(["session", "watch", "stream", a.session_id.slice(0, 8), "--replay", "--limit", "2", "--json"]).stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.label)).toEqual(["tidy the billing exports", "tidy the billing exports"]);
+  });
 });

@@ -74,7 +74,13 @@ function keygen(path: string): void {
 // sshd's config takes a quoted word for a value with blanks.
 const quoted = (v: string) => `"${v.replace(/(["\\])/g, "\\$1")}"`;
 
-export async function sshFleet(sb: Sandbox, names: string[]): Promise<SshFleet> {
+/** The locale variables of this process: a login on a test machine gets the same (a pass under LC_ALL=C or with LANG unset reaches the remote spex too). */
+function ownLocale(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => /^(LANG|LANGUAGE|LC_[A-Z]+)$/.test(e[0]) && e[1] !== undefined));
+}
+
+/** `locale`: the locale variables every login gets (sshd's SetEnv; a client sends none), by default this process's own. */
+export async function sshFleet(sb: Sandbox, names: string[], opts: { locale?: Record<string, string> } = {}): Promise<SshFleet> {
   // sshd refuses to start without its privilege separation folder.
   if (!existsSync("/run/sshd")) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
   const root = join(sb.dir, "machines");
@@ -114,7 +120,7 @@ export async function sshFleet(sb: Sandbox, names: string[]): Promise<SshFleet> 
       // The same git isolation and identity as every sandbox.
       ...Object.fromEntries(Object.entries(cleanEnv()).filter(([k]) => k.startsWith("GIT_"))),
       FAKE_AGENT_LOG: agentLog,
-      LANG: "C.UTF-8",
+      ...(opts.locale ?? ownLocale()),
     };
     const config = join(dir, "sshd_config");
     writeFileSync(config, [

@@ -31,10 +31,11 @@ function plan(req: BulkRequest, selected: LiveRow[], candidates = selected, rand
 }
 
 describe("mutating actions", () => {
-  test("without --yes and without --dry-run every applicable entry is refused with a reason naming --yes", () => {
-    const env = plan(request("stop", { statuses: ["idle"] }), [row("idle"), row("idle")]);
+  test("without --yes and without --dry-run every applicable entry is refused as not confirmed, saying what it would do (the --yes advice is given once, by the CLI)", () => {
+    const r = row("idle");
+    const env = plan(request("stop", { statuses: ["idle"] }), [r, row("idle")]);
     expect(env.entries.map((e) => e.decision)).toEqual(["refused", "refused"]);
-    expect(env.entries[0]!.reason).toContain("--yes");
+    expect(env.entries[0]!.reason).toBe(`not confirmed: would stop session ${r.sessionId!.slice(0, 8)}`);
     expect(env.executionEnabled).toBe(false);
     expect(env.summary.refused).toBe(2);
   });

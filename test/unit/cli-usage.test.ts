@@ -24,14 +24,14 @@ test("hidden commands are only the hook-facing internal ones", () => {
 });
 
 test("every verb accepts --json", () => {
-  const cli = buildCli();
+  const cli = buildCli(commands);
   const defs = cli.definitions();
   const without = defs.filter((d) => !d.path.startsWith("spex internal") && !d.options.some((o) => o.definition.includes("--json"))).map((d) => d.path);
   expect(without).toEqual([]);
 });
 
 test("help pages name option values (`--session <id>`, `--launcher <name>`), never clipanion's `#0`", () => {
-  const cli = buildCli();
+  const cli = buildCli(commands);
   const pages = [cli.usage(null), ...visible.map((c) => cli.usage(c, { detailed: true }))];
   expect(pages.filter((p) => /#\d/.test(p))).toEqual([]);
   const all = pages.join("\n");
@@ -92,7 +92,7 @@ test("an error whose text holds line breaks is still one line, without a literal
 });
 
 test("interrupt --help says what interrupt does to the record: a working or asking session is declared idle", () => {
-  const page = buildCli().usage(commands.find((c) => c.paths?.[0]?.join(" ") === "session interrupt")!, { detailed: true });
+  const page = buildCli(commands).usage(commands.find((c) => c.paths?.[0]?.join(" ") === "session interrupt")!, { detailed: true });
   expect(page).not.toContain("the record does not change");
   expect(page).toMatch(/working .*or .asking. is declared .idle./s);
 });

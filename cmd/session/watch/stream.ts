@@ -4,21 +4,7 @@ import { SpexCommand } from "../../base";
 import { printable } from "../../../lib/cli/output";
 import { currentProject } from "../../../lib/store";
 import { matchSelector, readAll } from "../../../lib/sessions";
-import { type TimelineEvent, streamEvents } from "../../../lib/comms";
-
-function describe(e: TimelineEvent & { session: string }): string {
-  const who = e.session.slice(0, 8);
-  switch (e.kind) {
-    case "state":
-      return `${e.at} ${who} ${e.prev} -> ${e.status}${e.proposal ? ` (proposes ${e.proposal})` : ""}${e.stopped ? " stopped" : ""}${e.archived ? " archived" : ""}`;
-    case "message_in":
-      return `${e.at} ${who} <- ${e.messageId}`;
-    case "message_out":
-      return `${e.at} ${who} -> ${e.messageId} to ${e.to.slice(0, 8)}`;
-    case "merge":
-      return `${e.at} ${who} merged ${e.branch} into ${e.into} (${e.landing})`;
-  }
-}
+import { describeStreamEvent, streamEvents, streamLabeler } from "../../../lib/comms";
 
 export class SessionWatchStreamCommand extends SpexCommand {
   static paths = [["session", "watch", "stream"]];
@@ -26,7 +12,7 @@ export class SessionWatchStreamCommand extends SpexCommand {
     category: "Messages",
     description: "follow timeline events live (NDJSON with --json)",
     details: `
-      Prints every new timeline event of the selected sessions (default: all, including sessions created later) as it is appended: one JSON object per line with \`--json\`, the event plus its \`session\` id. Runs until interrupted, \`--limit\` events were printed (exit 0), or the store is removed (exit 2).
+      Prints every new timeline event of the selected sessions (default: all, including sessions created later) as it is appended, naming each session by its label and short id (a message by its sender too): one JSON object per line with \`--json\`, the event plus its \`session\` id and \`label\`. Runs until interrupted, \`--limit\` events were printed (exit 0), or the store is removed (exit 2).
     `,
     examples: [
       ["Everything, as NDJSON", "spex session watch stream --json"],
@@ -46,12 +32,13 @@ export class SessionWatchStreamCommand extends SpexCommand {
     const stop = () => abort.abort();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    const label = streamLabeler(store);
     const end = await streamEvents(store, {
       targets,
       replay: this.replay,
       limit: this.limit,
       signal: abort.signal,
-      onEvent: (e) => this.context.stdout.write(this.json ? JSON.stringify(e) + "\n" : printable(describe(e)) + "\n"),
+      onEvent: (e) => this.context.stdout.write(this.json ? JSON.stringify(e) + "\n" : printable(describeStreamEvent(e, label)) + "\n"),
     });
     return end === "gone" ? 2 : 0;
   }

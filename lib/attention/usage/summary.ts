@@ -48,3 +48,9 @@ export function formatTokens(n: number): string {
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0)}M`;
 }
+
+/** What a list shows of a session's usage: its cost, or its tokens where nothing it used has a price; "" before any. */
+export function costWord(usage: Pick<UsageSummary, "costUsd" | "total"> | null | undefined): string {
+  if (!usage) return "";
+  return usage.costUsd !== null ? formatCost(usage.costUsd) : `${formatTokens(usage.total)} tok`;
+}

@@ -71,7 +71,8 @@ function mutatingVerdict(row: LiveRow, input: PlanInput, guardReasons: string[])
   if (guardReasons.length > 0) return { decision: "refused", reason: `guard: ${guardReasons.join("; ")}` };
   const what = `${VERB[action]} session ${row.sessionId.slice(0, 8)}`;
   if (request.dryRun) return { decision: "planned", reason: `would ${what} (dry run)` };
-  if (!request.yes) return { decision: "refused", reason: `bulk ${action} changes sessions: confirm with --yes, or plan with --dry-run` };
+  // Said once for the whole run (the CLI's stderr line), not on every row.
+  if (!request.yes) return { decision: "refused", reason: `not confirmed: would ${what}` };
   if (!input.executionAvailable) return { decision: "refused", reason: `this build cannot run bulk ${action} yet; plan with --dry-run` };
   return { decision: "queued", reason: `queued: ${what}` };
 }

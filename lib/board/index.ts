@@ -1,0 +1,36 @@
+// `spex board`: refuse anything that is not a terminal before drawing a byte,
+// then hand the screen module (loaded only now) the services it draws from.
+import { terminalOf } from "../cli/terminal";
+import { SpexError } from "../errors";
+import { currentProject } from "../store";
+import { loadBoardUi } from "./load";
+import { boardServices } from "./services";
+
+export interface RunBoardOptions {
+  stdout: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  /** --color (default on); NO_COLOR and TERM=dumb turn it off as well. */
+  color: boolean;
+  /** Show archived sessions from the start (--all). */
+  all: boolean;
+}
+
+/** The board draws a screen and reads keys: a pipe or a file on either side gets an error, and not one byte on stdout. */
+export function refuseNonTerminal(stdout: { isTTY?: boolean }, stdin: { isTTY?: boolean }): void {
+  if (stdout.isTTY && stdin.isTTY) return;
+  const which = !stdout.isTTY ? "its output is not a terminal" : "its input is not a terminal";
+  throw new SpexError("board_needs_terminal", `spex board draws a screen and reads keys, but ${which}; nothing was drawn`, {
+    hint: "in scripts and pipes use `spex session ls` (or `spex session ls --json`)",
+  });
+}
+
+export async function runBoard(o: RunBoardOptions): Promise<number> {
+  refuseNonTerminal(o.stdout, o.stdin);
+  const store = currentProject();
+  const services = boardServices(store, o.env);
+  const ui = await loadBoardUi();
+  const color = o.color && terminalOf(o.stdout, o.env).color;
+  return ui.startBoard(services, { color, archived: o.all, stdout: o.stdout, stdin: o.stdin, stderr: o.stderr });
+}

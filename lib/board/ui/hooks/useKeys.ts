@@ -1,0 +1,57 @@
+// Keys, handled by the latest handler of whatever is in front. Ink subscribes
+// a useInput handler in an effect, which can run after the next key arrives
+// (a dialog's first key lost); and a burst of keys (a paste, Enter then y)
+// arrives before any frame. So the board reads keys in one place (KeyRouter,
+// set up by App) and sends each to the handler the front component registered
+// while rendering; handlers step state kept in refs (useCurrent), so each key
+// starts from what the last key left, not from the last frame.
+import { type Key, useInput } from "ink";
+import { createContext, useContext, useRef, useState } from "react";
+
+export type { Key };
+export type KeyHandler = (input: string, key: Key) => void;
+
+/** Where keys go: the handler the frontmost active component set on its last render. */
+export const KeyRouter = createContext<{ current: KeyHandler | null } | null>(null);
+
+/** Several plain characters read at once (`jj`, typed faster than the board reads): a key each. */
+export function oneByOne(handler: KeyHandler): KeyHandler {
+  return (input, key) => {
+    if (input.length > 1 && !key.ctrl && !key.meta && !key.escape) {
+      for (const ch of input) handler(ch === "\r" || ch === "\t" ? "" : ch, { ...key, return: ch === "\r", tab: ch === "\t" });
+    } else handler(input, key);
+  };
+}
+
+/** The router's owner (App): one subscription for the whole board, registered before any key can arrive. */
+export function useKeyRouter(): { current: KeyHandler | null } {
+  const router = useRef<KeyHandler | null>(null);
+  // Each render starts with nobody in front; the active component drawn last takes the keys.
+  router.current = null;
+  useInput((input, key) => router.current?.(input, key));
+  return router;
+}
+
+/** `text`: the handler takes a string whole (an editor: a paste stays one paste); otherwise a burst comes a key at a time. */
+export function useKeys(handler: KeyHandler, active = true, text = false): void {
+  const router = useContext(KeyRouter);
+  if (router && active) router.current = text ? handler : oneByOne(handler);
+  // Outside a router (a component drawn alone, in its own test) it reads keys itself.
+  const latest = useRef(handler);
+  latest.current = handler;
+  useInput((input, key) => latest.current(input, key), { isActive: !router && active });
+}
+
+/** A value that keys step: read now with get(), drawn on the next frame. */
+export function useCurrent<T>(initial: T | (() => T)): { value: T; get(): T; set(next: T | ((old: T) => T)): void } {
+  const [value, setValue] = useState(initial);
+  const ref = useRef(value);
+  return {
+    value,
+    get: () => ref.current,
+    set(next) {
+      ref.current = typeof next === "function" ? (next as (old: T) => T)(ref.current) : next;
+      setValue(ref.current);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// Undoing the git half of a create, proven thing by thing (DESIGN.md §13,
+// issue 21 items 7 and 10). A step noted *made* on the receipt is this
+// create's. A step noted only *begun* (its process died while git ran) made
+// whatever it left only when that can be proven: the names were free under the
+// locks when it began, so the branch is ours if it still points at the fork
+// point (no commit of anyone's on it) and is checked out nowhere else, and the
+// folder is ours if git registered it as the worktree of that branch, or it
+// holds nothing but git's first file. Anything else is left as it is and said
+// so. What is already gone counts as undone: a receipt whose things are all
+// gone retires itself.
+import { readdirSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { SpexError } from "../errors";
+import { lstatOrAbsent } from "../nofollow";
+import { environMatcher, environReadable, listPids, commandLines } from "../proc";
+import type { WorktreeEntry } from "../git/worktrees";
+import { branchTip, listWorktrees, runGit } from "./git-run";
+
+/** Why a thing a create's receipt names is not provably that create's: it stays, and the receipt says so. */
+export function notOurs(what: string, why: string): SpexError {
+  return new SpexError("not_ours", `${what} ${why}: it is not provably this create's, so it was left as it is`);
+}
+
+const samePath = (a: string, b: string) => resolve(a) === resolve(b);
+const headsRef = (branch: string) => `refs/heads/${branch}`;
+
+/** A folder that holds nothing, or only the `.git` file git writes first: removing it loses nobody's work. */
+function onlyGitsFirstFile(path: string): boolean {
+  try {
+    return readdirSync(path).every((n) => n === ".git");
+  } catch {
+    return false;
+  }
+}
+
+async function removeRegistered(root: string, path: string): Promise<void> {
+  // Twice forced: a worktree git left locked ("initializing") is removed too.
+  const r = await runGit(root, ["worktree", "remove", "--force", "--force", "--end-of-options", path]);
+  if (r.code !== 0) {
+    // Registered to this create's branch, made by this create: what git will not remove is still ours to delete.
+    rmSync(path, { recursive: true, force: true });
+    await runGit(root, ["worktree", "prune"]);
+  }
+}
+
+export interface WorktreeStep {
+  path: string;
+  branch: string;
+  /** The fork point, when the receipt knows it. */
+  start?: string;
+  /** Noted made: git answered that it made it. */
+  made: boolean;
+}
+
+/** Remove the worktree a create made; false when nothing is there. */
+export async function undoWorktree(root: string, step: WorktreeStep): Promise<boolean> {
+  const entries: WorktreeEntry[] = await listWorktrees(root);
+  const entry = entries.find((e) => samePath(e.path, step.path));
+  const present = lstatOrAbsent(step.path) !== undefined;
+  if (!entry && !present) return false;
+  if (!step.made) {
+    if (entry) {
+      if (entry.branch !== headsRef(step.branch)) throw notOurs(`the worktree ${step.path}`, `is on ${entry.branch || "a detached HEAD"}, not on ${step.branch}`);
+      const tip = await branchTip(root, step.branch);
+      if (step.start && tip !== undefined && tip !== step.start) throw notOurs(`the worktree ${step.path}`, `holds commits on ${step.branch} past the fork point`);
+    } else if (!onlyGitsFirstFile(step.path)) {
+      throw notOurs(`the folder ${step.path}`, "is not a worktree git made and holds files");
+    }
+  }
+  if (entry) await removeRegistered(root, step.path);
+  else rmSync(step.path, { recursive: true, force: true });
+  await runGit(root, ["worktree", "prune"]);
+  return true;
+}
+
+export interface BranchStep {
+  name: string;
+  start?: string;
+  made: boolean;
+}
+
+/** Delete the branch a create made; false when there is none. */
+export async function undoBranch(root: string, step: BranchStep): Promise<boolean> {
+  const tip = await branchTip(root, step.name);
+  if (tip === undefined) return false;
+  if (step.start && tip !== step.start) throw notOurs(`the branch ${step.name}`, `has moved past the fork point ${step.start.slice(0, 12)}`);
+  if (!step.start && !step.made) throw notOurs(`the branch ${step.name}`, "was never noted made");
+  const elsewhere = (await listWorktrees(root)).find((e) => e.branch === headsRef(step.name));
+  if (elsewhere) throw notOurs(`the branch ${step.name}`, `is checked out at ${elsewhere.path}`);
+  const args = ["branch", "-D", "--end-of-options", step.name];
+  const r = await runGit(root, args);
+  if (r.code !== 0 && (await branchTip(root, step.name)) !== undefined) throw new SpexError("git_failed", `git ${args.join(" ")}: ${r.stderr.trim()}`);
+  return true;
+}
+
+/** How long a dead create's git (and the hooks it runs) may still be at work before a recovery goes ahead anyway. */
+const STILL_RUNNING_MS = 10 * 60 * 1000;
+
+/**
+ * Is a process of this create still running (its git, a hook git runs)? Its
+ * begun steps are then not settled yet: a recovery waits for it rather than
+ * removing a folder git is still writing. Where start environments cannot be
+ * read, the git that names the worktree in its arguments stands for it.
+ */
+export function createStillRunning(id: string, createdAt: string, worktree: string | undefined, now = Date.now()): boolean {
+  if (now - Date.parse(createdAt) > STILL_RUNNING_MS) return false;
+  if (environReadable()) {
+    const ofCreate = environMatcher("SPEX_CREATE_ID", id);
+    return listPids().some((pid) => pid !== process.pid && ofCreate(pid));
+  }
+  return worktree !== undefined && commandLines().some((c) => c.argv.includes(worktree) && c.argv.some((a) => /(^|\/)git$/.test(a)));
+}

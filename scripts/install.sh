@@ -1,0 +1,82 @@
+#!/bin/sh
+# `make install`: the binary, the `sessions` alias and the shell integration
+# under $SPEX_PREFIX (make exports PREFIX as it was given, whatever it holds),
+# then the lines that turn them on. A person pastes those lines, so each is
+# quoted for where it goes: sh for bash and zsh, fish, and the tmux config
+# (whose status line tmux hands to sh, with formats expanded first).
+set -eu
+cd "$(dirname "$0")/.."
+
+prefix=${SPEX_PREFIX:?SPEX_PREFIX names the install prefix}
+case $prefix in
+  *[[:cntrl:]]*) echo "PREFIX holds a control character: pick another" >&2; exit 2 ;;
+esac
+mkdir -p "$prefix/bin" "$prefix/share/spex"
+# Absolute, so the printed lines work from any folder.
+prefix=$(cd "$prefix" && pwd -P)
+bin=$prefix/bin
+share=$prefix/share/spex
+
+cp bin/spex "$bin/spex"
+ln -sf spex "$bin/sessions"
+cp shell/shell-init.sh shell/spex.bash shell/spex.zsh shell/spex.fish shell/tmux-status.sh "$share/"
+chmod 644 "$share/shell-init.sh" "$share/spex.bash" "$share/spex.zsh" "$share/spex.fish"
+chmod 755 "$share/tmux-status.sh"
+
+# One word for sh (bash, zsh): single quotes, a quote inside as '\''.
+sh_word() {
+  printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+# One word for fish: single quotes, where \\ and \' are the only escapes.
+fish_word() {
+  printf "'%s'" "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g")"
+}
+# A double-quoted tmux config string: tmux reads \ and $ there, and " ends it.
+tmux_string() {
+  printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\$/\\$/g')"
+}
+
+# Each line to paste stands alone under what it is for, indented four spaces.
+# printf, not echo: dash's echo would read the backslashes of a quoted path.
+say() { printf '%s\n' "$*"; }
+say "installed $bin/spex, $bin/sessions and the shell integration in $share"
+case ":${PATH:-}:" in
+  *":$bin:"*) ;;
+  *)
+    case $bin in
+      *:*) say "$bin holds a ':' and cannot go on PATH: run $bin/spex by its path, or install with another PREFIX" ;;
+      *)
+        say "$bin is not on your PATH yet; add it"
+        say "  for bash or zsh, to ~/.bashrc or ~/.zshrc:"
+        say "    export PATH=$(sh_word "$bin"):\"\$PATH\""
+        say "  for fish, to ~/.config/fish/config.fish:"
+        say "    set -gx PATH $(fish_word "$bin") \$PATH"
+        ;;
+    esac
+    ;;
+esac
+say "completion and the shell integration"
+say "  for bash or zsh, to ~/.bashrc or ~/.zshrc:"
+say "    . $(sh_word "$share/shell-init.sh")"
+say "  for fish, to ~/.config/fish/config.fish:"
+say "    source $(fish_word "$share/spex.fish")"
+
+# The status segment: tmux runs #(…) through sh after expanding formats in
+# it, and only #{pane_id} (tmux's own `%N`) goes in; the script asks tmux for
+# that pane's folder itself, so no folder name ever reaches a shell as code.
+# In #(…) `#` is written `##`, and a `(` or `)` could end it early. It is
+# appended once: sourcing the config again finds it there and adds nothing.
+script=$share/tmux-status.sh
+say "tmux, to ~/.tmux.conf (each adds to what you have)"
+case $script in
+  *[\(\)]*) say "  (no status segment: $script holds a parenthesis, which tmux's #(…) cannot carry; install with another PREFIX)" ;;
+  *)
+    segment=" #($(sh_word "$script" | sed 's/#/##/g') #{pane_id})"
+    say "  the spex status at the end of your status-right (raise status-right-length if it is cut short):"
+    say "    if-shell -F '#{?#{m:*tmux-status.sh*,#{status-right}},0,1}' { set -ga status-right $(tmux_string "$segment") }"
+    ;;
+esac
+# The board in a popup on prefix S, bound only while S is free: list-keys
+# fails for an unbound key. -d is a folder tmux changes into, not shell text.
+say "  the board in a popup on prefix S, only while S is unbound:"
+say "    if-shell '! tmux list-keys -T prefix S >/dev/null 2>&1' 'bind-key S display-popup -E -w 90% -h 90% -d \"#{pane_current_path}\" \"spex board\"'"

@@ -1,0 +1,92 @@
+// Rows tell the truth (issue 24 item 1): a row is drawn from the last row the
+// page received, whole, whatever happened to it while it was hidden or moved:
+// a row that shows up under a filter, an archived row shown again, a record
+// that turns corrupt and comes back.
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { type Fleet, fleet, shots, textOf } from "./dashboard-support";
+
+declare const document: any;
+
+let f: Fleet;
+let page: Page;
+
+const cell = (id: string, cls: string) => textOf(page, `tr.row[data-id="${id}"] .${cls}`);
+
+beforeAll(async () => {
+  f = await fleet();
+  page = f.page;
+  await page.goto(f.be.dashboard);
+  await page.waitForSelector("#conn.up");
+});
+
+afterAll(async () => {
+  await f?.close();
+});
+
+// Each test starts from the plain list, whatever the one before left behind.
+beforeEach(async () => {
+  await page.locator("#filter").fill("");
+  await page.locator("#show-archived").uncheck();
+  if (await page.locator("#detail").isVisible()) await page.locator("#d-close-panel").click();
+});
+
+function recordFile(id: string): string {
+  const [key] = require("node:fs").readdirSync(join(f.sb.home, "projects"));
+  return join(f.sb.home, "projects", key, "sessions", id, "session.json");
+}
+
+test("a row that a filter brings into view shows its new status, as the summary does", async () => {
+  const s = await f.session("echo filter-me", ["--name", "filtered one"]);
+  await f.cli(["internal", "session-state", "idle", "--session", s.id]);
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "idle", s.id, { timeout: 5000 });
+  await page.locator("#filter").fill("working");
+  await page.waitForFunction((id) => !document.querySelector(`tr.row[data-id="${id}"]`)?.isConnected, s.id, { timeout: 5000 });
+  // The session starts working while the filter hides it: the row comes back, saying so.
+  await f.cli(["internal", "session-state", "active", "--session", s.id]);
+  await page.waitForSelector(`tr.row[data-id="${s.id}"]`, { timeout: 5000 });
+  await page.waitForFunction(() => /1 working/.test(document.getElementById("summary")?.textContent ?? ""), undefined, { timeout: 5000 });
+  expect(await cell(s.id, "badge")).toBe("working");
+  await shots(page, "dashboard-rows-filter");
+});
+
+test("a row archived from its panel and shown again says what the CLI says, not what it said before", async () => {
+  const s = await f.session("echo archive-me", ["--name", "archived one"]);
+  await f.cli(["internal", "session-state", "idle", "--session", s.id]);
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .c-live`)?.textContent === "online", s.id, { timeout: 10000 });
+  await page.locator(`tr.row[data-id="${s.id}"]`).click();
+  page.once("dialog", (d) => void d.accept());
+  await page.locator("#act-archive").click();
+  await page.waitForFunction((id) => !document.querySelector(`tr.row[data-id="${id}"]`)?.isConnected, s.id, { timeout: 10000 });
+  await page.locator("#show-archived").check();
+  await page.waitForSelector(`tr.row[data-id="${s.id}"]`, { timeout: 5000 });
+  const listed = JSON.parse(await f.cli(["session", "ls", "--all", "--json"])).find((r: any) => r.id === s.id);
+  expect([listed.archived, listed.liveness]).toEqual([true, "offline"]);
+  await page.waitForFunction(([id, live]) => document.querySelector(`tr.row[data-id="${id}"] .c-live`)?.textContent === live, [s.id, listed.liveness], { timeout: 5000 });
+  expect(await cell(s.id, "badge")).toBe(listed.display);
+  expect(await cell(s.id, "c-status")).toContain("archived");
+  await shots(page, "dashboard-rows-archived");
+});
+
+test("a record that turns corrupt shows corrupt in the list and in the panel, and its restore shows it whole again", async () => {
+  const s = await f.session("echo corrupt-me", ["--name", "corrupted one"]);
+  await f.cli(["session", "stop", s.id]);
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "offline", s.id, { timeout: 10000 });
+  await page.locator(`tr.row[data-id="${s.id}"]`).click();
+  await page.waitForSelector("#detail:not([hidden])");
+  const file = recordFile(s.id);
+  const good = readFileSync(file);
+  writeFileSync(file, good.subarray(0, 40));
+  await page.waitForFunction(() => (document.getElementById("d-facts")?.textContent ?? "").includes("corrupt"), undefined, { timeout: 5000 });
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "corrupt", s.id, { timeout: 5000 });
+  expect(await cell(s.id, "label")).toBe("(corrupt record)");
+  const listed = JSON.parse(await f.cli(["session", "ls", "--all", "--json"])).find((r: any) => r.id === s.id);
+  expect(await cell(s.id, "c-note")).toBe(listed.error);
+  await shots(page, "dashboard-rows-corrupt");
+  writeFileSync(file, good);
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .label`)?.textContent === "corrupted one", s.id, { timeout: 5000 });
+  expect(await cell(s.id, "badge")).toBe("offline");
+  expect(await textOf(page, "#d-label")).toBe("corrupted one");
+});

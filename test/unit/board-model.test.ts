@@ -1,0 +1,116 @@
+// The board's pure parts: triage order, the tree with group headers, the
+// filter, the header's counts, the column table, and the refusal off a terminal.
+import { describe, expect, test } from "bun:test";
+import { COLUMNS, columnWidths, fitCell, shownColumns } from "../../lib/board/model/columns";
+import { statusCounts } from "../../lib/board/model/counts";
+import { filterRows } from "../../lib/board/model/filter";
+import { boardLines } from "../../lib/board/model/order";
+import { refuseNonTerminal } from "../../lib/board";
+import { corruptRow, sessionRow } from "../../lib/board/ui/test-rows";
+import { SpexError } from "../../lib/errors";
+import type { ListRow } from "../../lib/board/model/services";
+
+const labelOf = (r: ListRow) => (r.kind === "ok" ? r.label : r.shortId);
+const ids = (lines: ReturnType<typeof boardLines>) => lines.map((l) => (l.kind === "row" ? `${"-".repeat(l.depth)}${labelOf(l.row)}` : `[${l.path}]`));
+
+describe("board order", () => {
+  test("triage: asking, error and proposals first, then working, idle, queued, offline; ties keep ls order", () => {
+    const rows = [
+      sessionRow({ label: "offline", display: "offline" }),
+      sessionRow({ label: "idle", display: "idle" }),
+      sessionRow({ label: "queued", display: "queued" }),
+      sessionRow({ label: "working", display: "working" }),
+      sessionRow({ label: "review", display: "review" }),
+      sessionRow({ label: "asking", display: "asking" }),
+      sessionRow({ label: "error", display: "error" }),
+    ];
+    expect(ids(boardLines(rows, "triage"))).toEqual(["asking", "error", "review", "working", "idle", "queued", "offline"]);
+    expect(ids(boardLines(rows, "plain"))).toEqual(rows.map((r) => r.label));
+  });
+
+  test("a parent rises with its most urgent child, and its children stay under it", () => {
+    const parent = sessionRow({ label: "parent", display: "offline" });
+    const child = sessionRow({ label: "child", display: "asking", parent: parent.id });
+    const other = sessionRow({ label: "other", display: "working" });
+    expect(ids(boardLines([other, parent, child], "triage"))).toEqual(["parent", "-child", "other"]);
+  });
+
+  test("group headers appear only when a session is filed in one; a child stays with its parent", () => {
+    const a = sessionRow({ label: "a", group: "api" });
+    const b = sessionRow({ label: "b" });
+    const c = sessionRow({ label: "c", group: "web", parent: a.id });
+    expect(ids(boardLines([b, a, c], "plain"))).toEqual(["[]", "b", "[api]", "a", "-c"]);
+    expect(ids(boardLines([sessionRow({ label: "x" })], "plain"))).toEqual(["x"]);
+  });
+
+  test("a parent cycle in hand-edited records does not hang the board", () => {
+    const a = sessionRow({ label: "a" });
+    const b = sessionRow({ label: "b", parent: a.id });
+    a.parent = b.id;
+    expect(ids(boardLines([a, b], "triage")).sort()).toEqual(["-b", "a"].sort());
+  });
+});
+
+describe("board filter", () => {
+  test("every word must match (any case); a matching child keeps its parent shown", () => {
+    const parent = sessionRow({ label: "refactor auth" });
+    const child = sessionRow({ label: "write tests", note: "Which DATABASE?", parent: parent.id });
+    const other = sessionRow({ label: "docs" });
+    expect(filterRows([parent, child, other], "database which", null).map(labelOf)).toEqual(["refactor auth", "write tests"]);
+    expect(filterRows([parent, child, other], "", null)).toHaveLength(3);
+  });
+
+  test("a group filter keeps the group and its subgroups; (no group) keeps the ungrouped and broken records", () => {
+    const rows = [sessionRow({ label: "a", group: "api" }), sessionRow({ label: "b", group: "api/auth" }), sessionRow({ label: "c", group: "apis" }), sessionRow({ label: "d" }), corruptRow()];
+    expect(filterRows(rows, "", "api").map((r) => r.id)).toEqual([rows[0]!.id, rows[1]!.id]);
+    expect(filterRows(rows, "", "").map((r) => r.id)).toEqual([rows[3]!.id, rows[4]!.id]);
+  });
+});
+
+describe("board words", () => {
+  test("counts use ls's status words, most urgent first, none for zero", () => {
+    const rows = [sessionRow({ display: "idle" }), sessionRow({ display: "working" }), sessionRow({ display: "working" }), sessionRow({ display: "asking" }), corruptRow()];
+    expect(statusCounts(rows)).toBe("1 asking · 1 corrupt · 2 working · 1 idle");
+  });
+
+});
+
+describe("board columns", () => {
+  test("a new column is one entry; one shown only when some row has a value stays hidden otherwise", () => {
+    const rows = [sessionRow({ label: "a" })];
+    const ports = { key: "ports", header: "PORTS", width: 11, cell: () => "3000-3009", shown: () => false };
+    expect(shownColumns(rows, [...COLUMNS, ports]).map((c) => c.key)).toEqual(COLUMNS.map((c) => c.key));
+    expect(shownColumns(rows, [...COLUMNS, { ...ports, shown: () => true }]).map((c) => c.key)).toContain("ports");
+  });
+
+  test("widths fill the line exactly at 80 columns and never go negative on a narrow one", () => {
+    const rows = [sessionRow({ display: "close-pending", archived: true })];
+    const at80 = columnWidths(COLUMNS, 78, rows);
+    expect(at80.reduce((a, b) => a + b, 0) + COLUMNS.length - 1).toBe(78);
+    expect(at80[1]).toBe("close-pending (archived)".length);
+    expect(columnWidths(COLUMNS, 20, rows).every((w) => w >= 0)).toBe(true);
+  });
+
+  test("a cell is one line of display text, padded or cut to its cells (wide characters count two)", () => {
+    expect(fitCell("a\nb", 5)).toBe("a b  ");
+    expect(fitCell("修复登录问题", 7)).toBe("修复登…");
+    expect(fitCell("\u001b[31mred", 12)).toBe("\\x1b[31mred ");
+  });
+});
+
+describe("board off a terminal", () => {
+  test("a pipe on stdout or stdin is refused with a stable code and a hint naming ls", () => {
+    expect(() => refuseNonTerminal({ isTTY: true }, { isTTY: true })).not.toThrow();
+    for (const [out, inp] of [[false, true], [true, false]] as const) {
+      let error: unknown;
+      try {
+        refuseNonTerminal({ isTTY: out }, { isTTY: inp });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(SpexError);
+      expect((error as SpexError).code).toBe("board_needs_terminal");
+      expect((error as SpexError).hint).toContain("spex session ls");
+    }
+  });
+});
