@@ -67,6 +67,7 @@ import { TerminalReadCommand } from "./terminal/read";
 import { TerminalCloseCommand } from "./terminal/close";
 import { TerminalAttachCommand } from "./terminal/attach";
 import { SnapshotCommand } from "./snapshot";
+import { UsageCommand } from "./usage";
 import { MachineAddCommand } from "./machine/add";
 import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
@@ -134,6 +135,7 @@ export const commands: CommandClass<any>[] = [
   TerminalCloseCommand,
   TerminalAttachCommand,
   SnapshotCommand,
+  UsageCommand,
   MachineAddCommand,
   MachineLsCommand,
   MachineRmCommand,

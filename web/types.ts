@@ -31,6 +31,8 @@ export interface OkRow {
   queuePosition: number | null;
   /** `spex session merge` landed its branch, which has no commits since. */
   merged: boolean;
+  /** Tokens and cost from the agent's transcript (lib/attention); null before any; absent from an older backend. */
+  usage?: { total: number; costUsd: number | null } | null;
 }
 
 export interface CorruptRow {

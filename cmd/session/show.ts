@@ -5,6 +5,7 @@ import type { RemoteSpec } from "../../lib/machines";
 import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { showSession } from "../../lib/verbs/show";
+import { formatCost, formatTokens } from "../../lib/attention/usage/summary";
 
 export class SessionShowCommand extends RemotableCommand {
   static paths = [["session", "show"]];
@@ -54,6 +55,13 @@ export class SessionShowCommand extends RemotableCommand {
       ["files", row.files === null ? "(files.json cannot be read)" : row.files.join(", ")],
       ["proposal", row.proposal],
       ["note", detail.note],
+      ["stall", row.stall ?? ""],
+      [
+        "usage",
+        row.usage
+          ? `${formatTokens(row.usage.total)} tokens (input ${row.usage.input}, output ${row.usage.output}, cache read ${row.usage.cacheRead}, cache write ${row.usage.cacheWrite}), ${row.usage.costUsd === null ? `no price for ${row.usage.unpriced.join(", ")}` : formatCost(row.usage.costUsd)}`
+          : "",
+      ],
       ["created", row.createdAt],
       ["updated", row.updatedAt],
     ];

@@ -1,6 +1,7 @@
 // What a create is asked and what it answers (CLI, HTTP, MCP alike).
 import type { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
+import type { BudgetSpec } from "../attention/budget";
 import type { ReadinessWait } from "../launch/start";
 
 export interface CreateInput {
@@ -21,6 +22,8 @@ export interface CreateInput {
   /** Spawn options, mapped per harness onto its own flags and kept for every later launch. */
   model?: string;
   effort?: string;
+  /** A budget for this session (lib/attention); absent: its group's or the project's default, if any. */
+  budget?: BudgetSpec;
   /** The calling agent's own session id (its SPEX_SESSION_ID): a child it creates lands in its group. */
   creator?: string;
   /** From the backend: the session id derives from it and replays are answered, not repeated. */

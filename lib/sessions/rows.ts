@@ -16,6 +16,7 @@ import { readSession } from "../record";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
+import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 import { mergedSessions } from "./merged";
 
 export interface SessionRow {
@@ -58,6 +59,10 @@ export interface SessionRow {
   files: string[] | null;
   /** The bare name parts the label is derived from (seed 001's session object). */
   raw: { name: string; title: string; node: string };
+  /** Tokens and cost read from the agent's transcript so far (lib/attention); null before any was read. */
+  usage: UsageSummary | null;
+  /** What holds the agent up (rate_limited, auth_required), or null. */
+  stall: string | null;
   /** `spex session merge` landed its branch, and the branch has no commits since. */
   merged: boolean;
 }
@@ -100,6 +105,8 @@ export interface ListingFacts {
   groups: Map<string, string>;
   /** Session id → place in the launch queue. */
   queue: Map<string, number>;
+  /** The price overrides in force (read once per listing). */
+  prices?: Record<string, ModelPrice>;
   /** Sessions whose branch landed and has not moved since. */
   merged: Set<string>;
 }
@@ -146,6 +153,8 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     effort: view.effort ?? "",
     files: readDeclaredFiles(sessionPaths(store, reading.id).files),
     raw: { name: view.name, title: view.title, node: view.node },
+    usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
+    stall: view.stall || null,
     merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
   };
 }
@@ -158,7 +167,7 @@ export function readAll(store: ProjectStore): RecordReading[] {
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
   const readings = readAll(store);
-  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings) };
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings), prices: pricesOrDefaults(store.home, store.root) };
   for (const reading of readings) {
     const row = rowOf(store, reading, facts);
     if (row) rows.push(row);

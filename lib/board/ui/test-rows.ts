@@ -41,6 +41,8 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     files: [],
     merged: false,
     raw: { name: "", title: "a session", node: "" },
+    usage: null,
+    stall: null,
     ...fields,
   };
 }
