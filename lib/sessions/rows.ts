@@ -60,6 +60,10 @@ export interface SessionRow {
   raw: { name: string; title: string; node: string };
   /** `spex session merge` landed its branch, and the branch has no commits since. */
   merged: boolean;
+  /** Workspace (lib/workspace): `failed` while its last setup failed, else ""; the port block it holds (`first-last`) or null; its sandbox ("", on, no-network). */
+  setup: string;
+  ports: string | null;
+  sandbox: string;
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -147,6 +151,9 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     files: readDeclaredFiles(sessionPaths(store, reading.id).files),
     raw: { name: view.name, title: view.title, node: view.node },
     merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
+    setup: view.setup ?? "",
+    ports: view.ports || null,
+    sandbox: view.sandbox ?? "",
   };
 }
 
