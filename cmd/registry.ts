@@ -73,6 +73,7 @@ import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
 import { BoardCommand } from "./board";
+import { InternalSetupCommand } from "./internal/setup";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -141,4 +142,5 @@ export const commands: CommandClass<any>[] = [
   MachineRmCommand,
   MachineInstallCommand,
   BoardCommand,
+  InternalSetupCommand,
 ];

@@ -6,6 +6,15 @@ import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { showSession } from "../../lib/verbs/show";
 import { formatCost, formatTokens } from "../../lib/attention/usage/summary";
+import type { WorkspaceDetail } from "../../lib/workspace/detail";
+
+/** The last setup in one line: how it went and where its log is. */
+function workspaceSetupLine(w: WorkspaceDetail | null): string {
+  const s = w?.setup;
+  if (!s) return "";
+  const how = s.state === "failed" ? `failed (${s.reason ?? "see the log"})` : s.state === "ok" ? "done" : "running";
+  return `${how}, log ${s.log}`;
+}
 
 export class SessionShowCommand extends RemotableCommand {
   static paths = [["session", "show"]];
@@ -27,7 +36,7 @@ export class SessionShowCommand extends RemotableCommand {
   selector = Option.String({ name: "SEL" });
 
   async execute(): Promise<number> {
-    const { detail, screen, json } = await showSession(currentProject(), this.selector);
+    const { detail, screen, json, workspace } = await showSession(currentProject(), this.selector);
     if (this.json) {
       writeJson(this.context.stdout, json);
       return 0;
@@ -53,6 +62,10 @@ export class SessionShowCommand extends RemotableCommand {
       ["folder", row.directory],
       ["queued", row.queuePosition !== null ? `#${row.queuePosition}: it launches when a slot frees` : ""],
       ["files", row.files === null ? "(files.json cannot be read)" : row.files.join(", ")],
+      ["setup", workspaceSetupLine(workspace)],
+      ["included", workspace?.included ? [...workspace.included.copied.map((c) => c.path), ...workspace.included.skipped.map((s) => `not ${s.path} (${s.reason})`)].join(", ") : ""],
+      ["ports", workspace?.ports ? `${workspace.ports} (SPEX_PORT ${workspace.ports.split("-")[0]})` : ""],
+      ["sandbox", workspace?.sandbox ?? ""],
       ["proposal", row.proposal],
       ["note", detail.note],
       ["stall", row.stall ?? ""],

@@ -43,6 +43,7 @@ export const STATUS_TONE: Record<string, StatusTone> = {
   review: "magenta",
   done: "magenta",
   "close-pending": "magenta",
+  setup_failed: "red",
   offline: "dim",
   retired: "dim",
 };

@@ -65,6 +65,10 @@ export interface SessionRow {
   stall: string | null;
   /** `spex session merge` landed its branch, and the branch has no commits since. */
   merged: boolean;
+  /** Workspace (lib/workspace): `failed` while its last setup failed, else ""; the port block it holds (`first-last`) or null; its sandbox ("", on, no-network). */
+  setup: string;
+  ports: string | null;
+  sandbox: string;
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -156,6 +160,9 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
     stall: view.stall || null,
     merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
+    setup: view.setup ?? "",
+    ports: view.ports || null,
+    sandbox: view.sandbox ?? "",
   };
 }
 
