@@ -6,6 +6,7 @@ import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { showSession } from "../../lib/verbs/show";
 import { formatCost, formatTokens } from "../../lib/attention/usage/summary";
+import { REASON_TEXT } from "../../lib/survive/reason";
 import type { WorkspaceDetail } from "../../lib/workspace/detail";
 
 /** The last setup in one line: how it went and where its log is. */
@@ -51,6 +52,7 @@ export class SessionShowCommand extends RemotableCommand {
       ["session", row.id],
       ["label", row.label],
       ["status", `${row.display} (lifecycle ${row.lifecycle}, ${row.liveness})`],
+      ["offline", row.offlineReason ? `${row.offlineReason}: ${REASON_TEXT[row.offlineReason]}` : ""],
       ["stopped", row.stopped ? `yes: the agent was stopped; \`spex session resume ${row.shortId}\` relaunches it` : ""],
       ["archived", row.archived ? "yes: hidden from `spex session ls` unless --all" : ""],
       ["branch", row.branch],

@@ -18,6 +18,9 @@ import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
 import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 import { mergedSessions } from "./merged";
+import { type OfflineReason, offlineReason } from "../survive/reason";
+import { agentBoot } from "../proc";
+import { serverRunningShown } from "../tmux";
 
 export interface SessionRow {
   kind: "ok";
@@ -38,6 +41,8 @@ export interface SessionRow {
   note: string;
   display: DisplayStatus;
   liveness: Liveness;
+  /** Why the agent of an offline session is gone (lib/survive/reason.ts), or null. */
+  offlineReason: OfflineReason | null;
   harness: string;
   launcher: string;
   tmuxSession: string;
@@ -115,6 +120,8 @@ export interface ListingFacts {
   merged: Set<string>;
 }
 
+const REASON_FACTS = { get boot() { return agentBoot(); }, serverRunning: serverRunningShown };
+
 export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {
   if (reading.kind === "absent") return undefined;
   if (reading.kind === "corrupt") {
@@ -123,6 +130,8 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
   }
   const view = publicRecord(reading.record, reading.pending);
   const liveness = reading.retired ? "offline" : recordLiveness(view, reading.pending !== null);
+  // Only a launched session that is not running has a reason; a starting or queued one is on its way.
+  const reason = liveness === "offline" && !reading.retired && !reading.pending && view.status !== "queued" ? offlineReason(view, REASON_FACTS) : null;
   return {
     kind: "ok",
     id: view.session_id,
@@ -141,6 +150,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     note: previewOf(view.note, 200),
     display: displayStatus(reading, liveness),
     liveness,
+    offlineReason: reason,
     harness: view.harness,
     launcher: view.launcher,
     tmuxSession: view.tmux_session,

@@ -24,6 +24,7 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     note: "",
     display: "idle",
     liveness: "online",
+    offlineReason: null,
     harness: "shell",
     launcher: "shell",
     tmuxSession: "",
