@@ -157,7 +157,7 @@ export function tmuxStart(socket: string, args: string[]): TmuxResult {
   const plan = planServerStart(serverStartFacts(), socket, randomHex(3));
   if (plan.prefix.length === 0) return tmuxSync(socket, args);
   const [program, ...rest] = plan.prefix;
-  const r = spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
+  const r = nodeChildProcess().spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
   if (!r.error && r.status === 0) return { code: 0, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
   // tmux made nothing (no server runs): the wrapper failed, or tmux refused before starting one.
   if (serverRunning(socket) === false) return tmuxSync(socket, args);
