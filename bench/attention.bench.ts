@@ -13,6 +13,7 @@ import { seedRecord } from "../test/support/records";
 import { REPO_ROOT, SPEX_BIN, sandbox } from "../test/support/sandbox";
 import { projectStore, sessionPaths } from "../lib/store";
 import { claudeProjectName } from "../lib/attention/usage";
+import { announce, payloadOf } from "../lib/attention";
 import { median, ms, table, timeCommand } from "./support";
 
 function hookFigures(runs: number): string[][] {
@@ -49,6 +50,43 @@ function hookFigures(runs: number): string[][] {
       `${(median(write[name]!) / median(write[base]!)).toFixed(3)}`,
     ]);
   } finally {
+    sb.cleanup();
+  }
+}
+
+/**
+ * What a notify entry adds to a write, in-process (the wall times above
+ * drown it on a shared machine): reading the entries, and for a transition
+ * one wants, starting the detached delivery (here /bin/true stands for it, so
+ * only the start is timed).
+ */
+async function announceFigures(runs: number): Promise<string[][]> {
+  const sb = sandbox();
+  const before = process.env.SPEX_SELF_BIN;
+  process.env.SPEX_SELF_BIN = "/bin/true";
+  try {
+    const rec = seedRecord(sb.home, sb.repo, { status: "idle" });
+    const store = projectStore(sb.repo, sb.home);
+    const payload = payloadOf("idle", rec, { status: "active" });
+    const rows: string[][] = [];
+    for (const [name, config] of [
+      ["no notify entries", {}],
+      ["notify, not for this transition", { notify: [{ on: ["asking"], command: ["/bin/true"] }] }],
+      ["notify on it (a delivery started)", { notify: [{ on: ["idle"], command: ["/bin/true"] }] }],
+    ] as const) {
+      writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify(config));
+      const t: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        await announce(store, payload);
+        t.push(performance.now() - t0);
+      }
+      rows.push([name, ms(median(t))]);
+    }
+    return rows;
+  } finally {
+    if (before === undefined) delete process.env.SPEX_SELF_BIN;
+    else process.env.SPEX_SELF_BIN = before;
     sb.cleanup();
   }
 }
@@ -107,8 +145,15 @@ function usageFigures(sessions: number, transcriptBytes: number, runs: number): 
 }
 
 export default async function run(): Promise<void> {
-  process.stdout.write("hook path (median of 15 each, interleaved); ratio to no notify entries (budget ≤ 1.05)\n");
-  process.stdout.write(table(["notify config", "fast path", "ratio", "Stop write", "ratio"], hookFigures(15)));
-  process.stdout.write("\n");
-  process.stdout.write(table(["usage", "median", "note"], usageFigures(Number(process.env.BENCH_USAGE_SESSIONS) || 1000, 10 * 1024 * 1024, 5)));
+  // BENCH_ATTENTION=hook or =usage runs one half.
+  const only = process.env.BENCH_ATTENTION ?? "";
+  const runs = Number(process.env.BENCH_HOOK_RUNS) || 15;
+  if (only !== "usage") {
+    process.stdout.write(`hook path (median of ${runs} each, interleaved); ratio to no notify entries (budget ≤ 1.05)\n`);
+    process.stdout.write(table(["notify config", "fast path", "ratio", "Stop write", "ratio"], hookFigures(runs)));
+    process.stdout.write("\nwhat the notify step adds to a write, in-process (median of 40)\n");
+    process.stdout.write(table(["notify config", "added"], await announceFigures(40)));
+    process.stdout.write("\n");
+  }
+  if (only !== "hook") process.stdout.write(table(["usage", "median", "note"], usageFigures(Number(process.env.BENCH_USAGE_SESSIONS) || 1000, 10 * 1024 * 1024, 5)));
 }

@@ -87,7 +87,7 @@ for (const c of CASES) {
       expect(api.turns().length).toBe(2);
 
       const ls = await spexAsync(sb, ["session", "ls"]);
-      expect(ls.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+COST\s+LABEL/);
+      expect(ls.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+AGE\s+COST\s+LABEL/);
       expect(ls.stdout).toContain(` ${formatCost(2 * c.costPerTurn!)} `);
 
       const report = JSON.parse((await spexAsync(sb, ["usage", "--json"])).stdout);

@@ -106,8 +106,8 @@ describe("spex usage", () => {
     expect(shown.usage).toMatchObject({ input: 200, output: 40, cacheRead: 60, cacheWrite: 80, total: 380, models: ["claude-opus-4-8"], unpriced: [] });
     expect(s.spex(["session", "show", claude.session_id]).stdout).toContain("usage    380 tokens (input 200, output 40, cache read 60, cache write 80), <$0.01");
     const ls = s.spex(["session", "ls"]).stdout;
-    expect(ls.split("\n")[0]).toMatch(/^ID\s+STATUS\s+COST\s+LABEL/);
-    expect(ls).toMatch(new RegExp(`${claude.session_id.slice(0, 8)}\\s+\\S+\\s+<\\$0\\.01\\s+claude work`));
+    expect(ls.split("\n")[0]).toMatch(/^ID\s+STATUS\s+AGE\s+COST\s+LABEL/);
+    expect(ls).toMatch(new RegExp(`${claude.session_id.slice(0, 8)}\\s+\\S+\\s+\\S+\\s+<\\$0\\.01\\s+claude work`));
     const row = okJson(s.spex(["session", "ls", claude.session_id, "--json"]))[0];
     expect(row.usage.total).toBe(380);
 
