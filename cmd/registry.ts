@@ -74,6 +74,7 @@ import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
 import { BoardCommand } from "./board";
 import { InternalSetupCommand } from "./internal/setup";
+import { SessionForwardCommand } from "./session/forward";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -143,4 +144,5 @@ export const commands: CommandClass<any>[] = [
   MachineInstallCommand,
   BoardCommand,
   InternalSetupCommand,
+  SessionForwardCommand,
 ];
