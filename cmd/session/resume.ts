@@ -1,4 +1,5 @@
 import { Option } from "clipanion";
+import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { RemotableCommand } from "../remotable";
 import type { RemoteSpec } from "../../lib/machines";
@@ -39,6 +40,7 @@ export class SessionResumeCommand extends RemotableCommand {
       ["Restart a running one", "spex session resume 3f2a --force"],
       ["Plan bringing the fleet back after a reboot", "spex session resume --all --dry-run"],
       ["Bring it back, telling the ones cut off mid-turn", "spex session resume --all --note 'the machine restarted; continue where you left off'"],
+      ["Raise a spent budget to five dollars", "spex session resume 3f2a --budget-usd 5"],
     ],
   });
 
@@ -52,6 +54,8 @@ export class SessionResumeCommand extends RemotableCommand {
   dryRun = Option.Boolean("--dry-run", false, { description: "With --all: print the plan; change nothing" });
   note = Option.String("--note", { description: "With --all: a message for each session that died mid-turn, handed over once it runs again" });
   quiet = Option.Boolean("--quiet", false, { description: "With --all: print nothing but failures" });
+  budgetUsd = Option.String("--budget-usd", { description: "A new budget in dollars (a session parked by its budget is unparked)", validator: t.isNumber() });
+  budgetTokens = Option.String("--budget-tokens", { description: "A new budget in tokens", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
 
   async execute(): Promise<number> {
     if (this.all) return this.resumeFleet();
@@ -60,6 +64,16 @@ export class SessionResumeCommand extends RemotableCommand {
     if (this.selector === undefined) throw usage("name the session to resume, or give --all", "spex session resume SEL, or spex session resume --all --dry-run");
     const store = currentProject();
     const { id } = resolveSelector(store, this.selector);
+    if (this.budgetUsd !== undefined || this.budgetTokens !== undefined) {
+      const { raiseBudget } = await import("../../lib/attention/raise");
+      const raised = await raiseBudget(store, id, { usd: this.budgetUsd, tokens: this.budgetTokens });
+      // A running agent needs no relaunch: the new limit is all there was to do (and the unpark, if it was parked by its budget).
+      if (raised.running && !this.force) {
+        if (this.json) writeJson(this.context.stdout, { id, budget: raised.budget, percent: Math.floor(raised.percent), unparked: raised.unparked, resumed: false });
+        else this.context.stdout.write(`budget of ${id.slice(0, 8)} raised (${Math.floor(raised.percent)} % spent)${raised.unparked ? "; it is at rest again" : ""}\n`);
+        return 0;
+      }
+    }
     const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, `relaunching session ${id.slice(0, 8)}`);
     const result = await resumeSession(store, id, { force: this.force, onWaiting }).finally(() => spinner.stop());
     if (this.json) {
@@ -72,6 +86,7 @@ export class SessionResumeCommand extends RemotableCommand {
 
   private async resumeFleet(): Promise<number> {
     if (this.selector !== undefined) throw usage("--all takes no session; narrow it with --status, --group, --project or --reason", "drop the selector, or drop --all");
+    if (this.budgetUsd !== undefined || this.budgetTokens !== undefined) throw usage("--budget-usd and --budget-tokens raise one session's budget, not --all's", "raise it with spex session resume SEL --budget-usd N");
     if (this.force) throw usage("--force does not go with --all: --all brings back only sessions whose agent is gone", "resume a running session on its own with --force");
     const reasons = words(this.reason);
     const unknown = reasons?.filter((r) => !isOfflineReason(r)) ?? [];

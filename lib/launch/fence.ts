@@ -116,7 +116,8 @@ export async function restoreOriginal(store: ProjectStore, id: string, opts: { r
       if (r.launch_readiness_pending === "") return undefined;
       const original = JSON.parse(r.launch_readiness_pending) as PendingOriginal;
       if (original.status === "queued" && !opts.requeue) Object.assign(original, { status: "idle", stopped: true });
-      return { ...r, ...original, launch_readiness_pending: "", agent_pid: "", agent_start: "" };
+      // A launch that failed holds no port block (lib/workspace).
+      return { ...r, ...original, launch_readiness_pending: "", agent_pid: "", agent_start: "", ports: "" };
     },
     { reason: "launch-restore", allowRetired: true, purpose: `restore ${id}` },
   );

@@ -16,6 +16,7 @@ import { readSession } from "../record";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
+import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 import { mergedSessions } from "./merged";
 import { type OfflineReason, offlineReason } from "../survive/reason";
 import { agentBoot } from "../proc";
@@ -63,8 +64,16 @@ export interface SessionRow {
   files: string[] | null;
   /** The bare name parts the label is derived from (seed 001's session object). */
   raw: { name: string; title: string; node: string };
+  /** Tokens and cost read from the agent's transcript so far (lib/attention); null before any was read. */
+  usage: UsageSummary | null;
+  /** What holds the agent up (rate_limited, auth_required), or null. */
+  stall: string | null;
   /** `spex session merge` landed its branch, and the branch has no commits since. */
   merged: boolean;
+  /** Workspace (lib/workspace): `failed` while its last setup failed, else ""; the port block it holds (`first-last`) or null; its sandbox ("", on, no-network). */
+  setup: string;
+  ports: string | null;
+  sandbox: string;
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -105,6 +114,8 @@ export interface ListingFacts {
   groups: Map<string, string>;
   /** Session id → place in the launch queue. */
   queue: Map<string, number>;
+  /** The price overrides in force (read once per listing). */
+  prices?: Record<string, ModelPrice>;
   /** Sessions whose branch landed and has not moved since. */
   merged: Set<string>;
 }
@@ -156,7 +167,12 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     effort: view.effort ?? "",
     files: readDeclaredFiles(sessionPaths(store, reading.id).files),
     raw: { name: view.name, title: view.title, node: view.node },
+    usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
+    stall: view.stall || null,
     merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
+    setup: view.setup ?? "",
+    ports: view.ports || null,
+    sandbox: view.sandbox ?? "",
   };
 }
 
@@ -168,7 +184,7 @@ export function readAll(store: ProjectStore): RecordReading[] {
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
   const readings = readAll(store);
-  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings) };
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings), prices: pricesOrDefaults(store.home, store.root) };
   for (const reading of readings) {
     const row = rowOf(store, reading, facts);
     if (row) rows.push(row);
@@ -176,7 +192,8 @@ export function listRows(store: ProjectStore): ListRow[] {
   return rows.sort((a, b) => {
     const ta = a.kind === "ok" ? a.createdAt : "";
     const tb = b.kind === "ok" ? b.createdAt : "";
-    return ta === tb ? a.id.localeCompare(b.id) : ta.localeCompare(tb);
+    // ISO times and UUIDs: code-unit order is their order, without the cost of a collator.
+    return ta === tb ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : ta < tb ? -1 : 1;
   });
 }
 

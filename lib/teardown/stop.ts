@@ -38,7 +38,11 @@ export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof 
   // A stopped session also leaves the launch queue: it waits for a resume, not for a slot.
   const status = base.status === "queued" ? "idle" : base.status;
   // Ended by spex (stop, close, archive --stop): a reader says `killed`, and `resume --all` leaves it be (lib/survive).
-  return { ...base, status, launch_readiness_pending: "", stopped: true, stopped_by: by, after_turn: "", agent_pid: "", agent_start: "" };
+  // Clearing what a gone agent left (by "") keeps the reason it died with.
+  const stopped: SessionRecord = { ...base, status, launch_readiness_pending: "", stopped: true, stopped_by: by, after_turn: "", agent_pid: "", agent_start: "" };
+  // Its port block goes back to the pool (lib/workspace).
+  delete stopped.ports;
+  return stopped;
 }
 
 function sameRecord(a: SessionRecord, b: SessionRecord): boolean {

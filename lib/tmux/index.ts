@@ -1,6 +1,6 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
-import { spawn, spawnSync } from "node:child_process";
+import type * as ChildProcess from "node:child_process";
 import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
@@ -73,15 +73,33 @@ function tmuxSpawnError(e: Error): Error {
   });
 }
 
+// node:child_process is loaded on first use, and only under Node: in the
+// binary Bun's own spawnSync runs tmux for a third of the CPU (live makes
+// several tmux calls per run, a hook one or two).
+let childProcess: typeof ChildProcess | undefined;
+const nodeChildProcess = () => (childProcess ??= require("node:child_process") as typeof ChildProcess);
+
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
 export function tmuxSync(socket: string, args: string[], input?: string | Buffer): TmuxResult {
-  const r = spawnSync("tmux", [...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: 64 * 1024 * 1024 });
+  const argv = [...baseArgs(socket), ...args];
+  if (typeof Bun !== "undefined") {
+    let r: ReturnType<typeof Bun.spawnSync>;
+    try {
+      r = Bun.spawnSync({ cmd: ["tmux", ...argv], env: tmuxEnv(), stdin: input === undefined ? "ignore" : Buffer.from(input), stdout: "pipe", stderr: "pipe", maxBuffer: MAX_OUTPUT });
+    } catch (e) {
+      throw tmuxSpawnError(e as Error);
+    }
+    return { code: r.exitCode ?? -1, stdout: r.stdout?.toString("utf8") ?? "", stderr: r.stderr?.toString("utf8") ?? "" };
+  }
+  const r = nodeChildProcess().spawnSync("tmux", argv, { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: MAX_OUTPUT });
   if (r.error) throw tmuxSpawnError(r.error);
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
 export function tmuxAsync(socket: string, args: string[], input?: string | Buffer): Promise<TmuxResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = nodeChildProcess().spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -139,7 +157,7 @@ export function tmuxStart(socket: string, args: string[]): TmuxResult {
   const plan = planServerStart(serverStartFacts(), socket, randomHex(3));
   if (plan.prefix.length === 0) return tmuxSync(socket, args);
   const [program, ...rest] = plan.prefix;
-  const r = spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
+  const r = nodeChildProcess().spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
   if (!r.error && r.status === 0) return { code: 0, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
   // tmux made nothing (no server runs): the wrapper failed, or tmux refused before starting one.
   if (serverRunning(socket) === false) return tmuxSync(socket, args);
@@ -226,9 +244,10 @@ export interface BatchCapture {
   screens: Map<string, string>;
 }
 
-// tmux takes a whole command list as one message and refuses one past 16 KB:
-// a batch is cut into parts below that.
-const MAX_BATCH_BYTES = 12 * 1024;
+// tmux takes a whole command list as one message of at most 16 KB (its
+// MAX_IMSGSIZE, less the message headers: 16,364 bytes of NUL-terminated
+// arguments); a batch is cut into parts that fit, with room to spare.
+const MAX_COMMAND_BYTES = 16364 - 512;
 
 function argBytes(commands: string[][]): number {
   let n = 0;
@@ -237,7 +256,7 @@ function argBytes(commands: string[][]): number {
 }
 
 /**
- * One tmux process per server (per 12 KB of commands: about 180 panes): an
+ * One tmux process per server (per 16 KB of commands: about 220 panes): an
  * optional first command (e.g. a `list-panes`) whose output is returned as
  * `prelude`, then every target's capture, each followed by a marker line that
  * tmux prints with the pane id it captured. The marker's own text holds only
@@ -253,11 +272,13 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
   const mark = `@@${randomHex(6)}@@`;
   const begin = `${mark}begin`;
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
+  // Joined flags and `display` (tmux's own short name for display-message):
+  // shorter commands put more panes in one tmux process.
   const captureOf = (i: number): string[][] => {
-    const cap = ["capture-pane", "-p", "-J", "-t", targets[i]!];
-    if (history > 0) cap.push("-S", String(-history));
-    return [cap, ["display-message", "-p", "-t", targets[i]!, `${mark}${i} #{pane_id}`]];
+    const cap = history > 0 ? ["capture-pane", "-pJ", "-S", String(-history), "-t", targets[i]!] : ["capture-pane", "-pJt", targets[i]!];
+    return [cap, ["display", "-pt", targets[i]!, `${mark}${i} #{pane_id}`]];
   };
+  const budget = MAX_COMMAND_BYTES - argBytes([baseArgs(socket)]);
   let head: string | undefined;
   let from = 0;
   let first = prelude;
@@ -268,7 +289,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
     for (; end < targets.length; end++) {
       const more = captureOf(end);
       const add = argBytes(more);
-      if (end > from && size + add > MAX_BATCH_BYTES) break;
+      if (end > from && size + add > budget) break;
       commands.push(...more);
       size += add;
     }
@@ -286,7 +307,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
         continue;
       }
       // Only the marker of the next expected target counts, with a real pane id.
-      const m = begun ? ended.exec(line) : null;
+      const m = begun && line.startsWith(mark) ? ended.exec(line) : null;
       if (m && Number(m[1]) === next) {
         screens.set(m[2]!, chunk.join("\n"));
         chunk = [];

@@ -41,7 +41,10 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     effort: "",
     files: [],
     merged: false,
+    setup: "", ports: null, sandbox: "",
     raw: { name: "", title: "a session", node: "" },
+    usage: null,
+    stall: null,
     ...fields,
   };
 }
