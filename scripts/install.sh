@@ -80,3 +80,24 @@ esac
 # fails for an unbound key. -d is a folder tmux changes into, not shell text.
 say "  the board in a popup on prefix S, only while S is unbound:"
 say "    if-shell '! tmux list-keys -T prefix S >/dev/null 2>&1' 'bind-key S display-popup -E -w 90% -h 90% -d \"#{pane_current_path}\" \"spex board\"'"
+
+# Optional (issue 27): a systemd user service that brings the fleet back at
+# login, printed, never installed. systemd refuses quotes and backslashes in
+# the executable's own name, so the binary is handed to sh as an argument,
+# where it takes the unit's double-quoted form (\ and " escaped, $ as $$,
+# % as %%). sh -l reads the login profile, so the agents' own PATH is there.
+# KillMode=process: the tmux server spex starts must outlive this one-shot.
+systemd_word() {
+  printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\$/$$/g' -e 's/%/%%/g')"
+}
+if [ "$(uname -s)" = Linux ]; then
+  unit="\"\${XDG_CONFIG_HOME:-\$HOME/.config}/systemd/user\""
+  set -- '[Unit]' 'Description=Bring back the spex sessions whose agents died (spex session resume --all)' \
+    '[Service]' 'Type=oneshot' "ExecStart=/bin/sh -lc \"exec \\\"\$\$0\\\" session resume --all --quiet\" $(systemd_word "$bin/spex")" 'KillMode=process' \
+    '[Install]' 'WantedBy=default.target'
+  lines=
+  for l in "$@"; do lines="$lines $(sh_word "$l")"; done
+  say "optional: bring the sessions back at login (spex session resume --all --quiet), a systemd user service"
+  say "  to turn it on, in bash or zsh (systemctl --user disable spex-resume.service turns it off):"
+  say "    mkdir -p $unit && printf '%s\\n'$lines > $unit/spex-resume.service && systemctl --user daemon-reload && systemctl --user enable spex-resume.service"
+fi

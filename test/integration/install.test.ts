@@ -100,6 +100,76 @@ describe("make install", () => {
   });
 });
 
+// ---- the printed user service (issue 27 item 4): printed, never installed ----
+
+/**
+ * A unit's command line split as systemd.exec(5) documents it: words apart by
+ * blanks, a word or part of one quoted with "…" or '…', \\ \" \' escapes, $$ for $ and %% for %. A
+ * lone $ or % (which systemd would expand) or any other escape is an error.
+ */
+function unitWords(line: string): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < line.length) {
+    while (line[i] === " ") i++;
+    if (i >= line.length) break;
+    let word = "";
+    while (i < line.length && line[i] !== " ") {
+      const q = line[i] === '"' || line[i] === "'" ? line[i++]! : "";
+      for (; i < line.length && (q ? line[i] !== q : line[i] !== " "); i++) {
+        const c = line[i]!;
+        const next = line[i + 1] ?? "";
+        if (c === "\\") {
+          if (next === "" || !"\\\"'".includes(next)) throw new Error(`the escape \\${next} in ${line}`);
+          word += next;
+          i++;
+        } else if (c === "$" || c === "%") {
+          if (next !== c) throw new Error(`a lone ${c} (systemd would expand it) in ${line}`);
+          word += c;
+          i++;
+        } else word += c;
+      }
+      if (q && line[i++] !== q) throw new Error(`an unclosed quote in ${line}`);
+    }
+    words.push(word);
+  }
+  return words;
+}
+
+describe("the printed user service", () => {
+  test("pasted into sh, it writes a unit systemd accepts and enables it; its command runs the installed spex session resume --all --quiet", () => {
+    const line = pasteLine("optional: bring the sessions back at login", "to turn it on");
+    // A stand-in systemctl logs what it is asked; the unit lands under the sandbox's HOME.
+    const standIn = join(sb.dir, "systemctl-standin");
+    mkdirSync(standIn, { recursive: true });
+    const calls = join(standIn, "calls.log");
+    writeFileSync(join(standIn, "systemctl"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`);
+    chmodSync(join(standIn, "systemctl"), 0o755);
+    const env = { ...sb.env, PATH: `${standIn}:${sb.env.PATH}` };
+    delete env.XDG_CONFIG_HOME;
+    const pasted = spawnSync("sh", ["-c", line], { cwd: sb.repo, env, encoding: "utf8" });
+    expect({ code: pasted.status, stderr: pasted.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readFileSync(calls, "utf8")).toBe("--user daemon-reload\n--user enable spex-resume.service\n");
+    const file = join(sb.env.HOME!, ".config", "systemd", "user", "spex-resume.service");
+    const unit = readFileSync(file, "utf8");
+    expect(unit).toContain("WantedBy=default.target");
+    if (spawnSync("systemd-analyze", ["--version"]).status === 0) {
+      const verified = spawnSync("systemd-analyze", ["verify", "--man=no", file], { env: sb.env, encoding: "utf8" });
+      expect({ code: verified.status, stderr: verified.stderr }).toEqual({ code: 0, stderr: "" });
+    }
+    // The command, run as systemd would split it (from /, no terminal): the installed binary, with nothing to resume, says nothing.
+    const exec = unit.split("\n").find((l) => l.startsWith("ExecStart="))!.slice("ExecStart=".length);
+    const [cmd, ...args] = unitWords(exec);
+    expect(cmd).toBe("/bin/sh");
+    expect(args.at(-1)).toBe(join(bin(), "spex"));
+    const traced = spawnSync(cmd!, [args[0]!, `set -x; ${args[1]}`, ...args.slice(2)], { cwd: "/", env: sb.env, encoding: "utf8" });
+    expect(traced.status).toBe(0);
+    expect(traced.stdout).toBe("");
+    expect(traced.stderr).toContain(`session resume --all --quiet`);
+    expect(traced.stderr.split("\n").filter((l) => !l.startsWith("+"))).toEqual([""]);
+  });
+});
+
 // ---- the printed tmux lines, in a real tmux server with a client attached ----
 
 /** A tmux server of the test's own: `-L name`, its config from `conf`, killed by `kill()`. */

@@ -151,7 +151,7 @@ describe("resume --all", () => {
     // Each session: its first launch and one relaunch, nothing more.
     expect([...relaunches(log).values()].every((n) => n === 1)).toBe(true);
     expect(launches(log)).toHaveLength(100);
-  }, 600000);
+  }, 900000);
 
   test("killed and archived sessions stay down unless asked; the filters narrow what comes back; a refusal changes nothing and exits 1", async () => {
     sb = sandbox();
