@@ -4,7 +4,7 @@
 // narrow-screen hiding from this list and nothing else.
 import { age, el } from "./dom";
 import type { Row } from "./types";
-import { rowNote } from "./words";
+import { rowNote, statusTags } from "./words";
 
 /** Where a row sits in the tree, besides the row itself. */
 export interface Place {
@@ -35,20 +35,6 @@ export const labelOf = (row: Row): string => (row.kind === "ok" ? row.label : "(
 /** Sorting by status: what needs you, what runs, what rests, what is gone. */
 const STATUS_ORDER = ["asking", "error", "review", "corrupt", "unreadable", "starting", "working", "queued", "parked", "idle", "close-pending", "done", "offline", "retired"];
 
-/** Statuses that stand for the agent's proposal, which outlives the agent itself. */
-const PROPOSALS = new Set(["review", "done", "close-pending"]);
-
-/** What a row's status says besides its display status: its place in the queue, merged, a proposal's agent gone, archived. */
-export function statusTags(row: Row): string[] {
-  if (row.kind !== "ok") return [];
-  const tags: string[] = [];
-  if (row.queuePosition !== null && row.queuePosition !== undefined) tags.push(`#${row.queuePosition} in queue`);
-  if (row.merged) tags.push("merged");
-  if (row.liveness === "offline" && PROPOSALS.has(row.display)) tags.push("offline");
-  if (row.archived) tags.push("archived");
-  return tags;
-}
-
 export const COLUMNS: Column[] = [
   {
     key: "label",
@@ -71,7 +57,7 @@ export const COLUMNS: Column[] = [
     sort: (row) => STATUS_ORDER.indexOf(row.display) + 1 || STATUS_ORDER.length + 1,
   },
   { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
-  { key: "live", header: "live", wide: true, text: (row) => (row.kind === "ok" && row.offlineReason ? `${row.liveness} · ${row.offlineReason}` : row.liveness), tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
+  { key: "live", header: "live", wide: true, text: (row) => row.liveness, tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
   { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
   { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
   { key: "cost", header: "cost", wide: true, text: (row) => ok(row, costText, ""), sort: (row) => ok(row, (r) => r.usage?.costUsd ?? r.usage?.total ?? -1, -1) },

@@ -1,7 +1,7 @@
 // A timeline event in words a person reads ("asked: which db?", "message
 // from ops delivered: use postgres") rather than its field names. Pure: the
 // page passes a way to name other sessions.
-import type { Sender, TimelineEvent } from "./types";
+import type { Row, Sender, TimelineEvent } from "./types";
 
 export type NameOf = (id: string) => string;
 
@@ -80,4 +80,20 @@ export function rowNote(row: { display: string; lifecycle: string; proposal: str
   if (row.proposal === "merge" && row.display === "review") return withNote("proposes merge", row.note);
   if (row.display === "error") return withNote("error", row.note);
   return row.note;
+}
+
+/** Statuses that stand for the agent's proposal, which outlives the agent itself. */
+const PROPOSALS = new Set(["review", "done", "close-pending"]);
+
+/** What a row's status says besides its display status: its place in the queue, merged, a proposal's agent gone and why, archived. */
+export function statusTags(row: Row): string[] {
+  if (row.kind !== "ok") return [];
+  const tags: string[] = [];
+  if (row.queuePosition !== null && row.queuePosition !== undefined) tags.push(`#${row.queuePosition} in queue`);
+  if (row.merged) tags.push("merged");
+  if (row.liveness === "offline" && PROPOSALS.has(row.display)) tags.push("offline");
+  // Why the agent is gone, as ls says it (machine_restarted, tmux_server_gone, agent_exited, killed): seen on a narrow screen too.
+  if (row.offlineReason) tags.push(row.offlineReason);
+  if (row.archived) tags.push("archived");
+  return tags;
 }

@@ -145,7 +145,7 @@ describe("the printed user service", () => {
     const calls = join(standIn, "calls.log");
     writeFileSync(join(standIn, "systemctl"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`);
     chmodSync(join(standIn, "systemctl"), 0o755);
-    const env = { ...sb.env, PATH: `${standIn}:${sb.env.PATH}` };
+    const env: Record<string, string> = { ...sb.env, PATH: `${standIn}:${sb.env.PATH}` };
     delete env.XDG_CONFIG_HOME;
     const pasted = spawnSync("sh", ["-c", line], { cwd: sb.repo, env, encoding: "utf8" });
     expect({ code: pasted.status, stderr: pasted.stderr }).toEqual({ code: 0, stderr: "" });

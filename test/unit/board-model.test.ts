@@ -73,6 +73,14 @@ describe("board words", () => {
     expect(statusCounts(rows)).toBe("1 asking · 1 corrupt · 2 working · 1 idle");
   });
 
+  test("an offline row's status says why its agent is gone, as ls does (issue 27)", () => {
+    const status = COLUMNS.find((c) => c.key === "status")!;
+    const at = { now: 0, depth: 0 };
+    expect(status.cell(sessionRow({ display: "idle", liveness: "offline", offlineReason: "machine_restarted" }), at)).toBe("idle · machine_restarted");
+    expect(status.cell(sessionRow({ display: "review", liveness: "offline", offlineReason: "tmux_server_gone" }), at)).toBe("review · offline · tmux_server_gone");
+    expect(status.cell(sessionRow({ display: "idle", liveness: "offline", offlineReason: "killed", archived: true }), at)).toBe("idle · killed (archived)");
+  });
+
 });
 
 describe("board columns", () => {

@@ -1,7 +1,8 @@
 // The dashboard says what happened in words (issue 17): a question, a
 // message and its delivery, a merge — not field names.
 import { describe, expect, test } from "bun:test";
-import { eventWords, rowNote } from "../../web/words";
+import { eventWords, rowNote, statusTags } from "../../web/words";
+import { sessionRow } from "../../lib/board/ui/test-rows";
 
 const names = (id: string) => ({ "1111": "ops lead" })[id] ?? id.slice(0, 4);
 const at = { seq: 1, at: "2026-12-01T00:00:00Z" };
@@ -36,5 +37,13 @@ describe("rowNote", () => {
     expect(rowNote({ display: "asking", lifecycle: "asking", proposal: "", note: "which db?" })).toBe("asks: which db?");
     expect(rowNote({ display: "review", lifecycle: "awaiting", proposal: "merge", note: "ready" })).toBe("proposes merge: ready");
     expect(rowNote({ display: "working", lifecycle: "active", proposal: "", note: "" })).toBe("");
+  });
+});
+
+describe("statusTags", () => {
+  test("an offline row says why its agent is gone, beside the status badge, as ls does (issue 27)", () => {
+    expect(statusTags(sessionRow({ display: "idle", liveness: "offline", offlineReason: "machine_restarted" }))).toEqual(["machine_restarted"]);
+    expect(statusTags(sessionRow({ display: "review", liveness: "offline", offlineReason: "killed", archived: true }))).toEqual(["offline", "killed", "archived"]);
+    expect(statusTags(sessionRow({ display: "idle", liveness: "online" }))).toEqual([]);
   });
 });
