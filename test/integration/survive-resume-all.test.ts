@@ -5,7 +5,7 @@
 // relaunched exactly once; an agent with a conversation goes back into it.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { storedRecord } from "../support/records";
 import { spexAsync } from "./backend-support";
@@ -164,6 +164,15 @@ describe("resume --all", () => {
     expect(sb.spex(["session", "stop", gamma]).code).toBe(0);
     expect(sb.spex(["session", "archive", delta]).code).toBe(0);
     await restart(sb, [alpha, beta, delta]);
+
+    // The filters of a plan: another project's text finds nothing, this one's finds both; a status narrows.
+    const planIds = (...args: string[]) => JSON.parse(sb.spex(["session", "resume", "--all", "--dry-run", "--json", ...args], { env: RESTARTED }).stdout).entries.map((e: any) => e.id).sort();
+    expect(planIds("--project", "no-such-project")).toEqual([]);
+    expect(planIds("--project", basename(sb.repo))).toEqual([alpha, beta].sort());
+    const lifecycle = JSON.parse(sb.spex(["session", "ls", "--json"], { env: RESTARTED }).stdout).find((r: any) => r.id === alpha).lifecycle;
+    expect(planIds("--status", lifecycle)).toEqual([alpha, beta].sort());
+    expect(planIds("--status", lifecycle === "asking" ? "review" : "asking")).toEqual([]);
+    expect(launches(log)).toHaveLength(4);
 
     // Only the group's: beta.
     const grouped = JSON.parse(sb.spex(["session", "resume", "--all", "--group", "fleet", "--json"], { env: RESTARTED }).stdout);
