@@ -8,6 +8,7 @@ import { CoordPanel } from "./coord";
 import { CreateForm } from "./create-form";
 import { DetailPanel } from "./detail";
 import { BulkBar } from "./bulk";
+import { ResumeAllButton } from "./resume-all";
 import { byId } from "./dom";
 import { pageKeys } from "./keys";
 import { type Route, Router } from "./router";
@@ -28,10 +29,12 @@ const table = new SessionTable(
   () => {
     pills.render();
     bulk.render();
+    resumeAll.render();
   },
 );
 const pills = new StatusPills(table);
 const bulk = new BulkBar(table);
+const resumeAll = new ResumeAllButton(table);
 const notifier = new Notifier((id) => detail.open(id));
 const terminal = new LiveTerminal();
 const router = new Router((r) => follow(r));

@@ -8,7 +8,9 @@ import { type BudgetSpec, checkBudgetSpec } from "../attention/budget";
 import { SpexError } from "../errors";
 import { detailOf, listRows, parseHistory, readSessionScreen, renameSession, resolveSelector } from "../sessions";
 import { buildSnapshot } from "../snapshot";
-import { archiveSession, closeSession, quarantineRecord, restoreArchived, restoreRecord, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
+import { archiveSession, closeSession, quarantineRecord, restoreArchived, restoreRecord, resumeAll, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
+import { OFFLINE_REASONS, type OfflineReason } from "../survive/reason";
+import { STATUS_WORDS } from "../verbs/list";
 import { capturePane } from "../tmux";
 import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage, withDelivery } from "../comms";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
@@ -123,6 +125,23 @@ async function lifecycle(ctx: RouteContext, verb: string): Promise<Reply> {
   throw httpError("not_found", `no action "${verb}"`, 404);
 }
 
+function wordList(body: Record<string, unknown>, field: string, known: readonly string[]): string[] | undefined {
+  const v = body[field];
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.some((w) => typeof w !== "string" || !known.includes(w))) throw httpError("field_invalid", `"${field}" is a list of ${known.join(", ")}`, 400);
+  return v as string[];
+}
+
+/** `spex session resume --all` for this project (docs/survive.md): { dryRun?, note?, group?, status?: [..], reason?: [..] }. */
+async function resumeFleet(ctx: RouteContext): Promise<Reply> {
+  const body = await readJsonObject(ctx.req);
+  refuseUnknown(body, ["dryRun", "note", "group", "status", "reason"]);
+  const { note, group } = stringFields({ note: body.note, group: body.group }, ["note", "group"]);
+  const reasons = wordList(body, "reason", OFFLINE_REASONS) as OfflineReason[] | undefined;
+  const statuses = wordList(body, "status", STATUS_WORDS);
+  return ok(await resumeAll([ctx.store], { reasons, statuses, group: group || undefined }, { dryRun: booleanField(body, "dryRun"), note: note || undefined }));
+}
+
 async function reparent(ctx: RouteContext): Promise<Reply> {
   const body = await readJsonObject(ctx.req);
   refuseUnknown(body, ["children", "to"]);
@@ -207,6 +226,7 @@ export const ROUTES: Route[] = [
   { method: "GET", pattern: /^\/api\/sessions$/, handle: (c) => ok({ sessions: listRows(c.store) }) },
   { method: "POST", pattern: /^\/api\/sessions$/, handle: create },
   { method: "POST", pattern: /^\/api\/sessions\/reparent$/, handle: reparent },
+  { method: "POST", pattern: /^\/api\/sessions\/resume-all$/, handle: resumeFleet },
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}$`), handle: detail },
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/timeline$`), handle: timeline },
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/read$`), handle: read },

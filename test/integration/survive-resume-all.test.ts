@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { storedRecord } from "../support/records";
-import { spexAsync } from "./backend-support";
+import { http, serve, spexAsync } from "./backend-support";
 import { installFakeAgents } from "../support/agents";
 
 let sb: Sandbox;
@@ -209,6 +209,31 @@ describe("resume --all", () => {
     expect(quiet.stdout).toBe("");
     expect(quiet.stderr).toContain("branch_missing");
   }, 300000);
+
+  test("the dashboard's action: POST /api/sessions/resume-all plans, then brings back the dead, leaving the stopped; bad fields are refused", async () => {
+    sb = sandbox();
+    const log = countingFleet(sb, 12);
+    const [alive1, stopped] = ["one", "two"].map((p) => JSON.parse(sb.spex(["session", "new", "--launcher", "counted", "--json", p]).stdout).session_id as string) as [string, string];
+    expect(sb.spex(["session", "stop", stopped]).code).toBe(0);
+    await restart(sb, [alive1]);
+    const served = await serve(sb, { env: RESTARTED });
+    try {
+      const post = (body: unknown) => http(served.url, "/api/sessions/resume-all", { body, token: served.token });
+      const plan = await post({ dryRun: true });
+      expect(plan.status).toBe(200);
+      expect(plan.json.entries.map((e: any) => [e.id, e.reason, e.decision])).toEqual([[alive1, "machine_restarted", "launch"]]);
+      expect(launches(log)).toHaveLength(2);
+      expect((await post({ reason: ["bored"] })).json.error.code).toBe("field_invalid");
+      expect((await post({ force: true })).status).toBe(400);
+      expect((await http(served.url, "/api/sessions/resume-all", { body: {} })).status).toBe(401);
+      const done = await post({});
+      expect(done.status).toBe(200);
+      expect(done.json.summary).toMatchObject({ selected: 1, launched: 1, queued: 0, failed: 0 });
+      expect([...relaunches(log).keys()]).toEqual([alive1]);
+    } finally {
+      await served.stop();
+    }
+  }, 120000);
 
   test("a session waiting in the queue goes back into its own conversation when its slot comes (claude --resume <its id>), never afresh", async () => {
     sb = sandbox();

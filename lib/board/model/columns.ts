@@ -29,7 +29,8 @@ const ok = <T>(r: ListRow, f: (r: Extract<ListRow, { kind: "ok" }>) => T, none: 
 
 export const COLUMNS: Column[] = [
   { key: "id", header: "ID", width: 8, cell: (r) => r.shortId },
-  { key: "status", header: "STATUS", width: (rows) => Math.min(24, Math.max(7, ...rows.map((r) => statusWord(r).length))), cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
+  // Up to 28 cells: `offline · machine_restarted` whole.
+  { key: "status", header: "STATUS", width: (rows) => Math.min(28, Math.max(7, ...rows.map((r) => statusWord(r).length))), cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
   {
     key: "label",
     header: "LABEL",

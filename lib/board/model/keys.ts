@@ -19,6 +19,7 @@ export const KEYS: KeyHelp[] = [
   { keys: "x", short: "stop", what: "stop the agent and its tmux session", confirms: true },
   { keys: "a", short: "archive", what: "archive the session, or restore an archived one", confirms: true },
   { keys: "r", short: "resume", what: "resume a stopped session" },
+  { keys: "R", short: "", what: "resume every session whose agent died (machine restarted, tmux server gone, agent exited), as spex session resume --all", confirms: true },
   { keys: "c", short: "close", what: "close: worktree, branch and record go (the confirm lists what would be lost)", confirms: true },
   { keys: "t", short: "term", what: "open a shell in the session's worktree and attach to it" },
   { keys: "/", short: "filter", what: "filter by words (id, label, branch, status, note); Esc clears" },

@@ -77,6 +77,8 @@ export interface BoardServices {
   archive(id: string): Promise<string>;
   restore(id: string): Promise<string>;
   resume(id: string): Promise<string>;
+  /** `spex session resume --all` for this project: every session whose agent died, within sessions.maxActive. */
+  resumeAll(): Promise<string>;
   closeDiscards(id: string): Promise<CloseDiscards>;
   close(id: string, force: boolean): Promise<string>;
   create(form: NewSessionForm): Promise<string>;

@@ -16,6 +16,7 @@ import {
   gatherCloseFacts,
   planClose,
   restoreArchived,
+  resumeAll as resumeFleet,
   resumeSession,
   stopSession,
 } from "../../teardown";
@@ -68,6 +69,16 @@ export async function restore(store: ProjectStore, id: string): Promise<string> 
 export async function resume(store: ProjectStore, id: string): Promise<string> {
   const r = await resumeSession(store, id, {});
   return `resumed ${short(id)}${r.ready ? "" : " (not ready yet)"}`;
+}
+
+/** `resume --all` here: one line of totals, the first refusal's code beside them. */
+export async function resumeAll(store: ProjectStore): Promise<string> {
+  const r = await resumeFleet([store]);
+  const s = r.summary;
+  if (s.selected === 0) return "resume --all: no session's agent died (sessions you stopped stay stopped)";
+  const failed = r.entries.find((e) => e.outcome === "failed");
+  // The footer has one line: the first refusal's code; the CLI's plan has every message.
+  return oneLine(`resume --all: launched ${s.launched}, queued ${s.queued}${s.failed ? `, failed ${s.failed} (${short(failed!.id)}: ${failed!.error?.code ?? "error"}; spex session resume --all --dry-run says why)` : ""}`);
 }
 
 /** What a forced close would throw away, from the facts close itself gathers; a close that would refuse even forced says why. */

@@ -62,6 +62,7 @@ export function boardServices(store: ProjectStore, env: NodeJS.ProcessEnv = proc
     archive: (id) => after(act.archive(store, id)),
     restore: (id) => after(act.restore(store, id)),
     resume: (id) => after(act.resume(store, id)),
+    resumeAll: () => after(act.resumeAll(store)),
     closeDiscards: async (id) => act.closeDiscards(store, id),
     close: (id, force) => after(act.close(store, id, force)),
     create: (form) => after(act.create(store, form)),

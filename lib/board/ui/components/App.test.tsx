@@ -63,6 +63,24 @@ describe("App", () => {
     await frameWith(app.lastFrame, "nothing changed");
   }, 30000);
 
+  test("R resumes every session whose agent died, after asking; one spex stopped is not counted; a refusal is shown (issue 27)", async () => {
+    sb = sandbox();
+    // An agent of an earlier boot (its pid names nobody now), and one spex stopped.
+    const died = seedRecord(sb.home, sb.repo, { prompt: "port the parser", status: "active", agent_pid: "999999", agent_start: "1", agent_boot: "a-boot-before-this-one" });
+    seedRecord(sb.home, sb.repo, { prompt: "write the docs", status: "idle", stopped: true, stopped_by: "spex" });
+    const services = boardServices(projectStore(sb.repo, sb.home), sb.env);
+    const app = render(<App services={services} color={false} suspend={(run) => run()} size={{ columns: 120, rows: 24 }} now={Date.now()} />);
+    await listening(app.stdin);
+    const frame = await frameWith(app.lastFrame, "machine_restarted");
+    expect(frame).toContain("killed");
+    app.stdin.write("R");
+    await frameWith(app.lastFrame, "resume 1 session whose agent died? [y/N]");
+    app.stdin.write("y");
+    // Never launched by spex (a seeded record): no conversation to go back to, and the board says so.
+    const done = await frameWith(app.lastFrame, "resume --all: launched 0, queued 0, failed 1");
+    expect(done).toContain(`(${died.session_id.slice(0, 8)}: resume_unavailable;`);
+  }, 30000);
+
   test("q quits", async () => {
     const { app } = board();
     await listening(app.stdin);

@@ -129,6 +129,13 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
       const l = services.launchers();
       return setMode({ kind: "new", launchers: l.names, defaultLauncher: l.default, groups: services.groups() });
     }
+    if (input === "R") {
+      // The same choice as `spex session resume --all`: an agent that died, not one a person stopped, not archived.
+      const dead = view.all.filter((r) => r.kind === "ok" && !r.archived && (r.offlineReason === "machine_restarted" || r.offlineReason === "tmux_server_gone" || r.offlineReason === "agent_exited")).length;
+      if (dead === 0) return setMessage({ text: "no session's agent died: nothing to resume (sessions you stopped stay stopped; r resumes one)", tone: "info" });
+      const what = `${dead} session${dead === 1 ? "" : "s"}`;
+      return confirm(`resume ${what} whose agent died?`, ["Each goes back into its own conversation, within sessions.maxActive; the rest wait in the launch queue."], `resuming ${what}…`, () => services.resumeAll());
+    }
     const row = selected;
     if (!row) return;
     const id = row.id;
