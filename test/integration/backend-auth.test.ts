@@ -117,6 +117,7 @@ describe("every route, without and with a wrong token", () => {
     { method: "GET", path: `/api/sessions/${id}/read?history=10&styled=1`, open: false },
     { method: "POST", path: "/api/sessions", open: false },
     { method: "POST", path: "/api/sessions/reparent", open: false },
+    { method: "POST", path: "/api/sessions/resume-all", open: false },
     ...["send", "stop", "archive", "resume", "close", "rename"].map((verb) => ({ method: "POST", path: `/api/sessions/${id}/${verb}`, open: false })),
     { method: "GET", path: `/api/sessions/${id}/diff`, open: false },
     { method: "GET", path: `/api/sessions/${id}/close-plan`, open: false },
