@@ -30,7 +30,9 @@ const TARGETS: Record<string, RegExp[]> = {
 };
 /** Where a compiled binary keeps its second entry point, dist/mcp-sdk.mjs (lib/mcp/sdk-load.ts looks there). */
 const EMBEDDED_SDK = "/$bunfs/root/dist/mcp-sdk.js";
-const BESIDE_BUNDLE = ["spex.cjs", "mcp-sdk.mjs"];
+/** The board's screen, dist/board.mjs, a third entry point (lib/board/load.ts looks there). */
+const EMBEDDED_BOARD = "/$bunfs/root/dist/board.js";
+const BESIDE_BUNDLE = ["spex.cjs", "mcp-sdk.mjs", "board.mjs"];
 
 function run(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 });
@@ -97,7 +99,9 @@ function check(): void {
     const described = run("file", ["-b", file]).trim();
     process.stdout.write(`spex-${target}: ${described}\n`);
     for (const w of words) if (!w.test(described)) failures.push(`spex-${target}: \`file\` says "${described}", expected ${w}`);
-    if (!readFileSync(file).includes(EMBEDDED_SDK)) failures.push(`spex-${target}: carries no ${EMBEDDED_SDK}, so \`spex mcp\` cannot start`);
+    const bytes = readFileSync(file);
+    if (!bytes.includes(EMBEDDED_SDK)) failures.push(`spex-${target}: carries no ${EMBEDDED_SDK}, so \`spex mcp\` cannot start`);
+    if (!bytes.includes(EMBEDDED_BOARD)) failures.push(`spex-${target}: carries no ${EMBEDDED_BOARD}, so \`spex board\` cannot start`);
   }
   if (failures.length > 0) {
     process.stderr.write(`${failures.join("\n")}\n`);

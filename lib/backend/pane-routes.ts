@@ -1,12 +1,14 @@
 // The live pane routes (docs/backend.md): a stream of screen frames, the
-// writer claim, and typed keys or a paste, all behind the token. Typed text
-// reaches tmux only as key names and literal runs (lib/tmux/keys.ts), a paste
-// only through the one paste path (lib/tmux pasteText).
+// scrollback, the writer claim, the writer's size, and typed keys or a paste,
+// all behind the token. Typed text reaches tmux only as key names and literal
+// runs (lib/tmux/keys.ts), a paste only through the one paste path (lib/tmux
+// pasteText).
 import { SpexError } from "../errors";
-import { sessionPane } from "../tmux";
+import { sessionPane, tmuxAsync } from "../tmux";
+import { historyArgs, parseHistoryAnswer } from "./pane-frame";
 import { terminalKeys } from "../tmux/keys";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
-import { panesOf } from "./panes";
+import { PANE_COLS, PANE_ROWS, panesOf } from "./panes";
 import { type Reply, type Route, type RouteContext, ok, pathParam, sessionFromSelector } from "./route";
 
 const ID = "([^/]+)";
@@ -21,6 +23,12 @@ function running(ctx: RouteContext) {
     new SpexError("session_not_running", `session ${reading.id.slice(0, 8)} ${why}: there is no pane to show`, { hint: "resume it first", httpStatus: 409 });
   if (reading.kind !== "ok") throw notRunning(`is ${reading.kind}`);
   const r = reading.record;
+  if (r.status === "queued") {
+    throw new SpexError("session_queued", `session ${reading.id.slice(0, 8)} is queued: its agent starts when a slot frees, and its pane with it`, {
+      hint: "wait for a slot (stop or close another session), or raise sessions.maxActive",
+      httpStatus: 409,
+    });
+  }
   if (r.stopped || !r.tmux_session) throw notRunning("is stopped");
   const pane = sessionPane(r.tmux_socket, r.tmux_session);
   if (!pane || pane.dead) throw notRunning("has no live tmux pane");
@@ -56,8 +64,34 @@ async function keys(ctx: RouteContext): Promise<Reply> {
   return ok(await panesOf(ctx.hub).type(id, viewerOf(body), { steps: data ? terminalKeys(data) : [], paste }));
 }
 
+function whole(body: Record<string, unknown>, name: string, range: { min: number; max: number }): number {
+  const v = body[name];
+  if (typeof v !== "number" || !Number.isInteger(v) || v < range.min || v > range.max) {
+    throw httpError("field_invalid", `"${name}" must be a whole number from ${range.min} to ${range.max}`, 400);
+  }
+  return v;
+}
+
+async function size(ctx: RouteContext): Promise<Reply> {
+  const body = await readJsonObject(ctx.req);
+  refuseUnknown(body, ["viewer", "cols", "rows"]);
+  const id = sessionFromSelector(ctx, pathParam(ctx), "the path").id;
+  return ok(await panesOf(ctx.hub).size(id, viewerOf(body), whole(body, "cols", PANE_COLS), whole(body, "rows", PANE_ROWS)));
+}
+
+/** The pane's scrollback above its screen, coloured, as display text (the page loads it when someone scrolls up). */
+async function history(ctx: RouteContext): Promise<Reply> {
+  const target = running(ctx);
+  const r = await tmuxAsync(target.socket, historyArgs(target.paneId));
+  const answer = r.code === 0 ? parseHistoryAnswer(r.stdout) : undefined;
+  if (!answer) throw new SpexError("session_not_running", "the pane went away while its scrollback was read", { hint: "resume it first", httpStatus: 409 });
+  return ok(answer);
+}
+
 export const PANE_ROUTES: Route[] = [
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/pane$`), handle: watch },
   { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/pane/writer$`), handle: claim },
   { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/pane/keys$`), handle: keys },
+  { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/pane/size$`), handle: size },
+  { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/pane/history$`), handle: history },
 ];

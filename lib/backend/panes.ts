@@ -3,7 +3,9 @@
 // POLL_MS while anyone watches, a frame sent to every viewer only when the
 // screen changed. Keys come back over POST, from one writer at a time: a
 // viewer becomes the writer by asking (or by taking over), and stops being it
-// when its stream closes.
+// when its stream closes. The writer may size the pane's window to its box
+// (issue 24 item 2); the window gets its own size back when that writer
+// leaves or another takes over, and when the backend stops.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import { SpexError } from "../errors";
@@ -32,9 +34,16 @@ function send(res: ServerResponse, type: string, data: unknown): void {
   res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/** Sizes a writer may give the pane (tmux refuses less than 1, and a box gives no more). */
+export const PANE_COLS = { min: 10, max: 1000 };
+export const PANE_ROWS = { min: 3, max: 500 };
+
 class PaneWatch {
   readonly viewers = new Map<string, Viewer>();
   writer: string | null = null;
+  /** The window's own size while a writer has it at the size of its box. */
+  private own: { cols: number; rows: number } | null = null;
+  private sizing: Promise<unknown> = Promise.resolve();
   private last = "";
   private frame: PaneFrame | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -65,9 +74,49 @@ class PaneWatch {
     if (!this.viewers.delete(id)) return;
     if (this.writer === id) {
       this.writer = null;
+      void this.restore();
       this.tellWriters();
     }
     if (this.viewers.size === 0) this.stop();
+  }
+
+  /** One tmux call at a time for sizes, in the order asked. */
+  private queue<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.sizing.then(step, step);
+    this.sizing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The window at the writer's size; its own size is noted first, to give back later. */
+  resize(cols: number, rows: number): Promise<{ cols: number; rows: number }> {
+    const { socket, paneId } = this.target;
+    return this.queue(async () => {
+      if (!this.own) {
+        const r = await tmuxAsync(socket, ["display-message", "-p", "-t", paneId, "#{window_width} #{window_height}"]);
+        const [w, h] = r.stdout.trim().split(" ").map(Number);
+        if (r.code !== 0 || !w || !h) throw new SpexError("session_not_running", "the pane is gone: nothing was resized", { hint: "reopen the terminal", httpStatus: 409 });
+        this.own = { cols: w, rows: h };
+      }
+      const r = await tmuxAsync(socket, ["resize-window", "-t", paneId, "-x", String(cols), "-y", String(rows)]);
+      if (r.code !== 0) {
+        const said = r.stderr.trim().split(/\r?\n/)[0] ?? "";
+        throw new SpexError("tmux_failed", `resizing the pane failed: ${said}`, { hint: "the session may have ended; reopen the terminal" });
+      }
+      this.kick();
+      return { cols, rows };
+    });
+  }
+
+  /** Give the window its own size back, and its size to follow its clients again (resize-window had fixed it). */
+  restore(): Promise<void> {
+    const { socket, paneId } = this.target;
+    return this.queue(async () => {
+      const own = this.own;
+      if (!own) return;
+      this.own = null;
+      await tmuxAsync(socket, ["resize-window", "-t", paneId, "-x", String(own.cols), "-y", String(own.rows), ";", "set-option", "-w", "-u", "-t", paneId, "window-size"]);
+      if (this.viewers.size > 0) this.kick();
+    });
   }
 
   tellWriters(): void {
@@ -181,9 +230,22 @@ export class PaneHub {
     const w = this.viewerWatch(sessionId, viewer);
     if (w.writer !== null && w.writer !== viewer && !take) throw writerBusy();
     const tookOver = w.writer !== null && w.writer !== viewer;
+    // The size was the old writer's: the window gets its own back until the new one sizes it.
+    if (tookOver) void w.restore();
     w.writer = viewer;
     w.tellWriters();
     return { writer: true, tookOver };
+  }
+
+  /** The writer's box size for the pane's window (restored when it leaves). */
+  async size(sessionId: string, viewer: string, cols: number, rows: number): Promise<{ cols: number; rows: number }> {
+    this.writerTarget(sessionId, viewer);
+    return this.watches.get(sessionId)!.resize(cols, rows);
+  }
+
+  /** Every window a writer sized gets its own size back (the backend is stopping). */
+  async restoreAll(): Promise<void> {
+    await Promise.all([...this.watches.values()].map((w) => w.restore()));
   }
 
   /** The pane the writer may type into now. */

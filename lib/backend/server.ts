@@ -18,6 +18,7 @@ import { allowedHosts, checkHost, checkToken, httpError, presentedToken, sendAss
 import { KeyedCreates } from "./keyed";
 import { loadHttp } from "./lazy";
 import { matchRoute } from "./routes";
+import { panesOf } from "./panes";
 import type { Instance } from "./route";
 
 export interface ServeOptions {
@@ -181,6 +182,8 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
       closed = true;
       removeEndpoint(store, instance.instanceId);
       stopQueue();
+      // Windows a dashboard writer sized get their own size back.
+      await panesOf(hub).restoreAll().catch(() => undefined);
       feed.stop();
       hub.close();
       await new Promise<void>((resolve) => {

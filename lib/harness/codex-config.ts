@@ -60,7 +60,7 @@ export function writeCodexTrust(configFile: string, entries: TrustEntry[]): Trus
     renameSync(tmp, file);
     return edit;
   } catch (e) {
-    throw new SpexError("codex_trust_unwritable", `spex could not record trust for its Codex hooks in ${file}: ${(e as Error).message}`, {
+    throw new SpexError("codex_trust_unwritable", `could not record trust for spex's Codex hooks in ${file}: ${(e as Error).message}`, {
       hint: "make that file writable (or point CODEX_HOME elsewhere), then try again; without it Codex asks to review the hooks",
     });
   }

@@ -119,7 +119,9 @@ describe("every route, without and with a wrong token", () => {
     { method: "POST", path: "/api/sessions/reparent", open: false },
     ...["send", "stop", "archive", "resume", "close", "rename"].map((verb) => ({ method: "POST", path: `/api/sessions/${id}/${verb}`, open: false })),
     { method: "GET", path: `/api/sessions/${id}/diff`, open: false },
+    { method: "GET", path: `/api/sessions/${id}/close-plan`, open: false },
     { method: "POST", path: `/api/sessions/${id}/merge`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/merge-by-agent`, open: false },
     { method: "POST", path: "/api/quarantine", open: false },
     { method: "POST", path: "/api/quarantine/restore", open: false },
     { method: "GET", path: "/api/snapshot", open: false },
@@ -141,6 +143,8 @@ describe("every route, without and with a wrong token", () => {
     { method: "GET", path: `/api/sessions/${id}/pane`, open: false },
     { method: "POST", path: `/api/sessions/${id}/pane/writer`, open: false },
     { method: "POST", path: `/api/sessions/${id}/pane/keys`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/pane/size`, open: false },
+    { method: "GET", path: `/api/sessions/${id}/pane/history`, open: false },
   ];
 
   test("the table names every route the server has", () => {

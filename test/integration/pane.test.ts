@@ -179,6 +179,52 @@ describe("typing", () => {
     });
   });
 
+  test("only the writer sizes the pane; it gets its own size back when that writer leaves or another takes over", async () => {
+    const size = () => sb.tmux(["display-message", "-p", "-t", tmuxName, "#{window_width}x#{window_height}"]).stdout.trim();
+    const own = size();
+    const a = await openPane(`/api/sessions/${id}/pane`, be.token);
+    const b = await openPane(`/api/sessions/${id}/pane`, be.token);
+    try {
+      await waitFor(() => a.viewer && b.viewer, "both viewers");
+      await waitFor(async () => (await post("writer", { viewer: a.viewer })).status === 200, "the keyboard");
+      const notWriter = await post("size", { viewer: b.viewer, cols: 90, rows: 30 });
+      expect([notWriter.status, notWriter.json.error.code]).toEqual([409, "pane_writer_busy"]);
+      for (const bad of [{ cols: 2, rows: 30 }, { cols: 90, rows: 30.5 }, { cols: "90", rows: 30 }]) {
+        expect((await post("size", { viewer: a.viewer, ...bad })).json.error.code).toBe("field_invalid");
+      }
+      expect((await post("size", { viewer: a.viewer, cols: 90, rows: 30 })).json).toEqual({ cols: 90, rows: 30 });
+      expect(size()).toBe("90x30");
+      await waitFor(() => frames(b).some((f) => f.cols === 90 && f.rows === 30), "a frame at the new size");
+      // Another viewer takes over: the size was the old writer's.
+      expect((await post("writer", { viewer: b.viewer, take: true })).status).toBe(200);
+      await waitFor(() => size() === own, "the pane's own size back after the takeover");
+      expect((await post("size", { viewer: b.viewer, cols: 100, rows: 20 })).status).toBe(200);
+      expect(size()).toBe("100x20");
+      b.close();
+      await waitFor(() => size() === own, "the pane's own size back when the writer left");
+      // The window follows its clients again (resize-window had fixed its size).
+      expect(sb.tmux(["show-options", "-w", "-t", tmuxName, "window-size"]).stdout.trim()).toBe("");
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  test("the scrollback comes as display text: colours kept, every other escape dropped", async () => {
+    await asWriter(async (s) => {
+      await post("keys", { viewer: s.viewer, data: "clear; for i in $(seq 1 80); do printf '\\033[32mhist-%s\\033[0m\\033]0;t\\007\\n' $i; done\r" });
+      await waitFor(() => paneText().includes("hist-80"), "the lines printed");
+      const h = await http(be.url, `/api/sessions/${id}/pane/history`, { token: be.token });
+      expect(h.status).toBe(200);
+      const plain = h.json.lines.map((l: string) => l.replace(/\u001b\[[0-9;:]*m/g, ""));
+      expect(plain).toContain("hist-1");
+      expect(h.json.history).toBeGreaterThanOrEqual(plain.indexOf("hist-1") + 1);
+      expect(h.json.lines.find((l: string) => l.includes("hist-1"))).toMatch(/\u001b\[[0-9;]*32m/);
+      expect(h.json.lines.join("\n").replace(/\u001b\[[0-9;:]*m/g, "")).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect((await http(be.url, `/api/sessions/${id}/pane/history`)).status).toBe(401);
+    });
+  });
+
   test("a stopped session has no pane to stream", async () => {
     const other = await http(be.url, "/api/sessions", { body: { prompt: "to be stopped", launcher: "shell" }, token: be.token, key: "pane-stop" });
     expect((await http(be.url, `/api/sessions/${other.json.session_id}/stop`, { body: {}, token: be.token })).status).toBe(200);

@@ -118,7 +118,7 @@ describe("prompt errors", () => {
   });
 
   test("a missing positional and a missing option value are named", async () => {
-    expect((await runInProcess(["session", "show"])).stderr).toContain("spex session show needs <SEL>");
+    expect((await runInProcess(["session", "show"])).stderr).toContain("spex: session show needs <SEL>; see `spex session show --help`");
     expect((await runInProcess(["session", "send", "3f2a", "--keys"])).stderr).toContain("--keys needs a value");
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { isSafeKey } from "../../lib/tmux";
 import { keyCommands, literalArg, terminalKeys } from "../../lib/tmux/keys";
-import { displayOnly, parsePaneAnswer } from "../../lib/backend/pane-frame";
+import { displayOnly, parseHistoryAnswer, parsePaneAnswer } from "../../lib/backend/pane-frame";
 
 describe("terminalKeys", () => {
   test("keys xterm sends become tmux key names", () => {
@@ -49,9 +49,17 @@ describe("pane frames", () => {
   });
 
   test("a tmux answer becomes a frame of exactly its rows; anything else is no frame", () => {
-    const f = parsePaneAnswer("10 3 2 1 1 0\nab\ncd\n")!;
-    expect(f).toEqual({ cols: 10, rows: 3, cursor: { x: 2, y: 1, visible: true }, text: "ab\ncd\n", dead: false });
+    const f = parsePaneAnswer("10 3 2 1 1 0 42\nab\ncd\n")!;
+    expect(f).toEqual({ cols: 10, rows: 3, cursor: { x: 2, y: 1, visible: true }, text: "ab\ncd\n", history: 42, dead: false });
+    expect(parsePaneAnswer("10 3 2 1 1 0\nab\ncd\n")).toBeUndefined();
     expect(parsePaneAnswer("can't find pane\n")).toBeUndefined();
     expect(parsePaneAnswer("")).toBeUndefined();
+  });
+
+  test("scrollback comes as display text, at most its recorded size, none when tmux has none", () => {
+    expect(parsePaneAnswer("10 3 2 1 1 0 42\nab\ncd\n")!.history).toBe(42);
+    expect(parseHistoryAnswer("2\n\u001b[31mone\u001b[0m\u001b]0;title\u0007\ntwo\n")).toEqual({ history: 2, lines: ["\u001b[31mone\u001b[0m", "two"] });
+    expect(parseHistoryAnswer("0\nthe screen's first row\n")).toEqual({ history: 0, lines: [] });
+    expect(parseHistoryAnswer("can't find pane\n")).toBeUndefined();
   });
 });

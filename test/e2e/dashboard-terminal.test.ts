@@ -1,0 +1,157 @@
+// A real terminal (issue 24 item 2): the session's pane in the browser fits
+// its box (and follows the window), the pane takes the box's size while
+// someone types and gets its own back when they leave; 24-bit colour shows
+// under the page's strict CSP; Ctrl+C copies a selection (else sends ^C),
+// Ctrl+V is one bracketed paste; the scrollback is reachable with the wheel.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Page, Request } from "playwright-core";
+import { waitFor } from "../support/sandbox";
+import { type Fleet, fleet, shots, textOf } from "./dashboard-support";
+
+declare const document: any;
+declare const navigator: any;
+declare const getComputedStyle: any;
+
+let f: Fleet;
+let page: Page;
+let s: { id: string; tmux: string };
+const violations: string[] = [];
+const keys: { data?: string; paste?: string }[] = [];
+
+const paneSize = () => f.sb.tmux(["display-message", "-p", "-t", `=${s.tmux}:`, "#{window_width}x#{window_height}"]).stdout.trim();
+/** The pane's screen, wrapped lines joined (the prompt is long: the sandbox's path). */
+const paneText = () => f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${s.tmux}:`]).stdout;
+const termRows = () => page.evaluate(() => [...document.querySelectorAll("#term .xterm-rows > div")].map((d: any) => d.textContent.replace(/\s+$/, "")));
+/** How far the terminal's screen pokes out of its box (0 when it fits). */
+const overflow = () =>
+  page.evaluate(() => {
+    const box = document.getElementById("term").getBoundingClientRect();
+    const screen = document.querySelector("#term .xterm-screen").getBoundingClientRect();
+    return Math.max(0, Math.round(screen.right - box.right), Math.round(screen.bottom - box.bottom));
+  });
+
+beforeAll(async () => {
+  f = await fleet();
+  page = f.page;
+  await f.browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: f.be.url });
+  page.on("console", (m) => void (/Content Security Policy/i.test(m.text()) && violations.push(m.text())));
+  page.on("request", (r: Request) => {
+    if (r.method() === "POST" && r.url().endsWith("/pane/keys")) keys.push(JSON.parse(r.postData() ?? "{}"));
+  });
+  s = await f.session("echo terminal-ready", ["--name", "a real terminal"]);
+  await waitFor(() => paneText().includes("terminal-ready"), "the shell to run its prompt");
+  await page.goto(f.be.dashboard);
+  await page.waitForSelector("#conn.up");
+  await page.locator(`tr.row[data-id="${s.id}"]`).click();
+  await page.locator("#tab-terminal").click();
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("terminal-ready"), undefined, { timeout: 10000 });
+});
+
+afterAll(async () => {
+  await f?.close();
+});
+
+test("the terminal fits its box, and fits again when the window changes size", async () => {
+  expect(paneSize()).toBe("200x50");
+  await waitFor(async () => (await overflow()) === 0, "the pane shown within its box");
+  await page.setViewportSize({ width: 900, height: 700 });
+  await waitFor(async () => (await overflow()) === 0, "the pane refitted to the narrower box");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitFor(async () => (await overflow()) === 0, "the pane refitted to the wider box");
+});
+
+test("while someone types the pane takes the box's size; it gets its own back when they leave", async () => {
+  await page.locator("#term").click();
+  await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
+  // Clicking in (to select, say) leaves the pane as it is; typing gives it the box's size.
+  expect(paneSize()).toBe("200x50");
+  await page.keyboard.type("echo typed-at-the-box-size");
+  await page.keyboard.press("Enter");
+  const shown = await waitFor(async () => {
+    const size = await page.evaluate(() => document.getElementById("term").dataset.size);
+    return size && size !== "200x50" && size === paneSize() && size;
+  }, "the pane sized to the box");
+  const [cols, rows] = shown.split("x").map(Number);
+  expect(cols).toBeGreaterThan(40);
+  expect(rows).toBeGreaterThan(10);
+  expect(await overflow()).toBe(0);
+  await waitFor(() => paneText().includes("typed-at-the-box-size\n"), "the typed command's output");
+  // A narrower window: the pane follows while the writer is here.
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await waitFor(async () => paneSize() !== shown && paneSize() === (await page.evaluate(() => document.getElementById("term").dataset.size)), "the pane resized with the box");
+  await shots(page, "dashboard-terminal-typing");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Leaving the terminal gives the pane its own size back.
+  await page.locator("#tab-overview").click();
+  await waitFor(() => paneSize() === "200x50", "the pane's own size back");
+  await page.locator("#tab-terminal").click();
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("typed-at-the-box-size"), undefined, { timeout: 10000 });
+});
+
+test("24-bit colour shows under the page's CSP, with no violation", async () => {
+  await f.cli(["session", "send", s.id, "printf '\\033[38;2;255;0;0mTRUE-RED\\033[0m \\033[48;2;0;0;255mTRUE-BLUE\\033[0m\\n'"]);
+  await page.waitForFunction(() => [...document.querySelectorAll("#term .xterm-rows span")].some((e: any) => e.textContent === "TRUE-BLUE"), undefined, { timeout: 10000 });
+  const colours = await page.evaluate(() => {
+    // The printed words, not the command line that printed them.
+    const spans = [...document.querySelectorAll("#term .xterm-rows span")];
+    const red = spans.find((e: any) => e.textContent === "TRUE-RED");
+    const blue = spans.find((e: any) => e.textContent === "TRUE-BLUE");
+    return [getComputedStyle(red).color, getComputedStyle(blue).backgroundColor];
+  });
+  expect(colours).toEqual(["rgb(255, 0, 0)", "rgb(0, 0, 255)"]);
+  expect(violations).toEqual([]);
+  await shots(page, "dashboard-terminal-colour");
+});
+
+test("Ctrl+C copies a selection and sends nothing; without one it interrupts; Ctrl+V is one bracketed paste", async () => {
+  await page.locator("#term").click();
+  await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
+  // Select a word of the screen (double click) and copy it.
+  const word = (await page.locator("#term .xterm-rows span", { hasText: /^TRUE-RED$/ }).first().boundingBox())!;
+  await page.mouse.dblclick(word.x + word.width / 2, word.y + word.height / 2);
+  keys.length = 0;
+  await page.keyboard.press("Control+C");
+  await waitFor(async () => (await page.evaluate(() => navigator.clipboard.readText())).includes("TRUE"), "the selection on the clipboard");
+  expect(keys.filter((k) => k.data?.includes("\x03"))).toEqual([]);
+
+  // No selection: ^C reaches the program.
+  await page.keyboard.type("sleep 300");
+  await page.keyboard.press("Enter");
+  await waitFor(() => paneText().includes("sleep 300"), "the sleep to start");
+  await page.keyboard.press("Control+C");
+  await waitFor(() => keys.some((k) => k.data === "\x03"), "^C sent");
+  await waitFor(() => /\^C/.test(paneText()), "the sleep interrupted");
+
+  // A program that asked for bracketed paste shows the markers around the one paste.
+  await page.keyboard.type("printf '\\033[?2004h'; echo cat-reads-now; cat -v");
+  await page.keyboard.press("Enter");
+  await waitFor(() => paneText().split("\n").includes("cat-reads-now"), "cat -v reading");
+  await page.evaluate(() => navigator.clipboard.writeText("first pasted line\nsecond pasted line"));
+  keys.length = 0;
+  await page.keyboard.press("Control+V");
+  await waitFor(() => keys.length >= 1, "the paste sent");
+  expect(keys).toEqual([{ viewer: expect.any(String), paste: "first pasted line\nsecond pasted line" } as any]);
+  await page.keyboard.press("Enter");
+  await waitFor(() => paneText().includes("^[[200~first pasted line"), "the bracketed paste in the pane");
+  expect(paneText()).toContain("second pasted line^[[201~");
+  await page.keyboard.press("Control+D");
+  await waitFor(() => !paneText().trimEnd().endsWith("^[[201~"), "cat ended");
+});
+
+test("the scrollback is reachable with the wheel", async () => {
+  await page.keyboard.type("clear; seq -f 'scrolled-%g' 1 400");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("scrolled-400"), undefined, { timeout: 10000 });
+  expect((await termRows()).includes("scrolled-1")).toBe(false);
+  await page.locator("#term").hover();
+  await waitFor(async () => {
+    await page.mouse.wheel(0, -4000);
+    return (await termRows()).includes("scrolled-1");
+  }, "the first line of the output, scrolled back to", 20000);
+  await shots(page, "dashboard-terminal-scrollback");
+  // Typing brings the live screen back.
+  await page.keyboard.type("echo back-at-the-bottom");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("back-at-the-bottom"), undefined, { timeout: 10000 });
+  expect(await textOf(page, "#term-status")).toBe("live");
+});
