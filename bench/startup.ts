@@ -209,7 +209,7 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
       limit: LS_LIMIT,
       note: `${times(ls200.wall / at("--version").wall)} --version`,
     });
-    if (opts.live) figures.push(await liveFigure(opts.runs, at("--version"), at(hello.name)));
+    if (opts.live) figures.push(await liveFigure(opts.runs));
   } finally {
     for (const sb of [empty, twenty, big]) sb.cleanup();
   }
@@ -224,20 +224,33 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
 const LS_LIMIT = 3.6;
 const LIVE_LIMIT = 8.6;
 
-/** `live --json` at 200 panes: what it costs past the bare start, in raw tmux command lists. */
-async function liveFigure(runs: number, bareStart: Timing, hello: Timing): Promise<Figure> {
+/**
+ * `live --json` at 200 panes: what it costs past its start, in raw tmux
+ * command lists. The start is the verb's own (`session live --help`: the
+ * binary started, the live command and everything it imports loaded, the
+ * argv parsed), measured in the same interleaved rounds as the floor and the
+ * figure; when the issue was filed `--version` loaded every command, so it
+ * was that start. The ratio past the bare `--version`, which now loads no
+ * command at all, is printed beside it.
+ */
+async function liveFigure(runs: number): Promise<Figure> {
   const fleet = await fleetOfPanes(200);
   try {
     const live = spex("live --json, 200 panes", ["session", "live", "--json"], fleet.sb, fleet.env, fleet.sb.dir);
-    const t = measure([fleet.floor, live], runs);
+    const start = spex("session live --help", ["session", "live", "--help"], fleet.sb, fleet.env, fleet.sb.dir);
+    const bare = spex("--version (live's fleet)", ["--version"], fleet.sb, fleet.env, fleet.sb.dir);
+    const hello: Probe = { name: "hello-world binary", cmd: helloBinary(), args: [] };
+    const t = measure([fleet.floor, start, bare, hello, live], runs);
     const floor = t.get(fleet.floor.name)!;
     const value = t.get(live.name)!;
+    const verbStart = t.get(start.name)!;
     const right = liveRowsRight(fleet);
     const floorOk = floorRight(fleet);
     const processes = tmuxProcesses(fleet);
-    const ratio = (value.wall - bareStart.wall) / floor.wall;
-    const cpuRatio = (value.cpu - bareStart.cpu) / hello.cpu;
-    const broken = right < 200 ? `${right} of 200 rows right` : processes > 3 ? `${processes} tmux processes (at most 3)` : undefined;
+    const ratio = (value.wall - verbStart.wall) / floor.wall;
+    const pastBare = (value.wall - t.get(bare.name)!.wall) / floor.wall;
+    const cpuRatio = (value.cpu - verbStart.cpu) / t.get(hello.name)!.cpu;
+    const broken = right < 200 ? `${right} of 200 rows right` : processes > 2 ? `${processes} tmux processes (at most 2)` : undefined;
     return {
       what: "live --json, 200 panes",
       value,
@@ -248,10 +261,10 @@ async function liveFigure(runs: number, bareStart: Timing, hello: Timing): Promi
       budget: 1.5,
       budgetText: "start + 1.5 × the floor",
       cpuRatio,
-      cpuText: `start + ${(value.cpu - bareStart.cpu).toFixed(1)} ms (${cpuRatio.toFixed(2)} hello-world)`,
+      cpuText: `start + ${(value.cpu - verbStart.cpu).toFixed(1)} ms (${cpuRatio.toFixed(2)} hello-world)`,
       limit: LIVE_LIMIT,
       broken,
-      note: `${right} of 200 rows right (the floor: ${floorOk}), ${processes} tmux processes`,
+      note: `past the bare --version: ${times(pastBare)} the floor; ${right} of 200 rows right (the floor: ${floorOk}), ${processes} tmux processes`,
     };
   } finally {
     fleet.cleanup();
