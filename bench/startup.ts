@@ -181,12 +181,14 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
     ];
     const t = measure(probes, opts.runs);
     const at = (name: string) => t.get(name)!;
-    const against = (what: string, base: Probe, budget: number): Figure => {
+    const against = (what: string, base: Probe, budget: number, limit = 2 * budget): Figure => {
       const ratio = at(what).wall / at(base.name).wall;
       const cpuRatio = at(what).cpu / at(base.name).cpu;
-      return { what, value: at(what), yardstick: at(base.name), yardstickName: base.name, ratio, ratioText: times(ratio), budget, budgetText: `≤ ${budget} ×`, cpuRatio, cpuText: times(cpuRatio), limit: 2 * budget };
+      return { what, value: at(what), yardstick: at(base.name), yardstickName: base.name, ratio, ratioText: times(ratio), budget, budgetText: `≤ ${budget} ×`, cpuRatio, cpuText: times(cpuRatio), limit };
     };
-    figures.push(against("--version", hello, 1.3), against("help", hello, 1.3), against("complete a verb", hello, 1.5));
+    // Budgets met in CPU time on the 2-core machine (bench/README.md): the limit is twice today's figure, so
+    // loading the manifest or a command on --version, or the session machinery on a verb's completion, fails.
+    figures.push(against("--version", hello, 1.3, VERSION_LIMIT), against("help", hello, 1.3), against("complete a verb", hello, 1.5, COMPLETE_VERB_LIMIT));
     figures.push(against("complete a selector, 20 sessions", hello, 1.5), against("complete a selector, 200 sessions", hello, 1.5));
     figures.push(against("node bundle --version", nodeZero, 1.5), against("node bundle help", nodeZero, 1.5));
     // What listing 200 sessions adds to the same verb listing none, in hello-world starts: the budget's
@@ -217,12 +219,15 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
 }
 
 // The two budgets not met yet (bench/README.md says why): bench-check guards
-// today's figure instead, failing past twice it. In CPU time (live's counts
-// the tmux clients it starts), in hello-world starts, on the 2-core machine
-// these figures were taken on: listing 200 sessions added up to 1.8, live
-// past the bare start up to 4.3.
-const LS_LIMIT = 3.6;
-const LIVE_LIMIT = 8.6;
+// today's figure instead, failing past about twice it. In CPU time (live's
+// counts the tmux clients it starts), in hello-world starts, on the 2-core
+// machine these figures were taken on (2026-12-02, load 16-20): listing 200
+// sessions added 1.6, live past its own verb's start 2.1-2.3.
+const LS_LIMIT = 3.2;
+const LIVE_LIMIT = 4.6;
+// Budgets met in CPU time: --version 0.8 × a hello-world, a verb's completion 0.9-1.0 ×.
+const VERSION_LIMIT = 1.6;
+const COMPLETE_VERB_LIMIT = 2;
 
 /**
  * `live --json` at 200 panes: what it costs past its start, in raw tmux
