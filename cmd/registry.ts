@@ -67,11 +67,14 @@ import { TerminalReadCommand } from "./terminal/read";
 import { TerminalCloseCommand } from "./terminal/close";
 import { TerminalAttachCommand } from "./terminal/attach";
 import { SnapshotCommand } from "./snapshot";
+import { UsageCommand } from "./usage";
 import { MachineAddCommand } from "./machine/add";
 import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
 import { BoardCommand } from "./board";
+import { InternalSetupCommand } from "./internal/setup";
+import { SessionForwardCommand } from "./session/forward";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -134,9 +137,12 @@ export const commands: CommandClass<any>[] = [
   TerminalCloseCommand,
   TerminalAttachCommand,
   SnapshotCommand,
+  UsageCommand,
   MachineAddCommand,
   MachineLsCommand,
   MachineRmCommand,
   MachineInstallCommand,
   BoardCommand,
+  InternalSetupCommand,
+  SessionForwardCommand,
 ];

@@ -14,8 +14,8 @@ export interface ClassifyInput {
   /** The captured visible screen (untrusted text, only ever matched against). */
   screen: string;
   ruleSet: RuleSet;
-  /** Present for panes of a spex session. */
-  governed?: { lifecycle: Lifecycle };
+  /** Present for panes of a spex session (with the stall its record holds, if any). */
+  governed?: { lifecycle: Lifecycle; stall?: string };
 }
 
 const PRIORITY: RuleStatus[] = ["needs_attention", "active", "idle"];
@@ -95,8 +95,10 @@ function firstMatch(rules: PaneRule[], command: string, lines: string[]): PaneRu
   return rules.find((r) => !r.screen && ruleMatches(r, command, lines));
 }
 
-function decided(rule: { id: string; status: RuleStatus; reason: string }, command: string): Classification {
-  return { status: rule.status, rule: rule.id, reason: rule.reason.replace("{command}", command || "?") };
+function decided(rule: { id: string; status: RuleStatus; reason: string; stall?: Classification["stall"] }, command: string): Classification {
+  const verdict: Classification = { status: rule.status, rule: rule.id, reason: rule.reason.replace("{command}", command || "?") };
+  if (rule.stall) verdict.stall = rule.stall;
+  return verdict;
 }
 
 export function classifyPane(input: ClassifyInput): Classification {
@@ -109,6 +111,10 @@ export function classifyPane(input: ClassifyInput): Classification {
     const declared = LIFECYCLE_STATUS[input.governed.lifecycle];
     if (input.ruleSet.harness !== "generic" && declared === "active" && SHELL_COMMANDS.test(input.command)) {
       return { status: "idle", rule: "governed.agent-exited", reason: `record says ${input.governed.lifecycle} but the agent has exited to a shell` };
+    }
+    const stall = input.governed.stall;
+    if (stall === "rate_limited" || stall === "auth_required") {
+      return { status: "needs_attention", rule: "governed.stall", reason: `${stall}: recorded on the session (lifecycle ${input.governed.lifecycle})`, stall };
     }
     return { status: declared, rule: "governed.lifecycle", reason: `hook-declared lifecycle ${input.governed.lifecycle}` };
   }
