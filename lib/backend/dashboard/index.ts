@@ -7,6 +7,7 @@
 // compressed when the browser takes it, both made at build time.
 import { randomBytes } from "node:crypto";
 import { DASHBOARD_FILES, DASHBOARD_HTML } from "../../generated/dashboard";
+import { acceptedEncodings } from "../http";
 
 export interface DashboardAnswer {
   type: string;
@@ -35,17 +36,6 @@ interface Encoded {
 
 const files = new Map<string, Encoded>(DASHBOARD_FILES.map((f) => [f.path, { ...f }]));
 
-/** The encodings a request's Accept-Encoding takes (a `q=0` refuses one). */
-function accepted(header: string | undefined): Set<string> {
-  const out = new Set<string>();
-  for (const part of (header ?? "").toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    if (name && (q === undefined || Number(q) > 0)) out.add(name.trim());
-  }
-  return out;
-}
-
 /** The answer for a dashboard path, or undefined when the path is not one of the page's. */
 export function dashboardAnswer(path: string, acceptEncoding: string | undefined): DashboardAnswer | undefined {
   if (path === "/" || path === "/index.html") return page();
@@ -53,7 +43,7 @@ export function dashboardAnswer(path: string, acceptEncoding: string | undefined
   if (!f) return undefined;
   f.decoded ??= { gzip: Buffer.from(f.gzip, "base64"), br: Buffer.from(f.br, "base64") };
   const headers: Record<string, string> = { "cache-control": FOREVER, vary: "Accept-Encoding" };
-  const takes = accepted(acceptEncoding);
+  const takes = acceptedEncodings(acceptEncoding);
   if (takes.has("br")) return { type: f.type, body: f.decoded.br, headers: { ...headers, "content-encoding": "br" } };
   if (takes.has("gzip")) return { type: f.type, body: f.decoded.gzip, headers: { ...headers, "content-encoding": "gzip" } };
   return { type: f.type, body: f.text, headers };
