@@ -8,7 +8,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { installComms, targetState } from "../lib/comms";
+import { targetState } from "../lib/comms";
+import "../lib/comms/install";
 import { declareState } from "../lib/sessions";
 import { projectStore } from "../lib/store";
 import { startFakeAgent } from "../test/support/comms";
@@ -28,7 +29,6 @@ function row(what: string, xs: number[]): string[] {
 }
 
 export default async function run(): Promise<void> {
-  installComms();
   const sb = sandbox();
   try {
     const store = projectStore(sb.repo, sb.home);

@@ -25,7 +25,7 @@ export async function showDashboard(running: RunningDashboard, opts: { open: boo
 export class DashboardCommand extends SpexCommand {
   static paths = [["dashboard"]];
   static usage = SpexCommand.Usage({
-    category: "Backend",
+    category: "Backend and checks",
     description: "print (or open) the dashboard URL of this project's running backend",
     details: `
       The URL carries the backend's token once (the page keeps it in the tab). It stays the same across restarts of \`spex serve\` unless \`serve --rotate-token\` made a new token (or the port moved), so a bookmarked or open tab gets back in.

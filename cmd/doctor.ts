@@ -17,7 +17,7 @@ function projectHere(): ProjectStore | undefined {
 export class DoctorCommand extends SpexCommand {
   static paths = [["doctor"], ["session", "doctor"]];
   static usage = SpexCommand.Usage({
-    category: "Machine",
+    category: "Backend and checks",
     description: "check this machine and list leftovers with the command that removes or shows each (nothing is deleted)",
     details: `
       Checks git, tmux, SPEX_HOME and each launcher's program; inside a repository also the project's launchers and git hook, then lists orphans. Each comes with the command that removes it only where spex can prove nothing of anyone's work goes with it (an empty folder; a registered worktree with no change, ignored files included, whose commit is on the main branch); anything else (a folder holding a registered worktree, uncommitted or unmerged work, files git does not know, what a corrupt record or a running create may own) comes with a command that shows it and why to look first (\`inspect\`; in \`--json\` each \`cleanup\` entry has \`action\` remove or inspect and a \`reason\`). Orphans: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, and creates that died before publishing. Outside a repository only the machine is checked (the built-in launchers). Without tmux the tmux check fails and nothing else asks tmux. Exit 1 when a required check fails.

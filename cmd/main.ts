@@ -15,8 +15,16 @@ if (typeof Bun === "undefined") (require("node:module") as { enableCompileCache?
 const print = (text: string) => {
   if (text !== "") console.log(text.endsWith("\n") ? text.slice(0, -1) : text);
 };
-const printError = (text: string) => {
-  if (text !== "") console.error(text.endsWith("\n") ? text.slice(0, -1) : text);
+/** stderr without colour (Bun's console.error paints it red when FORCE_COLOR is set); a closed stderr is ignored. */
+const printError = async (text: string) => {
+  if (text === "") return;
+  const { writeSync } = await import("node:fs");
+  const line = text.endsWith("\n") ? text : `${text}\n`;
+  try {
+    writeSync(2, line);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EPIPE") process.stderr.write(line);
+  }
 };
 
 /** `spex --version`, `spex -v`, `spex version`, each with an optional `--json`. */
@@ -42,7 +50,7 @@ async function main(args: string[]): Promise<number> {
   const answer = manifestAnswer(args, COMMANDS);
   if (answer) {
     print(answer.stdout);
-    printError(answer.stderr);
+    await printError(answer.stderr);
     return answer.code;
   }
   const { runVerb, processContext } = await import(/* webpackMode: "eager" */ "./run-verb");
@@ -57,8 +65,8 @@ main(args).then(
   async (error) => {
     const { describeError } = await import(/* webpackMode: "eager" */ "../lib/cli/output");
     const described = describeError(error);
-    printError(described.line);
-    if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) printError(error.stack);
+    await printError(described.line);
+    if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) await printError(error.stack);
     if (args.includes("--json")) print(JSON.stringify(described.json, null, 2));
     process.exitCode = described.error.exitCode;
   },

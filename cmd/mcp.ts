@@ -3,7 +3,7 @@ import { SpexCommand } from "./base";
 export class McpCommand extends SpexCommand {
   static paths = [["mcp"]];
   static usage = SpexCommand.Usage({
-    category: "Backend",
+    category: "Backend and checks",
     description: "serve spex to an agent as an MCP server on stdin/stdout",
     details: `
       The Model Context Protocol server an agent CLI starts on its own: tools for sessions (list, show, new, send, wait), the caller's own declarations (done, park, ask), the shared task list, file reservations and groups, each answering the JSON the matching CLI verb prints with \`--json\`. Refusals are tool errors carrying the same \`[code]\`.

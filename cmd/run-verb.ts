@@ -13,6 +13,7 @@ import { SpexCommand } from "./base";
 import { RemotableCommand, travels } from "./remotable";
 import { namespaceListing } from "./front";
 import { VERSION } from "../lib/version";
+import { lazyInput, lazyOutput } from "../lib/cli/stdio";
 // Every process that runs a verb may write records: it also appends their timeline events and notifies watchers.
 import "../lib/comms/install";
 
@@ -40,34 +41,15 @@ function usageError(error: Error, args: string[], entries: readonly CommandEntry
   return new SpexError("usage", message, { hint: `see \`spex ${verb} --help\``, exitCode: 2 });
 }
 
-/**
- * A reader that goes away is not an error (`spex session show X | head -3`):
- * the first write to a closed pipe ends the process at once and quietly,
- * exit 0, whether the runtime throws it from write() (Bun) or reports it as
- * an 'error' event (Node).
- */
-export function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
-  const closed = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === "EPIPE";
-  const write = stream.write;
-  stream.write = function (this: NodeJS.WriteStream, ...args: unknown[]) {
-    try {
-      return (write as (...a: unknown[]) => boolean).apply(this, args);
-    } catch (e) {
-      if (closed(e)) process.exit(0);
-      throw e;
-    }
-  } as typeof stream.write;
-  stream.on("error", (e) => {
-    if (closed(e)) process.exit(0);
-    throw e;
-  });
-}
-
-/** The process's own stdio as a command context. */
+/** The process's own stdio as a command context, each stream set up only when used (lib/cli/stdio.ts). */
 export function processContext(): BaseContext {
-  quietOnClosedPipe(process.stdout);
-  quietOnClosedPipe(process.stderr);
-  return { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, colorDepth: 1 };
+  return {
+    env: process.env,
+    stdin: lazyInput(() => process.stdin),
+    stdout: lazyOutput(1, () => process.stdout),
+    stderr: lazyOutput(2, () => process.stderr),
+    colorDepth: 1,
+  };
 }
 
 export async function runVerb(args: string[], base: BaseContext, entries: readonly CommandEntry[]): Promise<number> {

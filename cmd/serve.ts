@@ -9,7 +9,7 @@ import "../lib/comms/install";
 export class ServeCommand extends SpexCommand {
   static paths = [["serve"]];
   static usage = SpexCommand.Usage({
-    category: "Backend",
+    category: "Backend and checks",
     description: "serve this project's HTTP API and live dashboard",
     details: `
       One backend per project: it records its address and pid in SPEX_HOME beside the project's token (readable only by you). The token and the port stay the same from one \`serve\` to the next, so open dashboard tabs reconnect after a restart; \`--rotate-token\` makes a new token (open tabs must then reopen the URL). If another program took the port meanwhile, \`serve\` listens on a new port with a new token and says so. A second \`serve\` for the same project refuses with \`backend_running\`, naming the first and its dashboard URL (\`--open\` opens that one instead). A backend that died leaves a record the next \`serve\` replaces. The record is removed on Ctrl-C, SIGTERM or SIGHUP.

@@ -5,7 +5,7 @@ import { BUILD_COMMIT, BUILD_DATE, BUILD_TARGET, VERSION, versionLine } from "..
 export class VersionCommand extends SpexCommand {
   static paths = [["version"], ["--version"], ["-v"]];
   static usage = SpexCommand.Usage({
-    category: "Machine",
+    category: "Backend and checks",
     description: "print the version, the commit and date this binary was built from, and the platform it was built for",
     examples: [
       ["The version line to paste into a bug report", "spex --version"],

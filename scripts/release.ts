@@ -1,6 +1,6 @@
 // Release artifacts (`make release`, checked by `make release-check`):
-//   bun scripts/release.ts build '<stamp JSON>' <bun build args…>   a standalone binary for every target
-//        (compiled with the same arguments as bin/spex) + the Node bundle and the MCP SDK module beside
+//   bun scripts/release.ts build '<stamp JSON>'   a standalone binary for every target
+//        (compiled as bin/spex is, scripts/compile.ts) + the Node bundle and the MCP SDK module beside
 //        it, each with a SHA-256 sum file, in dist/release/
 //   bun scripts/release.ts check    every artifact matches its sum, `file` names each binary's OS and
 //        architecture, and each binary carries the MCP SDK module
@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { compile } from "./compile";
 
 const ROOT = join(import.meta.dir, "..");
 const OUT = join(ROOT, "dist", "release");
@@ -29,7 +30,9 @@ const TARGETS: Record<string, RegExp[]> = {
 };
 /** Where a compiled binary keeps its second entry point, dist/mcp-sdk.mjs (lib/mcp/sdk-load.ts looks there). */
 const EMBEDDED_SDK = "/$bunfs/root/dist/mcp-sdk.js";
-const BESIDE_BUNDLE = ["spex.cjs", "mcp-sdk.mjs"];
+/** The board's screen, dist/board.mjs, a third entry point (lib/board/load.ts looks there). */
+const EMBEDDED_BOARD = "/$bunfs/root/dist/board.js";
+const BESIDE_BUNDLE = ["spex.cjs", "mcp-sdk.mjs", "board.mjs"];
 
 function run(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 });
@@ -64,7 +67,7 @@ function runtimeFor(target: string, bunVersion: string): string | undefined {
   return exe;
 }
 
-function build(stamp: string, compileArgs: string[]): void {
+async function build(stamp: string): Promise<void> {
   const base = JSON.parse(stamp) as Record<string, string>;
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
@@ -74,9 +77,7 @@ function build(stamp: string, compileArgs: string[]): void {
     const outfile = join(OUT, `spex-${target}`);
     const define = JSON.stringify({ ...base, target });
     process.stdout.write(`building ${basename(outfile)}\n`);
-    const args = ["build", ...compileArgs, `--target=bun-${target}`, "--define", `__SPEX_BUILD__=${define}`, "--outfile", outfile];
-    if (runtime) args.push(`--compile-executable-path=${runtime}`);
-    run(BUN, args);
+    await compile(outfile, define, target, runtime);
     writeSum(outfile);
   }
   for (const name of BESIDE_BUNDLE) {
@@ -98,7 +99,9 @@ function check(): void {
     const described = run("file", ["-b", file]).trim();
     process.stdout.write(`spex-${target}: ${described}\n`);
     for (const w of words) if (!w.test(described)) failures.push(`spex-${target}: \`file\` says "${described}", expected ${w}`);
-    if (!readFileSync(file).includes(EMBEDDED_SDK)) failures.push(`spex-${target}: carries no ${EMBEDDED_SDK}, so \`spex mcp\` cannot start`);
+    const bytes = readFileSync(file);
+    if (!bytes.includes(EMBEDDED_SDK)) failures.push(`spex-${target}: carries no ${EMBEDDED_SDK}, so \`spex mcp\` cannot start`);
+    if (!bytes.includes(EMBEDDED_BOARD)) failures.push(`spex-${target}: carries no ${EMBEDDED_BOARD}, so \`spex board\` cannot start`);
   }
   if (failures.length > 0) {
     process.stderr.write(`${failures.join("\n")}\n`);
@@ -106,10 +109,10 @@ function check(): void {
   }
 }
 
-const [mode, stamp, ...compileArgs] = process.argv.slice(2);
-if (mode === "build" && stamp && compileArgs.length > 0) build(stamp, compileArgs);
+const [mode, stamp] = process.argv.slice(2);
+if (mode === "build" && stamp) await build(stamp);
 else if (mode === "check") check();
 else {
-  process.stderr.write("usage: bun scripts/release.ts build '<stamp JSON>' <bun build args…> | check\n");
+  process.stderr.write("usage: bun scripts/release.ts build '<stamp JSON>' | check\n");
   process.exit(2);
 }

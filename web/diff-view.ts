@@ -62,6 +62,7 @@ export class ChangesView {
     byId("diff-worktree").addEventListener("change", () => this.load());
     byId("diff-refresh").addEventListener("click", () => this.load());
     byId("diff-merge").addEventListener("click", () => void this.merge());
+    byId("diff-merge-agent").addEventListener("click", () => void this.mergeByAgent());
     for (const id of ["merge-strategy", "merge-close", "merge-uncommitted"]) byId(id).addEventListener("change", () => this.keepSettings());
     byId("diff-patch").addEventListener("click", (ev) => {
       const span = (ev.target as HTMLElement).closest<HTMLElement>("span.commentable");
@@ -100,6 +101,7 @@ export class ChangesView {
 
   load(): Promise<SessionDiff | null> {
     const id = this.id;
+    byId("diff-merge-agent").hidden = true;
     if (!id) return Promise.resolve(null);
     const seq = ++this.seq;
     const worktree = byId<HTMLInputElement>("diff-worktree").checked;
@@ -210,6 +212,22 @@ export class ChangesView {
       const err = e as ApiError;
       const files = Array.isArray(err.details?.files) ? ` — ${(err.details.files as string[]).join(", ")}` : "";
       this.report(new Error(`${err.message}${files}`));
+      // Only the work's author can settle these: offer to hand the landing to the session's agent.
+      if (err.code === "merge_conflict" || err.code === "merge_raced") byId("diff-merge-agent").hidden = false;
+    }
+  }
+
+  /** `spex session merge --by-agent`: the agent is sent a prompt to land its own branch. */
+  async mergeByAgent(): Promise<void> {
+    const id = this.id;
+    if (!id) return;
+    if (!confirm(`Ask ${this.label(id)}'s agent to bring the main branch in, resolve, test and land its branch itself?`)) return;
+    try {
+      const r = await api<{ dispatched: boolean; into: string; message: { messageId: string; state: string; reason: string } | null }>("POST", sessionPath(id, "/merge-by-agent"), {});
+      byId("diff-merge-agent").hidden = true;
+      this.report(r.dispatched && r.message ? `asked its agent to land it on ${r.into}: message ${r.message.state}${r.message.reason ? ` (${r.message.reason})` : ""}` : `already on ${r.into}: nothing to hand over`);
+    } catch (e) {
+      this.report(e as Error);
     }
   }
 }

@@ -18,6 +18,8 @@ export interface OkRow {
   note: string;
   display: string;
   liveness: string;
+  /** Why the agent of an offline session is gone: machine_restarted, tmux_server_gone, agent_exited, killed (null otherwise). */
+  offlineReason?: string | null;
   harness: string;
   launcher: string;
   tmuxSession: string;
@@ -31,6 +33,8 @@ export interface OkRow {
   queuePosition: number | null;
   /** `spex session merge` landed its branch, which has no commits since. */
   merged: boolean;
+  /** Tokens and cost from the agent's transcript (lib/attention); null before any; absent from an older backend. */
+  usage?: { total: number; costUsd: number | null } | null;
 }
 
 export interface CorruptRow {

@@ -2,7 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { formatTable, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
-import { listReservations, optionalActingSession } from "../../lib/coord";
+import { listReservations, optionalActor } from "../../lib/coord";
 
 export class ReserveLsCommand extends SpexCommand {
   static paths = [["reserve", "ls"], ["reserve", "list"]];
@@ -19,10 +19,11 @@ export class ReserveLsCommand extends SpexCommand {
   });
 
   session = Option.String("--session", { description: "Mark this session's leases as mine (default: SPEX_SESSION_ID, else the worktree you are in)" });
+  as = Option.String("--as", { description: "Mark this person's leases as yours (default, outside any session: your user name)" });
 
   async execute(): Promise<number> {
     const store = currentProject();
-    const leases = listReservations(store, optionalActingSession(store, this.session));
+    const leases = listReservations(store, optionalActor(store, { session: this.session, as: this.as }));
     if (this.json) {
       writeJson(this.context.stdout, leases);
       return 0;

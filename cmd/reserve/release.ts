@@ -2,7 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
-import { actingSession, releaseReservations } from "../../lib/coord";
+import { actingActor, releaseReservations } from "../../lib/coord";
 
 export class ReserveReleaseCommand extends SpexCommand {
   static paths = [["reserve", "release"]];
@@ -20,10 +20,11 @@ export class ReserveReleaseCommand extends SpexCommand {
 
   patterns = Option.Rest({ name: "PATTERN" });
   session = Option.String("--session", { description: "The releasing session (default: SPEX_SESSION_ID, else the worktree you are in)" });
+  as = Option.String("--as", { description: "Act as this person (default, outside any session: your user name)" });
 
   async execute(): Promise<number> {
     const store = currentProject();
-    const released = await releaseReservations(store, actingSession(store, this.session), this.patterns);
+    const released = await releaseReservations(store, actingActor(store, { session: this.session, as: this.as }), this.patterns);
     if (this.json) writeJson(this.context.stdout, { released });
     else this.context.stdout.write(released.length === 0 ? "held no matching lease\n" : released.map((l) => `released ${l.pattern}\n`).join(""));
     return 0;

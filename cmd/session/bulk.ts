@@ -36,7 +36,7 @@ function bulkReport(env: BulkEnvelope, withMachine = false): string {
 export class SessionBulkCommand extends SpexCommand {
   static paths = [["session", "bulk"]];
   static usage = SpexCommand.Usage({
-    category: "Sessions",
+    category: "Fleet",
     description: "check or act on many live panes at once (status, capture, doctor, ensure, start, stop, restart)",
     details: `
       Selects panes like \`spex session live\` and answers one \`sessions.bulk.v1\` envelope. \`status\`, \`capture\` and \`doctor\` are read-only and stay usable while the guard is exceeded (its reasons are reported). \`ensure\`, \`start\`, \`stop\` and \`restart\` act only on spex sessions, through the same code as \`spex session stop\` and \`spex session resume\`: they need \`--yes\` unless \`--dry-run\`, refuse active or needs_attention panes unless that status was selected with \`--status\`, and refuse everything while the guard (\`--max-active-agents\`, default 12; \`--max-load-per-core\`, default 1.5; \`--max-load1\`, off by default, \`none\` turns it off) is exceeded. Confirmed work runs queued, at most \`--concurrency\` at a time, each after a random delay of up to \`--jitter\` ms; \`--no-queue\` runs them one after another.
@@ -53,7 +53,9 @@ export class SessionBulkCommand extends SpexCommand {
   action = Option.String({ name: "action", validator: t.isEnum(BULK_ACTIONS) });
   openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
   project = Option.String("-p,--project", { description: "Only panes whose project path or slug contains this text (or of this path's project)" });
-  machine = Option.String("-m,--machine", { description: "Only panes of these machines (comma-separated, case ignored): this one by its short host name, others from `spex machine ls`, asked over ssh" });
+  // `-m` is --message (merge, as in git); here it once meant --machine: still read, with a warning, so old scripts run.
+  machineShort = Option.String("-m", { hidden: true });
+  machine = Option.String("--machine", { description: "Only panes of these machines (comma-separated, case ignored): this one by its short host name, others from `spex machine ls`, asked over ssh" });
   allMachines = Option.Boolean("--all-machines", false, { description: "This machine and every machine of `spex machine ls`; a confirmed mutation runs on one machine at a time" });
   status = Option.String("--status", { description: "Comma-separated statuses to select: active, idle, needs_attention, dead" });
   dryRun = Option.Boolean("--dry-run", false, { description: "Plan only; change nothing" });
@@ -66,6 +68,10 @@ export class SessionBulkCommand extends SpexCommand {
   maxLoadPerCore = Option.String("--max-load-per-core", { description: "Refuse mutations above this load per core (default 1.5)", validator: isLimit });
 
   async execute(): Promise<number> {
+    if (this.machineShort !== undefined) {
+      this.context.stderr.write("spex: warning: -m is short for --message (spex session merge, as in git), no longer for --machine; write --machine here\n");
+      this.machine ??= this.machineShort;
+    }
     if (!isBulkAction(this.action)) throw new SpexError("usage", `unknown bulk action ${this.action}`, { hint: `use one of ${BULK_ACTIONS.join(", ")}`, exitCode: 2 });
     const config = liveConfig();
     if (config.warning) this.context.stderr.write(`spex: warning: ${config.warning}\n`);

@@ -22,7 +22,7 @@ export function fleetWarnings(errors: FleetError[]): string {
 export class SessionLiveCommand extends SpexCommand {
   static paths = [["session", "live"]];
   static usage = SpexCommand.Usage({
-    category: "Sessions",
+    category: "Fleet",
     description: "list every live tmux pane with its status (active, idle, needs_attention, dead)",
     details: `
       Scans the spex tmux server, your default tmux server, \`tmux.sockets\` from spexcode.json and every socket a running spex session was put on, with one \`list-panes\` and one batched capture per server. A spexcode.json that cannot be read is reported on stderr and the defaults are used: live answers for the whole machine wherever it is run. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.
@@ -40,7 +40,9 @@ export class SessionLiveCommand extends SpexCommand {
 
   openOnly = Option.Boolean("--open-only", false, { description: "Only panes of open (not archived) spex sessions" });
   project = Option.String("-p,--project", { description: "Only panes whose project path or slug contains this text (or of this path's project)" });
-  machine = Option.String("-m,--machine", { description: "Only panes of these machines (comma-separated, case ignored): this one by its short host name, others from `spex machine ls`, asked over ssh" });
+  // `-m` is --message (merge, as in git); here it once meant --machine: still read, with a warning, so old scripts run.
+  machineShort = Option.String("-m", { hidden: true });
+  machine = Option.String("--machine", { description: "Only panes of these machines (comma-separated, case ignored): this one by its short host name, others from `spex machine ls`, asked over ssh" });
   allMachines = Option.Boolean("--all-machines", false, { description: "This machine and every machine of `spex machine ls`, asked in parallel" });
   status = Option.String("--status", { description: "Comma-separated statuses to keep: active, idle, needs_attention, dead" });
   once = Option.Boolean("--once", false, { description: "Observe once (the default)" });
@@ -49,6 +51,10 @@ export class SessionLiveCommand extends SpexCommand {
   count = Option.String("--count", { description: "Stop --watch after this many observations", validator: t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]) });
 
   async execute(): Promise<number> {
+    if (this.machineShort !== undefined) {
+      this.context.stderr.write("spex: warning: -m is short for --message (spex session merge, as in git), no longer for --machine; write --machine here\n");
+      this.machine ??= this.machineShort;
+    }
     if (this.once && this.watch) throw new SpexError("usage", "--once and --watch exclude each other", { hint: "pick one", exitCode: 2 });
     const filters: LiveFilters = { openOnly: this.openOnly, project: this.project, machine: this.machine, statuses: parseStatuses(this.status) };
     const config = liveConfig();
@@ -57,14 +63,18 @@ export class SessionLiveCommand extends SpexCommand {
     const out = this.context.stdout;
     const targets = this.allMachines || this.machine !== undefined ? fleetTargets({ machine: this.machine, allMachines: this.allMachines }, machineName(), readMachines()) : undefined;
     if (targets) return this.fleet(targets, { ...filters, machine: undefined }, () => observeLive({ ...filters, machine: undefined }, opts).rows);
+    // A stall seen on a session's pane is recorded on the session (and notified) by whoever sees it first.
+    const { recordObservedStalls } = await import("../../lib/attention/stall-probe");
     if (!this.watch) {
       const obs = observeLive(filters, opts);
+      await recordObservedStalls(obs);
       if (this.json) writeJson(out, obs.rows);
       else out.write(liveTable(obs.rows));
       return 0;
     }
     const redraw = !this.json && (out as NodeJS.WriteStream).isTTY === true;
     await watchLive(filters, { intervalMs: (this.interval ?? 2) * 1000, count: this.count }, (obs) => {
+      void recordObservedStalls(obs);
       if (this.json) out.write(JSON.stringify(obs.rows) + "\n");
       else out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${obs.observedAt}, ${obs.rows.length} panes\n${liveTable(obs.rows)}\n`);
     }, opts);

@@ -3,12 +3,13 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { RemotableCommand } from "../remotable";
 import type { RemoteSpec } from "../../lib/machines";
-import { reportWarning, writeJson } from "../../lib/cli/output";
+import { printable, reportWarning, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
+import { launchSpinner } from "../../lib/cli/launch-wait";
 
 export class SessionNewCommand extends RemotableCommand {
   static paths = [["session", "new"], ["session", "create"]];
@@ -27,6 +28,10 @@ export class SessionNewCommand extends RemotableCommand {
 
       \`--model\` (claude, codex, gemini) and \`--effort\` (claude: low, medium, high, xhigh, max; codex: none, minimal, low, medium, high, xhigh) are handed to the agent CLI as its own flags, on this launch and every resume; a harness without the option refuses (\`usage\`).
 
+      Budgets: \`--budget-usd N\` and/or \`--budget-tokens N\` limit what the session may spend, as its agent's transcript counts it (\`spex usage\`); without them its group's or the project's default applies (\`budgets\` in spexcode.json). At 80 % a \`budget\` notification goes out; at 100 % the session is parked with note \`budget_exceeded\` when it comes to rest, or at its next tool call with \`--hard\` (its turn interrupted). \`--budget-scope tree\` counts its children toward it. \`spex session resume SEL --budget-usd N\` raises it. docs/attention.md.
+
+      On a terminal, a start that takes more than a moment shows on stderr what it waits for (the agent's start hook, a shell's first prompt, the agent's process) and for how long at most (\`SPEX_READY_TIMEOUT_MS\`, 30 s); piped or with \`--json\`, nothing is drawn.
+
       A prompt that starts with \`-\` needs \`--\` before it on the command line (or use \`--prompt-file\`); it reaches the agent with one leading space.
     `,
     examples: [
@@ -36,6 +41,7 @@ export class SessionNewCommand extends RemotableCommand {
       ["Filed in a group made with spex group new (starts in its directory)", 'spex session new --group fleet/api "add rate limiting"'],
       ["A model and effort for Claude Code, starting in services/api", 'spex session new --model opus --effort high --directory services/api "tighten the retry logic"'],
       ["Refuse rather than queue when the fleet is full", 'spex session new --no-queue --json "quick fix"'],
+      ["At most two dollars, stopped mid-turn when spent", 'spex session new --budget-usd 2 --hard "refactor the parser"'],
     ],
   });
 
@@ -49,6 +55,10 @@ export class SessionNewCommand extends RemotableCommand {
   directory = Option.String("--directory", { description: "The folder the agent starts in, relative to the worktree" });
   model = Option.String("--model", { description: "The model the agent runs (claude, codex, gemini), kept by resume" });
   effort = Option.String("--effort", { description: "The reasoning effort (claude, codex), kept by resume" });
+  budgetUsd = Option.String("--budget-usd", { description: "Park the session once it has spent this many dollars", validator: t.isNumber() });
+  budgetTokens = Option.String("--budget-tokens", { description: "Park the session once it has used this many tokens", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
+  hard = Option.Boolean("--hard", { description: "With a budget: interrupt the turn at once when it is spent, not at rest" });
+  budgetScope = Option.String("--budget-scope", { description: "session (default) or tree: the children's usage counts too", validator: t.isEnum(["session", "tree"] as const) });
   noLaunch = Option.Boolean("--no-launch", false, { description: "Make the worktree and record, start nothing" });
   noQueue = Option.Boolean("--no-queue", false, { description: "Past sessions.maxActive, refuse (max_active_reached) instead of queueing" });
   api = Option.String("--api", { description: "Create through the backend at this URL (skips the project check)" });
@@ -58,6 +68,8 @@ export class SessionNewCommand extends RemotableCommand {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
     if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     const caller = process.env.SPEX_SESSION_ID;
+    // A slow agent start is shown on a terminal as it happens, never left as a silent wait.
+    const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, "making the session's worktree and branch");
     const { result, json } = await newSession(currentProject(), {
       target: { api: this.api, port: this.port },
       prompt,
@@ -71,10 +83,14 @@ export class SessionNewCommand extends RemotableCommand {
       directory: this.directory,
       model: this.model,
       effort: this.effort,
+      budget: this.budgetUsd !== undefined || this.budgetTokens !== undefined || this.hard !== undefined || this.budgetScope !== undefined ? { usd: this.budgetUsd, tokens: this.budgetTokens, hard: this.hard, scope: this.budgetScope } : undefined,
       // The calling agent (its own session): a child it creates lands in its group.
       creator: caller && isSessionId(caller) ? caller : undefined,
-    });
+      onWaiting,
+    }).finally(() => spinner.stop());
     for (const warning of result.stuck ?? []) reportWarning(warning, this.context.stderr);
+    // Ignored files the project asked for that were left out (lib/workspace): said, not fatal.
+    for (const s of result.included?.skipped ?? []) this.context.stderr.write(printable(`spex: not copied into the worktree: ${s.path} (${s.reason})\n`));
     if (this.json) {
       writeJson(this.context.stdout, json);
       return 0;
@@ -90,6 +106,7 @@ export class SessionNewCommand extends RemotableCommand {
           : "starting";
     this.context.stdout.write(
       `created ${id8} "${labelOf(r)}" (${state})\n  branch   ${r.branch}\n  worktree ${r.worktree_path}\n` +
+        (result.included?.copied.length ? `  included ${result.included.copied.map((c) => c.path).join(", ")}\n` : "") +
         (this.noLaunch ? `  launch   spex session resume ${id8}\n` : `  attach   spex session attach ${id8}\n`),
     );
     return 0;

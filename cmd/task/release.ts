@@ -2,7 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
-import { actingSession, releaseTask } from "../../lib/coord";
+import { actingActor, releaseTask } from "../../lib/coord";
 
 export class TaskReleaseCommand extends SpexCommand {
   static paths = [["task", "release"]];
@@ -20,10 +20,11 @@ export class TaskReleaseCommand extends SpexCommand {
 
   id = Option.String({ name: "ID" });
   session = Option.String("--session", { description: "The holding session (default: SPEX_SESSION_ID, else the worktree you are in)" });
+  as = Option.String("--as", { description: "Act as this person (default, outside any session: your user name)" });
 
   async execute(): Promise<number> {
     const store = currentProject();
-    const task = await releaseTask(store, actingSession(store, this.session), this.id);
+    const task = await releaseTask(store, actingActor(store, { session: this.session, as: this.as }), this.id);
     if (this.json) writeJson(this.context.stdout, task);
     else this.context.stdout.write(`released ${task.id}: ${task.title}\n`);
     return 0;

@@ -2,7 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
-import { optionalActingSession, removeTask } from "../../lib/coord";
+import { optionalActor, removeTask } from "../../lib/coord";
 
 export class TaskRmCommand extends SpexCommand {
   static paths = [["task", "rm"], ["task", "delete"]];
@@ -21,10 +21,11 @@ export class TaskRmCommand extends SpexCommand {
   id = Option.String({ name: "ID" });
   force = Option.Boolean("--force", false, { description: "Delete even when other tasks depend on it or another session holds it" });
   session = Option.String("--session", { description: "The acting session (default: SPEX_SESSION_ID, else the worktree you are in, else none)" });
+  as = Option.String("--as", { description: "Act as this person (default, outside any session: your user name)" });
 
   async execute(): Promise<number> {
     const store = currentProject();
-    const task = await removeTask(store, optionalActingSession(store, this.session), this.id, this.force);
+    const task = await removeTask(store, optionalActor(store, { session: this.session, as: this.as }), this.id, this.force);
     if (this.json) writeJson(this.context.stdout, { deleted: task });
     else this.context.stdout.write(`deleted ${task.id}: ${task.title}\n`);
     return 0;

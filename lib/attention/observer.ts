@@ -7,7 +7,8 @@ import { announce } from "./dispatch";
 import { eventOfChange } from "./events";
 import { payloadOf } from "./payload";
 
-const observer: CommitObserver = {
+/** The notifying observer (lib/comms/install.ts registers it, loading this module on the first commit). */
+export const attentionObserver: CommitObserver = {
   async afterRelease(change) {
     const event = eventOfChange(change);
     if (!event) return;
@@ -22,5 +23,5 @@ const observer: CommitObserver = {
 
 /** Register the notifying observer (idempotent). Every process that writes records does this at startup. */
 export function installAttention(): void {
-  registerCommitObserver(observer);
+  registerCommitObserver(attentionObserver);
 }

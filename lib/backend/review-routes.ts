@@ -3,7 +3,7 @@
 // or changes session content.
 import { SpexError } from "../errors";
 import { readSession, refuseUnusable } from "../record";
-import { type MergeStrategy, diffSession, mergeSession } from "../review";
+import { type MergeStrategy, diffSession, dispatchMerge, mergeSession } from "../review";
 import { gatherCloseFacts, planClose } from "../teardown";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
 import { type Reply, type Route, type RouteContext, ok, pathParam, sessionFromSelector } from "./route";
@@ -44,6 +44,15 @@ async function merge(ctx: RouteContext): Promise<Reply> {
   }));
 }
 
+/** Hand the landing to the session's agent (after a merge_conflict or merge_raced): `merge --by-agent`, sent as the person at the dashboard. */
+async function mergeByAgent(ctx: RouteContext): Promise<Reply> {
+  const body = await readJsonObject(ctx.req);
+  refuseUnknown(body, ["into", "rebase"]);
+  const { into } = stringFields({ into: body.into }, ["into"]);
+  const id = sessionId(ctx);
+  return ok(await dispatchMerge(ctx.store, id, { into: into || undefined, rebase: booleanField(body, "rebase"), from: { kind: "user" } }));
+}
+
 const refusalOf = (e: unknown) => {
   if (!(e instanceof SpexError)) throw e;
   const { code, message, hint } = e.toJSON().error as { code: string; message: string; hint: string };
@@ -80,4 +89,5 @@ export const REVIEW_ROUTES: Route[] = [
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/close-plan$`), handle: closePlan },
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}/diff$`), handle: diff },
   { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/merge$`), handle: merge },
+  { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/merge-by-agent$`), handle: mergeByAgent },
 ];

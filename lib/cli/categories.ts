@@ -13,7 +13,7 @@ const ORDER = [
   "Coordination",
   "Terminals",
   "Machines",
-  "Backend and diagnosis",
+  "Backend and checks",
   "Recovery",
 ];
 const LAST = ["Agent declarations"];

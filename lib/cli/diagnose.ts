@@ -47,7 +47,8 @@ function unknownVerb(shapes: CommandShape[], words: string[]): SpexError {
   const typed = words[depth];
   const where = ["spex", ...prefix].join(" ");
   const lists = depth === 0 ? "`spex help` lists every command" : `\`${where}\` lists its verbs`;
-  if (typed === undefined) return usage(`\`${where}\` needs a verb`, lists);
+  // Every message follows "spex: ", so none starts with "spex" again.
+  if (typed === undefined) return usage(`a verb is missing after \`${where}\``, lists);
   const next = nextWords(shapes, prefix);
   const candidates = [...next.map((n) => n.word), ...(depth === 0 ? ["help"] : [])];
   // One suggestion per command: `ls` and its alias `list` are the same verb.
@@ -67,6 +68,8 @@ export function diagnoseArgs(shapes: CommandShape[], args: string[]): SpexError 
   if (!match) return unknownVerb(shapes, words);
   const { shape, path } = match;
   const verb = `spex ${path.join(" ")}`;
+  // A message follows "spex: ", so it names the verb without the program again (hints keep it: they are pasted).
+  const named = path.join(" ");
   const help = `see \`${verb} --help\``;
   const { positionals, unknownOptions, valueMissing, known } = splitArgs(shape, args.slice(path.length));
   const retyped = (...tail: string[]) => [verb, ...known.map(shellWord), ...tail].join(" ");
@@ -92,15 +95,15 @@ export function diagnoseArgs(shapes: CommandShape[], args: string[]): SpexError 
     const extra = positionals.slice(Math.max(0, max - 1));
     if (text && max > 0) {
       const fixed = retyped(...positionals.slice(0, max - 1).map(shellWord), shellWord(extra.join(" ")));
-      return usage(`${verb} takes one ${text}, got ${extra.length} words: ${extra.map(shellWord).join(" ")}`, `quote the ${text} so it is one argument: ${fixed}`);
+      return usage(`${named} takes one ${text}, got ${extra.length} words: ${extra.map(shellWord).join(" ")}`, `quote the ${text} so it is one argument: ${fixed}`);
     }
     const takes = max === 0 ? "no arguments" : shape.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(" ");
-    return usage(`${verb} takes ${takes}, got ${positionals.map(shellWord).join(" ")}`, help);
+    return usage(`${named} takes ${takes}, got ${positionals.map(shellWord).join(" ")}`, help);
   }
   const required = shape.positionals.filter((p) => p.required);
   if (positionals.length < required.length) {
     const missing = required.slice(positionals.length).map((p) => `<${p.name}>`);
-    return usage(`${verb} needs ${missing.join(" ")}`, help);
+    return usage(`${named} needs ${missing.join(" ")}`, help);
   }
   return undefined;
 }

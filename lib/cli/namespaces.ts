@@ -1,5 +1,6 @@
 // Namespaces (`session`, `task`, `group`, `reserve`, …) come from the command
 // paths themselves, so a new family of verbs is listed the day it is registered.
+import { sortCategories } from "./categories";
 import type { CommandShape } from "./shape";
 
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((w, i) => w === b[i]);
@@ -42,7 +43,7 @@ export function renderNamespace(shapes: CommandShape[], prefix: string[], binary
     rows.push({ category: s.category || "Commands", verb: tails[0]!, text: `${s.description}${also}` });
   }
   const width = Math.max(...rows.map((r) => r.verb.length));
-  const categories = [...new Set(rows.map((r) => r.category))].sort((a, b) => a.localeCompare(b, "en"));
+  const categories = sortCategories(rows.map((r) => r.category));
   const name = [binary, ...prefix].join(" ");
   let out = `${name} <verb>\n`;
   for (const c of categories) {

@@ -6,7 +6,7 @@ import { sortCategories } from "./categories";
 import type { CommandEntry } from "./manifest";
 
 /** The `help` verb itself: it has no class (the entry point answers it), so it is listed here. */
-const HELP_ROW = { category: "Backend and diagnosis", usage: "spex help [command...]", description: "list every command, or show one command's help page (the same as `spex <command> --help`)" };
+const HELP_ROW = { category: "Backend and checks", usage: "spex help [command...]", description: "list every command, or show one command's help page (the same as `spex <command> --help`)" };
 
 export function renderOverview(entries: readonly CommandEntry[], version: string): string {
   const rows = [...entries.filter((e) => !e.hidden).map((e) => ({ category: e.category || "Commands", usage: e.usage, description: e.description || "undocumented" })), HELP_ROW];

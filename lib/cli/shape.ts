@@ -1,8 +1,10 @@
 // What a command accepts, read from its clipanion option declarations by
 // replaying them against a recording builder (the way clipanion itself
 // registers a command). Help, "did you mean" and completion all start from
-// this one description, so none of them parses usage text.
-import { Command, type CommandClass } from "clipanion";
+// this one description, so none of them parses usage text. Nothing here loads
+// clipanion (the help and completion paths run without it): a class carries
+// clipanion's option marker itself, as its inherited static `isOption`.
+import type { Command, CommandClass } from "clipanion";
 
 export interface OptionShape {
   names: string[];
@@ -53,10 +55,11 @@ export function shapeOf(klass: CommandClass<any>): CommandShape {
       shape.options.push({ names, arity, hidden, description });
     },
   };
+  const isOption = (klass as unknown as typeof Command).isOption;
   const instance = new klass() as unknown as Record<string, unknown>;
   for (const key in instance) {
     const value = instance[key] as Record<symbol, unknown> | null;
-    if (typeof value === "object" && value !== null && value[Command.isOption]) (value as unknown as OptionSpec).definition(recorder, key);
+    if (typeof value === "object" && value !== null && value[isOption]) (value as unknown as OptionSpec).definition(recorder, key);
   }
   shapes.set(klass, shape);
   return shape;

@@ -6,7 +6,6 @@
 // typed twice. A dead target's messages are `held` too, never pasted.
 import { harnessAdapter, isHarnessName } from "../harness";
 import { existsSync, readdirSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { ownerAlive, selfIdentity } from "../proc";
 import { type RecordReading, type SessionRecord, publicRecord, readSession } from "../record";
@@ -28,9 +27,11 @@ import {
 } from "./queue";
 import { deathOf, readRest, recordAtRest } from "./rest";
 import { isRevoked } from "./revoke";
-import { pasteEchoed, screenAtRest } from "./screen";
+import { composerEcho, pasteEchoed, screenAtRest } from "./screen";
+import { composerLeftover, suspectComposer } from "./composer";
 import { scheduleDrain } from "./spawn";
 import { lastSeq } from "./timeline";
+import { randomHex } from "../hash";
 
 export interface HandoverOutcome {
   messageId: string;
@@ -113,6 +114,8 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
       }
       const held = settle(store, m, "held", `the process that claimed it (pid ${m.claim?.pid ?? "?"}) died before pressing Enter; it may sit unsent in the composer, so it is not typed again`);
       settled.push(outcome(held));
+      // Its text may have landed: nothing more is typed until the composer is proven clear of it.
+      if (m.keys.length === 0) suspectComposer(store, target, m);
     }
     pending = pending.filter((p) => p.state === "queued");
     // One consistent reading decides "at rest" (timeline, then record): see readRest.
@@ -155,6 +158,9 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
       if (!atRest.ok) return stop(atRest.reason);
       const screen = screenAtRest(view.harness, before);
       if (!screen.atRest) return stop(`the screen is not at rest: ${screen.reason}`, true);
+      // Keys go through regardless: they answer dialogs, and clear a composer by hand.
+      const leftover = composerLeftover(store, target, before);
+      if (leftover) return stop(leftover);
     }
     syncInboxMarker(store, target, pending.length);
     const self = selfIdentity();
@@ -162,7 +168,15 @@ async function claimNext(store: ProjectStore, target: string): Promise<Step> {
       ...head,
       state: "claimed",
       reason: `being handed over by pid ${self.pid}`,
-      claim: { pid: self.pid, start: self.start, boot: self.boot, at: new Date().toISOString(), seq: lastSeq(store, target), nonce: randomBytes(6).toString("hex") },
+      claim: {
+        pid: self.pid,
+        start: self.start,
+        boot: self.boot,
+        at: new Date().toISOString(),
+        seq: lastSeq(store, target),
+        nonce: randomHex(6),
+        ...(head.keys.length === 0 ? { echo: composerEcho(before, typedText(head, pane.harness)) } : {}),
+      },
     };
     saveMessage(store, claimed);
     return { kind: "claimed", message: claimed, pane, before, settled };
@@ -176,7 +190,8 @@ function crashPoint(point: "claim" | "paste"): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-type Handed = { state: "delivered" | "held"; reason: string } | { state: "queued"; reason: string };
+/** `leftover`: held with its text perhaps in the composer, unsent (pasted, Enter never pressed). */
+type Handed = { state: "delivered" | "held"; reason: string; leftover?: boolean } | { state: "queued"; reason: string };
 
 async function handOver(m: QueuedMessage, pane: Pane, before: string): Promise<Handed> {
   crashPoint("claim");
@@ -202,12 +217,12 @@ async function handOver(m: QueuedMessage, pane: Pane, before: string): Promise<H
     await sleep(delay);
   }
   if (!echoed) {
-    return { state: "held", reason: `pasted, but the text did not show on screen within ${echoTimeoutMs()} ms, so Enter was not pressed; it may sit in the composer` };
+    return { state: "held", leftover: true, reason: `pasted, but the text did not show on screen within ${echoTimeoutMs()} ms, so Enter was not pressed; it may sit in the composer` };
   }
   // Some composers read an Enter that follows input too closely as a newline (Gemini).
   if (pane.quietMs > 0) await sleep(pane.quietMs);
   const enter = sendKeys(pane.socket, pane.target, ["Enter"]);
-  if (enter.code !== 0) return { state: "held", reason: `pasted, but Enter failed: ${enter.stderr.trim()}` };
+  if (enter.code !== 0) return { state: "held", leftover: true, reason: `pasted, but Enter failed: ${enter.stderr.trim()}` };
   return { state: "delivered", reason: "" };
 }
 
@@ -232,6 +247,7 @@ async function finish(store: ProjectStore, claimed: QueuedMessage, handed: Hande
         writeQueueState(store, claimed.target, { ...q, lastHandover: { messageId: current.id, claimSeq: current.claim!.seq, at: new Date().toISOString() } });
       }
       result = settle(store, current, handed.state, handed.reason);
+      if (handed.state === "held" && handed.leftover) suspectComposer(store, claimed.target, current);
     }
     syncInboxMarker(store, claimed.target);
     return outcome(result);
@@ -257,7 +273,7 @@ export async function drainNow(store: ProjectStore, target: string, patienceMs =
       handed = await handOver(step.message, step.pane, step.before);
     } catch (e) {
       // Whatever reached the pane is unknown: settle it held rather than leave a claim behind.
-      handed = { state: "held", reason: `the handover failed: ${(e as Error).message}` };
+      handed = { state: "held", leftover: step.message.keys.length === 0, reason: `the handover failed: ${(e as Error).message}` };
     }
     const done = await finish(store, step.message, handed);
     outcomes.push(done);

@@ -34,7 +34,7 @@ export {
 } from "./watchers";
 export { watchSession, cancelWatch, dropNotices } from "./follow";
 export { reparentSession, type ReparentResult } from "./reparent";
-export { installComms, stateEventOf, worthNotice, noticeText } from "./notify";
+export { commsObserver, stateEventOf, worthNotice, noticeText } from "./notify";
 export {
   type WaitOptions,
   type WaitResult,

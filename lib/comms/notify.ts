@@ -4,7 +4,7 @@
 // per watcher id (a watcher with both sources still gets one), and starts a
 // drain when the session itself came to rest with messages waiting.
 import { labelOf, previewOf, shortId } from "../naming";
-import { type CommitObserver, type RecordChange, type SessionRecord, readSession, registerCommitObserver } from "../record";
+import { type CommitObserver, type RecordChange, type SessionRecord, readSession } from "../record";
 import type { ProjectStore } from "../store";
 import { drainDeliveries } from "./deliver";
 import { runsTypedText } from "./envelope";
@@ -81,7 +81,8 @@ function debug(line: string): void {
   if (process.env.SPEX_DEBUG) process.stderr.write(`spex comms: ${line}\n`);
 }
 
-const observer: CommitObserver = {
+/** The comms commit observer (lib/comms/install.ts registers it, loading this module on the first commit). */
+export const commsObserver: CommitObserver = {
   underLock(change) {
     const event = stateEventOf(change);
     if (event) appendEvent(change.store, change.after.session_id, event);
@@ -96,8 +97,3 @@ const observer: CommitObserver = {
     }
   },
 };
-
-/** Register the comms commit observer (idempotent). Every process that writes records does this at startup. */
-export function installComms(): void {
-  registerCommitObserver(observer);
-}

@@ -25,6 +25,15 @@ export interface Claim {
   seq: number;
   /** Tells two claims of one process apart. */
   nonce: string;
+  /** How the text showed in the composer area before the paste (screen.ts): the baseline a later delivery proves the composer clear against. */
+  echo?: ComposerEchoShape;
+}
+
+/** screen.ts's ComposerEcho, as stored. */
+export interface ComposerEchoShape {
+  probe: string;
+  count: number;
+  placeholders: number;
 }
 
 export interface QueuedMessage {
@@ -55,6 +64,13 @@ export interface QueueState {
   next: number;
   /** The last text handed over: the next one waits for a state event after its claim. */
   lastHandover?: { messageId: string; claimSeq: number; at: string };
+  /**
+   * A delivery that may have left its text unsent in the composer (its process
+   * died after the claim, or Enter was never pressed): nothing more is typed
+   * until the composer is proven clear of it (deliver.ts), or two messages
+   * would go in as one.
+   */
+  composer?: { messageId: string; claimSeq: number; echo?: ComposerEchoShape };
 }
 
 export const MAX_MESSAGE_BYTES = 8 * 1024;

@@ -50,3 +50,40 @@ export function pasteEchoed(before: string, after: string, text: string): boolea
   if (!probe) return after !== before;
   return occurrences(squash(after), probe) > occurrences(squash(before), probe);
 }
+
+/**
+ * Where a composer sits: the newest non-blank lines of the screen (the input
+ * line or box, with a footer or two below it). Text a delivery pasted and did
+ * not submit stays there; text that was submitted scrolls up with the turn.
+ */
+const COMPOSER_TAIL_LINES = 12;
+
+function composerTail(screen: string): string {
+  const lines = screen.split("\n").filter((l) => l.trim() !== "");
+  return lines.slice(-COMPOSER_TAIL_LINES).join("\n");
+}
+
+/** What a pasted text looks like in the composer area: its echo probe, and how often it (or a paste placeholder) shows there. */
+export interface ComposerEcho {
+  probe: string;
+  count: number;
+  placeholders: number;
+}
+
+export function composerEcho(screen: string, text: string): ComposerEcho {
+  const tail = composerTail(screen);
+  const probe = echoProbe(text);
+  return { probe, count: occurrences(squash(tail), probe), placeholders: tail.match(PASTE_PLACEHOLDER)?.length ?? 0 };
+}
+
+/**
+ * Proven that the composer no longer holds the text a dead delivery pasted:
+ * the composer area shows its probe (and paste placeholders) no more often
+ * than it did before that paste. Without a probe nothing is proven.
+ */
+export function composerCleared(screen: string, before: ComposerEcho): boolean {
+  if (!before.probe) return false;
+  const now = composerEcho(screen, "");
+  const tail = squash(composerTail(screen));
+  return occurrences(tail, before.probe) <= before.count && now.placeholders <= before.placeholders;
+}

@@ -9,6 +9,7 @@ import { withLock } from "../lock";
 import { writeJsonDurably } from "../record";
 import { relativeInside } from "../nofollow";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
+import { COORD_LIMITS, refuseTooLong } from "./limits";
 
 export interface GroupEntry {
   path: string;
@@ -60,6 +61,7 @@ export function normalizeGroupTarget(path: string): string {
 
 /** A group path: segments of letters, digits, `-`, `_`, `.`, none empty, none `.` or `..`. */
 export function checkGroupPath(path: string): string {
+  refuseTooLong("the group path", path, COORD_LIMITS.groupPath);
   const segments = path.split("/");
   const bad = segments.find((s) => !SEGMENT.test(s) || s === "." || s === "..");
   if (path === "" || bad !== undefined) {
@@ -97,6 +99,7 @@ export function compareGroupPaths(a: string, b: string): number {
  * The check is lexical: the folder need not exist yet.
  */
 export function checkGroupDirectory(dir: string, mainRoot: string): string {
+  refuseTooLong("the group directory", dir, COORD_LIMITS.groupDirectory);
   const normal = relativeInside(mainRoot, dir);
   if (normal === undefined) {
     throw new SpexError("group_directory_outside", `the directory "${dir}" is outside the repository ${mainRoot}`, {

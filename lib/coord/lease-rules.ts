@@ -2,6 +2,7 @@
 // or globs with a time to live. Overlaps are reported to both sides, never
 // refused: the point is that two agents find out in time to talk.
 import { SpexError } from "../errors";
+import { COORD_LIMITS, refuseTooLong, refuseTooMany } from "./limits";
 
 export const DEFAULT_LEASE_TTL_MS = 30 * 60 * 1000;
 export const MAX_LEASE_TTL_MS = 4 * 60 * 60 * 1000;
@@ -28,6 +29,7 @@ const WILDCARD = /[*?[{]/;
 
 /** A repo-relative pattern: `./` and trailing `/` dropped; absolute paths and `..` refused. */
 export function normalPattern(raw: string): string {
+  refuseTooLong("a pattern", raw, COORD_LIMITS.pattern);
   let p = raw.trim().replace(/\/{2,}/g, "/");
   while (p.startsWith("./")) p = p.slice(2);
   if (p.length > 1) p = p.replace(/\/+$/, "");
@@ -118,6 +120,8 @@ function conflicts(a: { pattern: string; mode: LeaseMode }, b: { pattern: string
  * granted all the same, because reservations advise and never block.
  */
 export function reserveLeases(list: LeaseList, req: ReserveRequest, now: number): { list: LeaseList; reserved: StoredLease[]; conflicts: StoredLease[] } {
+  refuseTooMany("patterns", req.patterns, COORD_LIMITS.patterns);
+  refuseTooLong("the note", req.note, COORD_LIMITS.leaseNote);
   const patterns = [...new Set(req.patterns.map(normalPattern))];
   if (patterns.length === 0) throw new SpexError("usage", "reserve needs at least one path or glob", { exitCode: 2, hint: "spex reserve src/auth 'docs/*.md'" });
   const createdAt = new Date(now).toISOString();
@@ -131,6 +135,7 @@ export function reserveLeases(list: LeaseList, req: ReserveRequest, now: number)
 
 /** Drop this session's leases on the given patterns, or all of them when none are given. */
 export function releaseLeases(list: LeaseList, session: string, patterns: string[] | undefined): { list: LeaseList; released: StoredLease[] } {
+  if (patterns) refuseTooMany("patterns", patterns, COORD_LIMITS.patterns);
   const wanted = patterns && patterns.length > 0 ? new Set(patterns.map(normalPattern)) : undefined;
   const hit = (l: StoredLease) => l.session_id === session && (!wanted || wanted.has(l.pattern));
   return { list: { ...list, leases: list.leases.filter((l) => !hit(l)) }, released: list.leases.filter(hit) };

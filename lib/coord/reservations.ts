@@ -3,7 +3,7 @@
 // leases of sessions whose record is gone are dropped on every read.
 import { withLock } from "../lock";
 import type { ProjectStore } from "../store";
-import { sessionLabeler } from "./actor";
+import { isPerson, sessionLabeler } from "./actor";
 import { coordPaths, presentSessions, readCoordFile, writeCoordFile } from "./files";
 import { type LeaseList, type LeaseMode, type StoredLease, formatExpiresIn, liveLeases, parseLeaseList, releaseLeases, reserveLeases } from "./lease-rules";
 
@@ -26,7 +26,7 @@ export interface ReserveResult {
 function readLive(store: ProjectStore, now: number): LeaseList {
   const file = coordPaths(store).reservations;
   const present = presentSessions(store);
-  return liveLeases(parseLeaseList(readCoordFile(file), file), now, (s) => present.has(s));
+  return liveLeases(parseLeaseList(readCoordFile(file), file), now, (s) => isPerson(s) || present.has(s));
 }
 
 function viewOf(label: (id: string) => string, lease: StoredLease, me: string | undefined, now: number): LeaseView {

@@ -2,6 +2,7 @@
 // and delete return a new list or throw a SpexError; nothing here reads a
 // file or the clock, so the rules test without either.
 import { SpexError } from "../errors";
+import { COORD_LIMITS, refuseTooLong, refuseTooMany } from "./limits";
 
 export const TASK_STATES = ["pending", "in_progress", "done"] as const;
 export type TaskState = (typeof TASK_STATES)[number];
@@ -113,6 +114,10 @@ export interface NewTask {
 export function createTask(list: TaskList, input: NewTask, now: string): { list: TaskList; task: StoredTask } {
   const title = input.title.trim();
   if (!title) throw new SpexError("usage", "a task needs a title", { exitCode: 2, hint: 'spex task new "<title>"' });
+  refuseTooLong("the task title", title, COORD_LIMITS.taskTitle);
+  refuseTooLong("the task body", input.body, COORD_LIMITS.taskBody);
+  refuseTooMany("depends_on", input.dependsOn, COORD_LIMITS.taskDependsOn);
+  for (const d of input.dependsOn) refuseTooLong("a task id in depends_on", d, COORD_LIMITS.taskId);
   const task: StoredTask = {
     id: `t${list.next}`,
     title,

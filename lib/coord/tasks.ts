@@ -3,7 +3,7 @@
 // project-level lock, so two sessions claiming at once see each other's claim.
 import { withLock } from "../lock";
 import type { ProjectStore } from "../store";
-import { sessionLabeler } from "./actor";
+import { isPerson, sessionLabeler } from "./actor";
 import { coordPaths, presentSessions, readCoordFile, writeCoordFile } from "./files";
 import {
   type StoredTask,
@@ -39,7 +39,7 @@ export interface TaskView {
 function readList(store: ProjectStore): TaskList {
   const file = coordPaths(store).tasks;
   const present = presentSessions(store);
-  return dropVanishedClaims(parseTaskList(readCoordFile(file), file), (s) => present.has(s));
+  return dropVanishedClaims(parseTaskList(readCoordFile(file), file), (s) => isPerson(s) || present.has(s));
 }
 
 function viewOf(label: (id: string) => string, list: TaskList, task: StoredTask, me: string | undefined): TaskView {

@@ -6,7 +6,6 @@
 // made and left `queued` for the launch queue (launch-queue.ts).
 import { mkdirSync } from "node:fs";
 import { writeStoreFile } from "../nofollow";
-import { createHash, randomUUID } from "node:crypto";
 import { SpexError } from "../errors";
 import { ensureExcluded, resolveCommit } from "../git";
 import { type LaunchResult, launchSession } from "../launch/start";
@@ -32,12 +31,17 @@ import { faultPoint } from "../faults";
 import { type CreatePlan, planCreate } from "./plan";
 import { drainLaunchQueue, launchDecision, queuePositionOf } from "./launch-queue";
 import type { CreateInput, CreateResult } from "./types";
+import { resolveNewBudget, writeBudget } from "../attention/budget";
+import { sha256Hex, randomId } from "../hash";
+import { includeIntoWorktree } from "../workspace/include";
+import { type IncludedFiles, includedPath, writeIncluded } from "../workspace/include-record";
+import { join } from "node:path";
 
 export type { CreateInput, CreateResult } from "./types";
 
 /** A UUID-shaped id derived from the project and the idempotency key. */
 export function sessionIdForKey(projectKey: string, key: string): string {
-  const h = createHash("sha256").update(`${projectKey}\0${key}`).digest("hex");
+  const h = sha256Hex(`${projectKey}\0${key}`);
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -53,7 +57,7 @@ export function createPayloadHash(i: Pick<CreateInput, HashedFields>): string {
     name: i.name ?? "",
   };
   for (const k of ["base", "group", "directory", "model", "effort"] as const) if (i[k]) payload[k] = i[k]!;
-  return createHash("sha256").update(JSON.stringify(payload)).digest("hex");
+  return sha256Hex(JSON.stringify(payload));
 }
 
 /** A keyed create whose record already exists: the same payload is answered, another is refused. */
@@ -124,7 +128,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   const resolved = input.base ? await resolveCommit(store.root, input.base) : undefined;
   const payloadHash = createPayloadHash({ ...input, base: resolved ?? input.base });
   const acceptedHashes = named && named !== payloadHash ? [payloadHash, named] : [payloadHash];
-  const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomUUID();
+  const id = input.idempotencyKey ? sessionIdForKey(store.key, input.idempotencyKey) : randomId();
 
   if (input.idempotencyKey) {
     const replay = replayOf(store, id, input, acceptedHashes);
@@ -133,6 +137,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
 
   // Everything this machine can settle, before any mutation.
   const plan = await planCreate(store, input);
+  // Settled with the rest, before any mutation: a budget config that cannot be read refuses here.
+  const budget = resolveNewBudget(store, input.budget, plan.group);
   const paths = sessionPaths(store, id);
 
   let receipt: CreateReceipt | undefined;
@@ -140,6 +146,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   // Decided under the project lock (inside a closure, hence the widened type).
   let slot = "none" as "launch" | "queue" | "none";
   let launched: LaunchResult | undefined;
+  let included: IncludedFiles | undefined;
   try {
     // The project lock orders creates (the launch slots) and makes "is this name free?" and "make it" one step.
     await withLock(
@@ -179,11 +186,17 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
           copyLocalConfig(store.root, names.worktree);
           await renderWorktree(names.worktree, plan.adapter.name, store.home);
           faultPoint("render");
+          // The ignored files the project asks for (.env…), copied from the main checkout (lib/workspace).
+          included = await includeIntoWorktree(store.root, names.worktree, plan.workspace, plan.config.worktreeRoot);
+          if (included) {
+            noteMade(store, receipt, { included: included.copied.map((c) => join(names.worktree, c.path)) }, true);
+            writeIncluded(store, id, included);
+          }
           writeStoreFile(paths.prompt, input.prompt);
           if (slot === "launch") markLauncher(store, id);
           if (slot === "queue") syncQueueMarker(store, 1);
           writeRecordFile(paths.record, made);
-          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(slot === "launch" ? [launcherFile(store, id)] : [])] }, false);
+          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(slot === "launch" ? [launcherFile(store, id)] : []), ...(included ? [includedPath(store, id)] : [])] }, false);
           faultPoint("record");
         }, { purpose: `create ${id}` });
       },
@@ -197,20 +210,24 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     if (plan.parent) await addWatcher(store, id, plan.parent, "parent");
     // Filed before the agent starts, so what it runs finds itself in its group.
     if (plan.group !== "") await fileSessions(store, plan.group, [id]);
+    // In place before the agent's first Stop can check it.
+    if (budget) writeBudget(store, id, budget);
     if (slot === "launch") {
-      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false) });
+      launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false), onWaiting: input.onWaiting });
       faultPoint("launched");
     }
   } catch (error) {
     // Only what this process made (its receipt names it) is rolled back.
     if (!receipt) throw error;
+    // The session stands once its setup ran and failed: resume runs the setup again (lib/workspace).
+    if (error instanceof SpexError && error.code === "setup_failed") throw error;
     const stuck = await rollBack(store, receipt).then(
       () => undefined,
       (e: unknown) => (e instanceof SpexError ? e : new SpexError("receipt_stuck", String(e))),
     );
     throw afterRollBack(error, stuck);
   }
-  const answer = { prompt: input.prompt, replayed: false, group: plan.group, stuck };
+  const answer = { prompt: input.prompt, replayed: false, group: plan.group, stuck, ...(included ? { included } : {}) };
   if (!launched) {
     // A slot may have freed since the decision: the queue (this session perhaps) gets it now.
     if (slot === "queue") stuck.push(...(await drainLaunchQueue(store)).failed);

@@ -1,6 +1,9 @@
 // What a create is asked and what it answers (CLI, HTTP, MCP alike).
 import type { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
+import type { BudgetSpec } from "../attention/budget";
+import type { ReadinessWait } from "../launch/start";
+import type { IncludedFiles } from "../workspace/include-record";
 
 export interface CreateInput {
   prompt: string;
@@ -20,11 +23,15 @@ export interface CreateInput {
   /** Spawn options, mapped per harness onto its own flags and kept for every later launch. */
   model?: string;
   effort?: string;
+  /** A budget for this session (lib/attention); absent: its group's or the project's default, if any. */
+  budget?: BudgetSpec;
   /** The calling agent's own session id (its SPEX_SESSION_ID): a child it creates lands in its group. */
   creator?: string;
   /** From the backend: the session id derives from it and replays are answered, not repeated. */
   idempotencyKey?: string;
   cwd?: string;
+  /** Told when the launch starts waiting for the agent to be ready (never sent to a backend). */
+  onWaiting?: (wait: ReadinessWait) => void;
 }
 
 export interface CreateResult {
@@ -37,6 +44,8 @@ export interface CreateResult {
   group: string;
   /** Waiting for a launch slot: its place in the launch queue (1 launches next), else null. */
   queuePosition: number | null;
+  /** The ignored files copied from the main checkout, and those left out with why (absent: no include configured). */
+  included?: IncludedFiles;
   /** Warnings: create receipts (of other creates) that could not be settled (`receipt_stuck`), queued sessions whose launch this create started and that failed. */
   stuck?: SpexError[];
 }

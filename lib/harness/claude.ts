@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction, SpawnOptions } from "./types";
 import { jsonHookRenderer, readJsonSettings, updateJsonSettings } from "./hook-config";
 import { SPEX_MCP_SERVER, declaredSpexServer, isSharedSpexServer, registerJsonMcp, withListEntry } from "./mcp-config";
 import type { McpLaunch, McpRegistration } from "./types";
+import { randomId } from "../hash";
 
 const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
@@ -95,7 +95,7 @@ export const claude: HarnessAdapter = {
   spawn: { model: true, effort: ["low", "medium", "high", "xhigh", "max"] },
   launchArgs: ({ nativeId, ...spawn }) => [...(nativeId ? ["--session-id", nativeId] : []), ...claudeSpawnArgs(spawn)],
   resumeArgs: (nativeId, spawn = {}) => ["--resume", nativeId, ...claudeSpawnArgs(spawn)],
-  assignNativeId: () => randomUUID(),
+  assignNativeId: () => randomId(),
   hookConfigFiles: [SETTINGS],
   // Claude Code 2.1 reads .claude/settings*.json from its working directory only (measured).
   hooksFromStartFolder: true,

@@ -1,7 +1,6 @@
 // Writing spex's hook trust into Codex's user config: one writer at a time
 // (a spex lock), the edit of codex-trust.ts, an atomic replace of the real
 // file (a symlinked config.toml stays a symlink).
-import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -9,6 +8,7 @@ import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
 import { spexHome } from "../store";
 import { type TrustEdit, type TrustEntry, codexProjectTrustLevel, upsertCodexTrust } from "./codex-trust";
+import { sha256Hex } from "../hash";
 
 /** $CODEX_HOME/config.toml, default ~/.codex/config.toml. */
 export function codexConfigFile(env: NodeJS.ProcessEnv = process.env): string {
@@ -36,7 +36,7 @@ function readText(file: string): string {
 
 /** Run fn holding spex's lock on one Codex config file (several creates may render at once). */
 export function withCodexConfigLock<T>(configFile: string, home: string | undefined, fn: () => T | Promise<T>): Promise<T> {
-  const lock = join(home ?? spexHome(), "locks", `codex-config-${createHash("sha256").update(configFile).digest("hex").slice(0, 12)}.lock`);
+  const lock = join(home ?? spexHome(), "locks", `codex-config-${sha256Hex(configFile).slice(0, 12)}.lock`);
   return withLock(lock, fn, { purpose: `codex trust ${configFile}` });
 }
 
@@ -60,7 +60,7 @@ export function writeCodexTrust(configFile: string, entries: TrustEntry[]): Trus
     renameSync(tmp, file);
     return edit;
   } catch (e) {
-    throw new SpexError("codex_trust_unwritable", `spex could not record trust for its Codex hooks in ${file}: ${(e as Error).message}`, {
+    throw new SpexError("codex_trust_unwritable", `could not record trust for spex's Codex hooks in ${file}: ${(e as Error).message}`, {
       hint: "make that file writable (or point CODEX_HOME elsewhere), then try again; without it Codex asks to review the hooks",
     });
   }

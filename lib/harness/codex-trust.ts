@@ -3,7 +3,7 @@
 // blocks the session. This computes Codex's trust entry for a handler and
 // edits the TOML text in place: new tables are appended, a table already there
 // gets its trusted_hash line replaced, and every other byte is kept.
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../hash";
 
 /** Events whose handler timeout Codex clamps to 3 s before hashing it. */
 const CLAMPED = new Set(["session_end", "interrupt"]);
@@ -48,7 +48,7 @@ export function codexHookTrust(h: CodexHandler): TrustEntry {
   const timeout = CLAMPED.has(snake) ? Math.min(h.timeout, CODEX_CLAMPED_TIMEOUT) : h.timeout;
   const doc: Record<string, unknown> = { event_name: snake, hooks: [{ async: false, command: h.command, timeout, type: "command" }] };
   if (h.matcher !== undefined) doc.matcher = h.matcher;
-  const hex = createHash("sha256").update(JSON.stringify(sortKeys(doc))).digest("hex");
+  const hex = sha256Hex(JSON.stringify(sortKeys(doc)));
   return { key: `${h.hooksFile}:${snake}:${h.group}:${h.handler}`, hash: `sha256:${hex}` };
 }
 

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { HarnessAdapter, HookAction } from "./types";
 import { jsonHookRenderer } from "./hook-config";
 import { declaredSpexServer, registerJsonMcp } from "./mcp-config";
+import { randomId } from "../hash";
 
 const EVENTS: Record<string, HookAction> = {
   SessionStart: "start",
@@ -32,7 +32,7 @@ export const gemini: HarnessAdapter = {
   spawn: { model: true },
   launchArgs: ({ nativeId, model }) => [...(nativeId ? ["--session-id", nativeId] : []), ...(model ? ["-m", model] : []), "-i"],
   resumeArgs: (nativeId, { model } = {}) => ["--resume", nativeId, ...(model ? ["-m", model] : [])],
-  assignNativeId: () => randomUUID(),
+  assignNativeId: () => randomId(),
   hookConfigFiles: [SETTINGS],
   // Gemini CLI loads workspace settings from process.cwd() (loadSettings).
   hooksFromStartFolder: true,

@@ -1,4 +1,4 @@
-export { launchSession, checkLaunchable, everLaunched, waitForReadiness, tmuxNameFor, type LaunchOptions, type LaunchResult } from "./start";
+export { launchSession, checkLaunchable, everLaunched, waitForReadiness, tmuxNameFor, type LaunchOptions, type LaunchResult, type ReadinessWait } from "./start";
 export { checkStartDirectory, startFolder } from "./placement";
 export { clearFence, restoreOriginal, readAgentPid, freezeOriginal, markLauncher, launcherFile } from "./fence";
 export { resolveLauncher, whichSync, type ResolvedLauncher } from "./launcher";

@@ -2,11 +2,11 @@
 // installed hook scripts live. Inside a compiled binary process.argv[1] is a
 // virtual path, so the executable itself is the command.
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ASSETS } from "../generated/assets";
 import { spexHome } from "../store";
+import { sha256Hex } from "../hash";
 
 /**
  * The argv that re-runs this very spex, or undefined when this process is not
@@ -47,7 +47,7 @@ function installOnce(path: string, text: string, mode: number): string {
 }
 
 function digest(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+  return sha256Hex(text).slice(0, 12);
 }
 
 /** One executable path that runs this very spex (a wrapper when running under node/bun from source). */

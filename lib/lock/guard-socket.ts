@@ -1,10 +1,10 @@
 // The Linux guard: an abstract unix socket name can be bound by one process at
 // a time and is released by the kernel when that process dies.
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Guard, TryGuard } from "./guard-types";
 import { type LibC, libc } from "./libc";
+import { sha256Hex } from "../hash";
 
 const realDirs = new Map<string, string>();
 
@@ -23,7 +23,7 @@ function guardName(lockPath: string): string {
       real = dir; // not made yet: nobody else can hold a lock in it through another spelling
     }
   }
-  const digest = createHash("sha256").update(`${real}/${basename(lockPath)}`).digest("hex").slice(0, 48);
+  const digest = sha256Hex(`${real}/${basename(lockPath)}`).slice(0, 48);
   return `\0spex-lock-guard-${digest}`;
 }
 

@@ -4,10 +4,10 @@
 // under a kernel guard so two contenders never both hold it.
 import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { randomBytes } from "node:crypto";
 import { SpexError, errnoCode } from "../errors";
 import { ownerAlive, selfIdentity } from "../proc";
 import { takeGuard } from "./guard";
+import { randomHex } from "../hash";
 
 export interface LockOwner {
   pid: number;
@@ -100,7 +100,7 @@ export async function acquireLock(path: string, opts: LockOptions = {}): Promise
     pid: self.pid,
     start: self.start,
     boot: self.boot,
-    nonce: randomBytes(8).toString("hex"),
+    nonce: randomHex(8),
     purpose: opts.purpose ?? "",
     acquiredAt: new Date().toISOString(),
   };

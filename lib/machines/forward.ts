@@ -7,6 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import { SpexError } from "../errors";
 import { type CommandShape, optionNamed } from "../cli/shape";
 import { readSourceBytes } from "../cli/input";
+import { printable, printableStyled } from "../cli/output";
 import { remoteSessionName, splitMachineSelector } from "../naming/machine";
 import { type Machine, findMachine, readMachines } from "./list";
 import { runSpexOn } from "./remote";
@@ -190,17 +191,19 @@ export async function relayRemote(machine: Machine, argv: string[], opts: { json
   if (opts.tty) return attachOver(machine, argv);
   const stdin = opts.stdinFrom === undefined ? undefined : await readSourceBytes(opts.stdinFrom, opts.streams.stdin);
   const result = await runSpexOn(machine, argv, { stdin });
-  if (result.stderr) opts.streams.stderr.write(result.stderr);
+  // What another machine prints is its text, not ours to pass to this terminal raw: controls are shown
+  // escaped (colour sequences aside on stdout), as every screen and name spex prints (DESIGN.md §1.10).
+  if (result.stderr) opts.streams.stderr.write(printable(result.stderr));
   const text = result.stdout.toString("utf8");
   if (opts.json && text.trim() !== "") {
     try {
       opts.streams.stdout.write(JSON.stringify(markMachine(JSON.parse(text), machine.name), null, 2) + "\n");
       return result.code;
     } catch {
-      // Not one JSON value (a stream of lines): relayed as it came.
+      // Not one JSON value (a stream of lines): relayed line by line, made printable.
     }
   }
-  opts.streams.stdout.write(result.stdout);
+  opts.streams.stdout.write(printableStyled(text));
   return result.code;
 }
 

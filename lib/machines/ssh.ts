@@ -4,12 +4,12 @@
 // second call on a host costs no handshake. SPEX_SSH_COMMAND replaces `ssh`
 // the way GIT_SSH_COMMAND does for git: the shell splits it, our arguments follow.
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { spexHome } from "../store";
 import type { Machine } from "./list";
+import { sha256Hex } from "../hash";
 
 /** sun_path is 104 bytes on the BSDs and macOS (108 on Linux); ssh adds 17 for its temporary name. */
 const SOCKET_PATH_MAX = 103;
@@ -38,10 +38,7 @@ function privateFolder(dir: string): boolean {
  * undefined (no sharing) when neither folder is private to us.
  */
 export function controlPath(machine: Machine, home = spexHome()): string | undefined {
-  const key = createHash("sha256")
-    .update([home, machine.destination, String(machine.port ?? ""), process.env.SPEX_SSH_COMMAND ?? ""].join("\u0000"))
-    .digest("hex")
-    .slice(0, 16);
+  const key = sha256Hex([home, machine.destination, String(machine.port ?? ""), process.env.SPEX_SSH_COMMAND ?? ""].join("\u0000")).slice(0, 16);
   const inHome = join(home, "ssh");
   const uid = process.getuid?.() ?? 0;
   for (const dir of [inHome, `/tmp/spex-ssh-${uid}`]) {
@@ -100,6 +97,16 @@ export interface SshResult {
   stderr: string;
 }
 
+/**
+ * The most a remote may answer on stdout: `live --json` of a few hundred panes
+ * or a long scrollback read is a few MB; past this the call is ended and
+ * refused, never buffered whole (a hostile or broken host once made spex hold
+ * 300 MB and grow to nearly 1 GB).
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** What is kept of a remote's stderr (its complaints are read, not stored). */
+export const MAX_STDERR_BYTES = 1024 * 1024;
+
 export interface SshRunOptions {
   /** Bytes for the remote's stdin, a file descriptor to stream from, or "inherit" (this process's stdin). */
   stdin?: Buffer | number | "inherit";
@@ -107,6 +114,15 @@ export interface SshRunOptions {
   /** Give up after this long (the call is killed and counts as unreachable). */
   timeoutMs?: number;
   home?: string;
+  /** Refuse an answer longer than this many bytes (default MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
+}
+
+export function answerTooLarge(machine: Machine, limit: number): SpexError {
+  return new SpexError("machine_answer_too_large", `machine ${machine.name} answered more than ${limit} bytes; the call was ended and its answer dropped`, {
+    hint: `narrow what you ask (filters, a smaller --history); if that machine's spex is not this one, \`spex machine install ${machine.name}\` puts this one there`,
+    details: { machine: machine.name, limit },
+  });
 }
 
 /** One line of an ssh complaint, for an error message (which holds no line breaks). */
@@ -133,8 +149,28 @@ export function runSsh(machine: Machine, remoteCommand: string, opts: SshRunOpti
   }
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  child.stdout?.on("data", (b: Buffer) => out.push(b));
-  child.stderr?.on("data", (b: Buffer) => err.push(b));
+  const limit = opts.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+  let outBytes = 0;
+  let errBytes = 0;
+  let tooLarge = false;
+  child.stdout?.on("data", (b: Buffer) => {
+    if (tooLarge) return;
+    outBytes += b.length;
+    if (outBytes > limit) {
+      // Ended at once and nothing more kept: the answer is refused whole, never buffered.
+      tooLarge = true;
+      out.length = 0;
+      child.kill("SIGKILL");
+      return;
+    }
+    out.push(b);
+  });
+  child.stderr?.on("data", (b: Buffer) => {
+    if (errBytes >= MAX_STDERR_BYTES) return;
+    const kept = b.subarray(0, MAX_STDERR_BYTES - errBytes);
+    errBytes += kept.length;
+    err.push(kept);
+  });
   return new Promise((resolve, reject) => {
     let timedOut = false;
     const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => {
@@ -150,6 +186,7 @@ export function runSsh(machine: Machine, remoteCommand: string, opts: SshRunOpti
     child.once("close", (code, signal) => {
       if (timer) clearTimeout(timer);
       const stderr = Buffer.concat(err).toString("utf8");
+      if (tooLarge) return reject(answerTooLarge(machine, limit));
       if (timedOut) return reject(unreachable(machine, `no answer within ${opts.timeoutMs} ms`));
       if (code === 255 || code === null) return reject(unreachable(machine, stderr || (signal ? `ssh ended by ${signal}` : "")));
       resolve({ code, stdout: Buffer.concat(out), stderr });

@@ -1,8 +1,11 @@
 // Tool inputs as a few typed fields: one declaration gives both the JSON
 // Schema a client shows its model and the check the server applies before a
 // tool runs. A call that does not fit is refused with `usage`, as the CLI
-// refuses bad flags, naming the field and what it takes.
+// refuses bad flags, naming the field and what it takes. Every string has a
+// bound (docs/mcp.md "Limits"), declared here so a client can see it: what a
+// tool stores is carried by every listing, so no argument is taken unbounded.
 import { SpexError } from "../errors";
+import { characters } from "../coord/limits";
 
 interface FieldBase {
   /** What an agent should pass, in a sentence it can act on. */
@@ -10,11 +13,11 @@ interface FieldBase {
 }
 
 export type Field =
-  | (FieldBase & { type: "string"; enum?: readonly string[]; minLength?: number })
+  | (FieldBase & { type: "string"; enum?: readonly string[]; minLength?: number; /** Characters (code points). */ maxLength: number })
   | (FieldBase & { type: "number"; minimum?: number; maximum?: number })
   | (FieldBase & { type: "integer"; minimum?: number; maximum?: number })
   | (FieldBase & { type: "boolean" })
-  | (FieldBase & { type: "array"; items?: { enum?: readonly string[] }; minItems?: number; maxItems?: number });
+  | (FieldBase & { type: "array"; items: { enum?: readonly string[]; maxLength: number }; minItems?: number; maxItems: number });
 
 export interface InputShape {
   fields: Record<string, Field>;
@@ -27,7 +30,7 @@ function fieldSchema(f: Field): JsonSchema {
   const { description } = f;
   switch (f.type) {
     case "string":
-      return { type: "string", description, ...(f.enum ? { enum: [...f.enum] } : {}), ...(f.minLength !== undefined ? { minLength: f.minLength } : {}) };
+      return { type: "string", description, ...(f.enum ? { enum: [...f.enum] } : {}), ...(f.minLength !== undefined ? { minLength: f.minLength } : {}), maxLength: f.maxLength };
     case "number":
     case "integer":
       return { type: f.type, description, ...(f.minimum !== undefined ? { minimum: f.minimum } : {}), ...(f.maximum !== undefined ? { maximum: f.maximum } : {}) };
@@ -37,9 +40,9 @@ function fieldSchema(f: Field): JsonSchema {
       return {
         type: "array",
         description,
-        items: { type: "string", ...(f.items?.enum ? { enum: [...f.items.enum] } : {}) },
+        items: { type: "string", ...(f.items.enum ? { enum: [...f.items.enum] } : {}), maxLength: f.items.maxLength },
         ...(f.minItems !== undefined ? { minItems: f.minItems } : {}),
-        ...(f.maxItems !== undefined ? { maxItems: f.maxItems } : {}),
+        maxItems: f.maxItems,
       };
   }
 }
@@ -49,6 +52,15 @@ export function jsonSchemaOf(shape: InputShape): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const [name, f] of Object.entries(shape.fields)) properties[name] = fieldSchema(f);
   return { type: "object", properties, ...(shape.required?.length ? { required: [...shape.required] } : {}), additionalProperties: false };
+}
+
+function tooLong(tool: string, name: string, what: string, limit: number): SpexError {
+  return new SpexError("input_too_long", `${tool}: "${name}" ${what}`, {
+    hint: `see maxLength and maxItems in the inputSchema of ${tool} (tools/list); docs/mcp.md lists every limit`,
+    details: { field: name, limit },
+    exitCode: 2,
+    httpStatus: 400,
+  });
 }
 
 function usage(tool: string, message: string): SpexError {
@@ -64,6 +76,7 @@ function fits(tool: string, name: string, f: Field, v: unknown): void {
       if (typeof v !== "string") throw bad(`must be a string, not ${kindOf(v)}`);
       if (f.enum && !f.enum.includes(v)) throw bad(`must be one of ${f.enum.join(", ")}, not ${JSON.stringify(v.slice(0, 40))}`);
       if (f.minLength !== undefined && v.length < f.minLength) throw bad("must not be empty");
+      if (v.length > f.maxLength && characters(v, f.maxLength) > f.maxLength) throw tooLong(tool, name, `is longer than ${f.maxLength} characters`, f.maxLength);
       return;
     case "number":
     case "integer":
@@ -77,12 +90,16 @@ function fits(tool: string, name: string, f: Field, v: unknown): void {
       return;
     case "array":
       if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw bad("must be a list of strings");
-      if (f.items?.enum) {
-        const unknown = v.filter((x) => !f.items!.enum!.includes(x as string));
+      if (v.length > f.maxItems) throw tooLong(tool, name, `takes at most ${f.maxItems} items`, f.maxItems);
+      {
+        const long = v.findIndex((x) => (x as string).length > f.items.maxLength && characters(x as string, f.items.maxLength) > f.items.maxLength);
+        if (long >= 0) throw tooLong(tool, name, `item ${long + 1} is longer than ${f.items.maxLength} characters`, f.items.maxLength);
+      }
+      if (f.items.enum) {
+        const unknown = v.filter((x) => !f.items.enum!.includes(x as string));
         if (unknown.length) throw bad(`takes only ${f.items.enum.join(", ")}; not ${unknown.slice(0, 5).join(", ")}`);
       }
       if (f.minItems !== undefined && v.length < f.minItems) throw bad(`needs at least ${f.minItems} item${f.minItems === 1 ? "" : "s"}`);
-      if (f.maxItems !== undefined && v.length > f.maxItems) throw bad(`takes at most ${f.maxItems} items`);
       return;
   }
 }
@@ -95,7 +112,7 @@ export function checkArguments(tool: string, shape: InputShape, args: unknown): 
   if (args === undefined || args === null) args = {};
   if (typeof args !== "object" || Array.isArray(args)) throw usage(tool, `arguments must be an object, not ${kindOf(args)}`);
   const given = args as Record<string, unknown>;
-  const unknown = Object.keys(given).filter((k) => !(k in shape.fields));
+  const unknown = Object.keys(given).filter((k) => !Object.hasOwn(shape.fields, k));
   if (unknown.length) throw usage(tool, `unknown argument${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")} (it takes ${Object.keys(shape.fields).join(", ") || "none"})`);
   for (const name of shape.required ?? []) if (given[name] === undefined) throw usage(tool, `"${name}" is required`);
   const out: Record<string, unknown> = {};

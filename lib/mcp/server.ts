@@ -4,7 +4,9 @@
 import { shortId } from "../naming";
 import { type ProjectStore, currentProject } from "../store";
 import { VERSION } from "../version";
+import { BoundedLines, oversizedAnswer } from "./bounded-input";
 import { answerCall, errorAnswer } from "./call";
+import { MAX_MCP_REQUEST_BYTES } from "./limits";
 import { identifyCaller } from "./caller";
 import { RESOURCES } from "./resources";
 import { jsonSchemaOf } from "./schema";
@@ -89,11 +91,15 @@ export async function serveMcp(io: { stdin?: NodeJS.ReadableStream; stdout?: Nod
   });
 
   const stdin = (io.stdin ?? process.stdin) as NodeJS.ReadableStream;
+  const stdout = (io.stdout ?? process.stdout) as NodeJS.WritableStream;
   const closed = new Promise<void>((resolve) => {
     stdin.once("end", resolve);
     stdin.once("close", resolve);
   });
-  await server.connect(new StdioServerTransport(stdin as never, (io.stdout ?? process.stdout) as never));
+  // Every message goes through the line bound first: an oversized one is answered here and never reaches the SDK.
+  const bounded = new BoundedLines(MAX_MCP_REQUEST_BYTES, (line) => stdout.write(oversizedAnswer(line, MAX_MCP_REQUEST_BYTES)));
+  stdin.pipe(bounded);
+  await server.connect(new StdioServerTransport(bounded as never, stdout as never));
   await closed;
   await Promise.allSettled([...running]);
   await server.close();

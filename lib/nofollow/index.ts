@@ -4,10 +4,10 @@
 // Every folder from the trusted root down and the file itself are checked with
 // lstat; the file is opened O_NOFOLLOW, and a replace lands by rename (which
 // replaces a name, never follows it).
-import { randomBytes } from "node:crypto";
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { SpexError, errnoCode } from "../errors";
+import { randomHex } from "../hash";
 
 function unsafePath(path: string, what: string): SpexError {
   return new SpexError("unsafe_path", `${path} is ${what}; spex does not write through it`, {
@@ -138,17 +138,19 @@ export function fsyncDir(dir: string): void {
  * (or always, with `forceMode`). `durable` fsyncs the file before the rename
  * and its folder after (the store's records and state files).
  */
-export function writeFileNoFollow(root: string, rel: string, text: string, opts: { mode?: number; forceMode?: boolean; durable?: boolean } = {}): string {
+export function writeFileNoFollow(root: string, rel: string, text: string | Uint8Array, opts: { mode?: number; forceMode?: boolean; durable?: boolean } = {}): string {
   refuseLinks(root, rel);
   const file = makeParents(root, rel);
   const existing = lstatOrAbsent(file);
   const mode = existing && !opts.forceMode ? existing.mode & 0o7777 : (opts.mode ?? 0o644);
   const cut = file.lastIndexOf(sep);
-  const tmp = `${file.slice(0, cut)}${sep}.${file.slice(cut + 1)}.spex-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  const tmp = `${file.slice(0, cut)}${sep}.${file.slice(cut + 1)}.spex-${process.pid}-${randomHex(4)}.tmp`;
   const fd = openNoFollow(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     try {
-      writeSync(fd, text);
+      if (typeof text === "string") writeSync(fd, text);
+      // Bytes (a copied file): written whole, however many calls that takes.
+      else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
       fchmodSync(fd, mode);
       if (opts.durable) fsyncSync(fd);
     } finally {

@@ -7,7 +7,7 @@
 import { gitRead } from "../git/read";
 import type { ProjectStore } from "../store";
 import { forkPoint, reviewFacts } from "./facts";
-import { snapshotWork, UNREAD_BLOB } from "./work";
+import { snapshotWork, uncommittedPaths, UNREAD_BLOB } from "./work";
 
 export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied" | "typechange" | "unmerged" | "unknown";
 
@@ -33,6 +33,8 @@ export interface SessionDiff {
   worktree: boolean;
   /** Uncommitted files included (with `worktree`). */
   uncommitted: string[];
+  /** Without `worktree`: the worktree's uncommitted files this diff leaves out (`[]` with it). */
+  uncommittedNotShown: string[];
   files: DiffFile[];
   additions: number;
   deletions: number;
@@ -120,6 +122,9 @@ export async function diffSession(store: ProjectStore, id: string, opts: DiffOpt
   let to = f.head;
   let uncommitted: string[] = [];
   let unread = new Map<string, number>();
+  // What a diff of the branch alone leaves out, from `git status` (nothing hashed): a person looking at
+  // "no changes" while the agent's edits sit uncommitted must be told where they are.
+  const notShown = !opts.worktree && f.hasWorktree ? uncommittedPaths(store.root, f.record.worktree_path, f.record.harness) : [];
   if (opts.worktree && f.hasWorktree) {
     // Display only: a file past the text limit is binary anyway, so it is not hashed (work.ts).
     const snap = snapshotWork(store.root, f.record.worktree_path, f.record.harness, f.branch, { unreadOver: DIFF_TEXT_LIMIT_BYTES });
@@ -141,6 +146,7 @@ export async function diffSession(store: ProjectStore, id: string, opts: DiffOpt
     head: f.head,
     worktree: !!opts.worktree,
     uncommitted,
+    uncommittedNotShown: notShown,
     files,
     additions: files.reduce((n, x) => n + x.additions, 0),
     deletions: files.reduce((n, x) => n + x.deletions, 0),

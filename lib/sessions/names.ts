@@ -20,8 +20,18 @@ export function looksLikeIdPrefix(name: string): boolean {
   return [...lower].every((c, i) => (UUID_SHAPE[i] === "-" ? c === "-" : /[0-9a-f]/.test(c)));
 }
 
+/** The longest display name, in characters: a name is carried by every list row, as its label. */
+export const MAX_SESSION_NAME = 100;
+
 /** Refuses a name no session may carry, whoever else exists. */
 export function refuseInvalidName(name: string): void {
+  if (name.length > MAX_SESSION_NAME && [...name.slice(0, 4 * MAX_SESSION_NAME)].length > MAX_SESSION_NAME) {
+    throw new SpexError("name_invalid", `the name ${JSON.stringify(name.slice(0, 40) + "…")} is longer than ${MAX_SESSION_NAME} characters`, {
+      hint: `pick a name of at most ${MAX_SESSION_NAME} characters (it is every list row's label)`,
+      exitCode: 2,
+      httpStatus: 400,
+    });
+  }
   if (name.includes(":")) {
     throw new SpexError("name_invalid", `the name ${JSON.stringify(name)} has a ":", which reads as a tmux target (session:window.pane) in selectors`, {
       hint: "pick a name without a colon",

@@ -25,6 +25,8 @@ export interface StateDeclaration {
   onlyFrom?: Lifecycle[];
   /** Inferred about a running agent: a stopped or archived record is left as it is. */
   onlyRunning?: boolean;
+  /** What holds the agent up (rate_limited, auth_required: lib/attention), set in the same write. */
+  stall?: string;
 }
 
 export function parseLifecycle(value: string): Lifecycle {
@@ -55,7 +57,7 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
         (record.declared !== "" || (d.onlyFrom !== undefined && !d.onlyFrom.includes(record.status)) || (d.onlyRunning === true && (record.stopped || record.archived)));
       if (stands) {
         // The declaration that landed first is authoritative: a hook may only record that the process ended.
-        return d.stopped === undefined || d.stopped === record.stopped ? undefined : { ...record, stopped: d.stopped };
+        return d.stopped === undefined || d.stopped === record.stopped ? undefined : { ...record, stopped: d.stopped, ...(d.stopped ? { ports: "" } : {}) };
       }
       const next = { ...record, status: d.status };
       if (d.newTurn) {
@@ -68,10 +70,13 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
       if (d.proposal !== undefined) next.proposal = d.proposal;
       if (d.note !== undefined) next.note = d.note;
       if (d.stopped !== undefined) next.stopped = d.stopped;
+      // An agent that ended gives its port block back (lib/workspace).
+      if (next.stopped && !record.stopped) next.ports = "";
       // A Stop with a standing proposal parks the session as awaiting review.
       if (next.status === "idle" && next.proposal !== "") next.status = "awaiting";
-      // An agent at work again, or the user's new turn, is past whatever stalled it (lib/attention).
-      if (next.status === "active" || d.newTurn) delete next.stall;
+      // An agent at work again, at rest, asking — anything but failing — or the user's new turn is past what stalled it (lib/attention).
+      if (next.status !== "error" || d.newTurn) delete next.stall;
+      if (d.stall) next.stall = d.stall;
       const same =
         next.status === record.status &&
         next.proposal === record.proposal &&

@@ -1,6 +1,5 @@
 // The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
 // nothing here writes a record.
-import { createHash } from "node:crypto";
 import { lstatSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,6 +8,7 @@ import { resolveMainRoot } from "../git/main-root";
 import { isSessionId, requireSessionId } from "./ids";
 import { adoptLegacyStore, projectKey, realOrSelf, storeKeys } from "./key";
 import { securePrivateStore } from "./private";
+import { sha256Hex } from "../hash";
 
 export { isSessionId, requireSessionId, sessionIdFromEnv } from "./ids";
 export { legacyProjectKey, projectKey } from "./key";
@@ -98,7 +98,7 @@ export function projectLockPath(store: ProjectStore): string {
 
 function resourceLockName(kind: string, value: string): string {
   const readable = value.replace(/[^A-Za-z0-9._-]+/g, "_").slice(-60);
-  return `${kind}-${readable}-${createHash("sha256").update(value).digest("hex").slice(0, 12)}.lock`;
+  return `${kind}-${readable}-${sha256Hex(value).slice(0, 12)}.lock`;
 }
 
 /**

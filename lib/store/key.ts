@@ -2,10 +2,10 @@
 // checkout's real path plus a hash of that path, so `/x/a.b` and `/x/a-b`
 // never share a store. Stores made under the old slug-only key are adopted by
 // a link from the new key, once, if nothing in them names another checkout.
-import { createHash, randomBytes } from "node:crypto";
 import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode } from "../errors";
+import { sha256Hex, randomHex } from "../hash";
 
 /** The key before collision-free keys: the path with `/` and `.` turned into `-`. */
 export function legacyProjectKey(mainRoot: string): string {
@@ -14,7 +14,7 @@ export function legacyProjectKey(mainRoot: string): string {
 
 /** The readable tail of the legacy key, then 16 hex of the path's SHA-256. */
 export function projectKey(realRoot: string): string {
-  const digest = createHash("sha256").update(realRoot).digest("hex").slice(0, 16);
+  const digest = sha256Hex(realRoot).slice(0, 16);
   return `${legacyProjectKey(realRoot).slice(-64)}-${digest}`;
 }
 
@@ -76,7 +76,7 @@ export function adoptLegacyStore(home: string, key: string, realRoot: string): v
   const old = legacyProjectKey(realRoot);
   if (!lstatOrUndefined(join(projects, old))?.isDirectory()) return;
   for (const root of rootsNamedIn(join(projects, old))) if (root !== realRoot && realOrSelf(root) !== realRoot) return;
-  const temp = join(projects, `.adopt-${key}-${randomBytes(4).toString("hex")}`);
+  const temp = join(projects, `.adopt-${key}-${randomHex(4)}`);
   symlinkSync(old, temp);
   try {
     renameSync(temp, fresh);

@@ -3,7 +3,7 @@
 // lib/launch's; this decides whether a relaunch is allowed and clears the way.
 import { SpexError } from "../errors";
 import { harnessAdapter } from "../harness";
-import { type LaunchResult, checkLaunchable, everLaunched, launchSession, settleFence } from "../launch";
+import { type LaunchOptions, type LaunchResult, checkLaunchable, everLaunched, launchSession, settleFence } from "../launch";
 import { publicRecord, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { probe, recordedLeaf } from "./leaf";
@@ -16,6 +16,8 @@ export interface ResumeOptions {
   force?: boolean;
   /** Wait for readiness (default true). */
   wait?: boolean;
+  /** Told when the relaunch starts waiting for the agent to be ready. */
+  onWaiting?: LaunchOptions["onWaiting"];
 }
 
 export interface ResumeResult {
@@ -61,7 +63,7 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   const leftover = state !== "dead" || hasTmuxSession(record) || sessionProcesses(store, id, record).length > 0;
   // The slot this stop frees is the one the relaunch takes: it is not handed to the queue.
   const stopped = leftover ? await stopSession(store, id, { drain: false }) : null;
-  const launch = await launchSession(store, id, { resume: !fresh, wait: opts.wait });
+  const launch = await launchSession(store, id, { resume: !fresh, wait: opts.wait, onWaiting: opts.onWaiting });
   // A shell session never launched before (--no-launch) runs its prompt as the first command now.
   await typeFirstCommand(store, id, launch);
   return { id, resumeArgs, stopped, ready: launch.ready, launch };

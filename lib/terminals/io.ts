@@ -1,13 +1,13 @@
 // Typing into a terminal and reading its screen. Text goes through the same
 // path as a message to an agent (lib/tmux: made paste-safe, one bracketed
 // paste, never into a dead pane) and keys through the same key-name check.
-import { randomBytes } from "node:crypto";
 import { SpexError } from "../errors";
 import { shortId } from "../naming";
 import { refuseTooLarge } from "../comms/queue";
 import { pasteSafeText, pasteText, refuseUnsafeKeys, sendKeys, sessionPane, sessionPaneTarget } from "../tmux";
 import { type ScreenOptions, readPaneScreen } from "../tmux/screen";
 import type { TerminalReading, TerminalRecord } from "./record";
+import { randomHex } from "../hash";
 
 export interface TerminalInput {
   text: string;
@@ -79,7 +79,7 @@ export function sendToTerminal(reading: Exclude<TerminalReading, { kind: "absent
     return { ...base, sent: "keys", bytes: 0, keys: input.keys, enter: false };
   }
   const text = pasteSafeText(input.text);
-  const pasted = pasteText(t.tmux_socket, pane.id, text, `spex-term-${shortId(t.terminal_id, 8)}-${randomBytes(4).toString("hex")}`);
+  const pasted = pasteText(t.tmux_socket, pane.id, text, `spex-term-${shortId(t.terminal_id, 8)}-${randomHex(4)}`);
   if (pasted.paneDead) throw exited();
   if (pasted.code !== 0) throw new SpexError("tmux_failed", `tmux could not paste into terminal ${t.name}: ${pasted.stderr.trim()}; nothing was typed`, { hint: "check the terminal with `spex terminal ls`" });
   const enter = input.enter !== false;

@@ -3,12 +3,12 @@
 // key order, atomic replace, never through a link) and three readings:
 // absent, corrupt (naming the file and why) and ok. A terminal id is a UUID,
 // checked before it becomes a path.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { fsyncDir, readFileNoFollow, refuseLinks, writeFileNoFollow } from "../nofollow";
 import { type ProjectStore, isSessionId } from "../store";
+import { randomHex } from "../hash";
 
 export interface TerminalRecord {
   terminal_id: string;
@@ -136,7 +136,7 @@ export function listTerminalIds(store: ProjectStore): string[] {
  * racing closes wins the rename), then deleted. False when it was already gone.
  */
 export function removeTerminalRecord(store: ProjectStore, id: string): boolean {
-  const gone = join(terminalsDir(store), `.closed-${fileName(id)}-${randomBytes(4).toString("hex")}`);
+  const gone = join(terminalsDir(store), `.closed-${fileName(id)}-${randomHex(4)}`);
   // The rename happens inside terminals/: that folder must be the store's own, not a link elsewhere.
   if (refuseLinks(store.dir, "terminals", "folder") === 0) return false;
   try {

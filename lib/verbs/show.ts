@@ -2,14 +2,18 @@
 // prompt, its screen now or the last one saved), as the CLI prints it with --json and the MCP tool
 // session_show answers it.
 import { settleFence } from "../launch/settle";
-import { readSession } from "../record";
+import { publicRecord, readSession } from "../record";
+import { refreshUsage } from "../attention/usage";
 import { type SessionDetail, detailOf, readSessionScreen, resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
+import { type WorkspaceDetail, workspaceDetail } from "../workspace/detail";
 
 export interface ShownSession {
   detail: SessionDetail;
   /** The pane's screen now, when the session has a pane (display text); null without one. */
   screen: string | null;
+  /** Its setup, included files, ports and sandbox (lib/workspace); null for a corrupt record. */
+  workspace: WorkspaceDetail | null;
   /** The detail as one JSON object: the row's fields, then the full note, prompt, record, screen and last screen. */
   json: Record<string, unknown>;
 }
@@ -18,9 +22,12 @@ export async function showSession(store: ProjectStore, selector: string): Promis
   let reading = resolveSelector(store, selector);
   // A launch whose launcher died shows as what it became, not as starting for good.
   if (reading.kind === "ok" && reading.pending && (await settleFence(store, reading.id))) reading = readSession(store, reading.id) as typeof reading;
+  // The detail counts what the transcript holds now (only the bytes past the last read).
+  if (reading.kind === "ok") await refreshUsage(store, publicRecord(reading.record, reading.pending)).catch(() => undefined);
   const detail = detailOf(store, reading)!;
   // A session with a pane shows what it shows now; the saved last screen stays for the one without.
   const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;
   const screen = now?.source === "pane" ? now.screen : null;
-  return { detail, screen, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen } };
+  const workspace = reading.kind === "ok" ? workspaceDetail(store, reading.record) : null;
+  return { detail, screen, workspace, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen, workspace } };
 }

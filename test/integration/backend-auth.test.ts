@@ -121,6 +121,7 @@ describe("every route, without and with a wrong token", () => {
     { method: "GET", path: `/api/sessions/${id}/diff`, open: false },
     { method: "GET", path: `/api/sessions/${id}/close-plan`, open: false },
     { method: "POST", path: `/api/sessions/${id}/merge`, open: false },
+    { method: "POST", path: `/api/sessions/${id}/merge-by-agent`, open: false },
     { method: "POST", path: "/api/quarantine", open: false },
     { method: "POST", path: "/api/quarantine/restore", open: false },
     { method: "GET", path: "/api/snapshot", open: false },

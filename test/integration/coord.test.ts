@@ -146,3 +146,43 @@ describe("reservations", () => {
     expect(JSON.parse(acting.stdout).error.code).toBe("session_not_found");
   });
 });
+
+describe("bounds on what lists carry (issue 21 item 8)", () => {
+  const tooLong = (args: string[], input?: string) => {
+    const r = sb.spex([...args, "--json"], { input });
+    return [r.code, JSON.parse(r.stdout).error?.code];
+  };
+
+  test("the CLI and HTTP refuse an over-long title, body, pattern, note, group path or display name with a code, storing nothing", async () => {
+    const tasks = json(["task", "ls"]).length;
+    const leases = json(["reserve", "ls"]).length;
+    expect(tooLong(["task", "new", "t".repeat(501)])).toEqual([2, "input_too_long"]);
+    expect(tooLong(["task", "new", "short title", "--body-file", "-"], "b".repeat(70_000))).toEqual([2, "input_too_long"]);
+    expect(tooLong(["reserve", "src/" + "p".repeat(5000), "--session", A])).toEqual([2, "input_too_long"]);
+    expect(tooLong(["reserve", "src/x", "--note", "n".repeat(2001), "--session", A])).toEqual([2, "input_too_long"]);
+    expect(tooLong(["group", "new", "g".repeat(257)])).toEqual([2, "input_too_long"]);
+    expect(tooLong(["session", "rename", A, "n".repeat(101)])).toEqual([2, "name_invalid"]);
+    // At the limit it is taken, counted in characters (each of these is 4 bytes of UTF-8).
+    expect(json(["task", "new", "😀".repeat(500)]).title).toBe("😀".repeat(500));
+
+    const { serve, http } = await import("./backend-support");
+    const served = await serve(sb);
+    try {
+      const post = (path: string, body: unknown) => http(served.url, path, { body, token: served.token });
+      const title = await post("/api/tasks", { title: "t".repeat(501) });
+      expect([title.status, title.json.error.code, title.json.error.limit]).toEqual([400, "input_too_long", 500]);
+      const note = await post("/api/reservations", { session: A, patterns: ["src/y"], note: "n".repeat(2001) });
+      expect([note.status, note.json.error.code]).toEqual([400, "input_too_long"]);
+    } finally {
+      await served.stop();
+    }
+    expect(json(["task", "ls"]).length).toBe(tasks + 1);
+    expect(json(["reserve", "ls"]).length).toBe(leases);
+  });
+});
+
+test("a declaration's note is bounded as the MCP tools bound it (issue 21 item 8)", () => {
+  const r = sb.spex(["session", "park", "--session", A, "--note-file", "-", "--json"], { input: "n".repeat(16_385) });
+  expect([r.code, JSON.parse(r.stdout).error.code]).toEqual([2, "input_too_long"]);
+  expect(json(["session", "show", A]).record.status).not.toBe("parked");
+});

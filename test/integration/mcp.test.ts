@@ -231,6 +231,22 @@ describe("spex mcp over stdio (SDK client)", () => {
     expect(JSON.parse((list.contents[0] as { text: string }).text)).toEqual(cli(["session", "ls"]));
   });
 
+  test("bounds (issue 21 item 8): a 3 MB title is input_too_long and nothing is stored; a 40 MB request is answered request_too_large and the server serves on", async () => {
+    const before = cli(["task", "ls"]).length;
+    const huge = await call("task_new", { title: "t".repeat(3 * 1024 * 1024) });
+    expect(errorCodeOf(huge)).toBe("input_too_long");
+    expect(huge.structuredContent!.error).toMatchObject({ field: "title", limit: 500 });
+    expect(errorCodeOf(await call("reserve", { patterns: Array.from({ length: 101 }, (_, i) => `p${i}`) }))).toBe("input_too_long");
+    expect(errorCodeOf(await call("session_new", { prompt: "bounded", name: "n".repeat(101), no_launch: true }))).toBe("input_too_long");
+    const flood = await mcp.client.callTool({ name: "task_new", arguments: { title: "x".repeat(40 * 1024 * 1024) } }).catch((e: unknown) => e);
+    expect(flood).toBeInstanceOf(McpError);
+    expect((flood as McpError).code).toBe(-32600);
+    expect((flood as McpError).message).toContain("[request_too_large]");
+    // Still serving, and nothing was stored.
+    expect((await ok("task_list")).length).toBe(before);
+    expect(cli(["task", "ls"]).length).toBe(before);
+  });
+
   test("every tool was called above", async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).filter((n) => !called.has(n))).toEqual([]);

@@ -116,6 +116,38 @@ describe("send", () => {
     expect(agent.received()).toEqual([]);
   });
 
+  test("after a kill -9 between paste and Enter, the next message is not typed into the leftover: it waits, says why, and goes alone once the composer is clear", async () => {
+    const agent = await startFakeAgent(sb);
+    const crashed = await run(["session", "send", agent.id.slice(0, 8), "crashmsg-1"], { SPEX_TEST_CRASH_AT: "paste" });
+    expect(crashed.signal).toBe("SIGKILL");
+    await waitFor(() => agent.screen().includes("crashmsg-1"), "the paste on screen");
+    const next = json(sb.spex(["session", "send", agent.id.slice(0, 8), "after-1", "--json"]).stdout);
+    // The interrupted one is held, never half-delivered; the next one is not joined to it.
+    expect(status(`${agent.id.slice(0, 8)}-1`).state).toBe("held");
+    expect(next).toMatchObject({ state: "queued", reason: expect.stringMatching(/composer may still hold the unsent text of .*-1/) });
+    sb.spex(["session", "deliver"]);
+    expect(agent.received()).toEqual([]);
+    // Cleared from outside (keys still go through), the queue goes on: the next message arrives alone.
+    expect(json(sb.spex(["session", "send", agent.id.slice(0, 8), "--keys", "C-u", "--json"]).stdout).state).toBe("delivered");
+    await waitFor(() => !agent.screen().includes("crashmsg-1"), "the composer cleared");
+    sb.spex(["session", "deliver"]);
+    await waitFor(() => agent.received().length === 1, "the next message");
+    expect(agent.received()).toEqual(["after-1"]);
+    expect(status(next.messageId).state).toBe("delivered");
+  });
+
+  test("a leftover submitted by hand (the agent took a turn) lets the queue go on by itself", async () => {
+    const agent = await startFakeAgent(sb);
+    await run(["session", "send", agent.id.slice(0, 8), "crashmsg-2"], { SPEX_TEST_CRASH_AT: "paste" });
+    await waitFor(() => agent.screen().includes("crashmsg-2"), "the paste on screen");
+    const next = json(sb.spex(["session", "send", agent.id.slice(0, 8), "after-2", "--json"]).stdout);
+    expect(next.state).toBe("queued");
+    // Someone presses Enter in the pane: the leftover goes in as its own turn, and its Stop hands the queue over.
+    sb.tmux(["send-keys", "-t", `=${agent.record.tmux_session}:`, "Enter"]);
+    await waitFor(() => agent.received().length === 2, "both, one after the other", 20000);
+    expect(agent.received()).toEqual(["crashmsg-2", "after-2"]);
+  });
+
   test("--keys goes to the pane even while the agent is busy (a dialog is waiting)", async () => {
     const agent = await startFakeAgent(sb);
     setState(agent, "asking");

@@ -19,8 +19,8 @@ export interface BoardTerminal {
   kill(): void;
 }
 
-export function boardTerminal(sb: Sandbox, opts: { columns?: number; rows?: number; env?: Record<string, string> } = {}): BoardTerminal {
-  const socket = `${sb.tmuxSocket}-term`;
+export function boardTerminal(sb: Sandbox, opts: { columns?: number; rows?: number; env?: Record<string, string>; name?: string } = {}): BoardTerminal {
+  const socket = `${sb.tmuxSocket}-${opts.name ?? "term"}`;
   const env = { ...sb.env, TERM: "xterm-256color", ...(opts.env ?? {}) };
   const tmux = (args: string[]) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env, encoding: "utf8" });
   const made = tmux(["new-session", "-d", "-s", "term", "-x", String(opts.columns ?? 100), "-y", String(opts.rows ?? 30), "-c", sb.repo, "bash --norc --noprofile"]);

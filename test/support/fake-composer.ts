@@ -7,7 +7,7 @@
 // FAKE_NO_STATE=1 skips the state reports. FAKE_TURN_MS=N makes each turn
 // last N ms, with the hooks run asynchronously; any input that arrives while a
 // turn runs is appended to $FAKE_LOG.busy (nothing may be typed into a turn).
-// Paste markers are honoured in their 7-bit (ESC [) and 8-bit (C1 CSI) forms,
+// Ctrl-U clears the composer. Paste markers are honoured in their 7-bit (ESC [) and 8-bit (C1 CSI) forms,
 // as a strict terminal input parser would.
 import { appendFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
@@ -81,6 +81,14 @@ function take(ch: string): void {
   }
   if (ch === "\r" || ch === "\n") submit();
   else if (ch === "\u0003") process.exit(0);
+  else if (ch === "\u0015") {
+    // Ctrl-U clears the composer, redrawn in place as a TUI does (a multi-line buffer starts a fresh prompt line).
+    if (buffer.includes("\n")) {
+      out("\r\n");
+      prompt();
+    } else out("\b \b".repeat([...buffer].length));
+    buffer = "";
+  }
   else if (ch === "\u007f") {
     if (buffer) {
       buffer = buffer.slice(0, -1);

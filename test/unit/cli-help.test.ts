@@ -118,7 +118,43 @@ describe("prompt errors", () => {
   });
 
   test("a missing positional and a missing option value are named", async () => {
-    expect((await runInProcess(["session", "show"])).stderr).toContain("spex session show needs <SEL>");
+    expect((await runInProcess(["session", "show"])).stderr).toContain("spex: session show needs <SEL>; see `spex session show --help`");
     expect((await runInProcess(["session", "send", "3f2a", "--keys"])).stderr).toContain("--keys needs a value");
+  });
+});
+
+describe("the overview (issue 28 item 7)", () => {
+  const headings = (text: string) => text.split("\n").filter((l) => /^[A-Z][\w ]+$/.test(l));
+
+  test("`spex help` lists the categories in the order people work: sessions first, the agents' own declarations last, one heading per category", async () => {
+    const overview = (await runInProcess(["help"])).stdout;
+    const order = headings(overview);
+    expect(order[0]).toBe("Sessions");
+    expect(order[order.length - 1]).toBe("Agent declarations");
+    expect(order.indexOf("Messages")).toBeLessThan(order.indexOf("Review"));
+    expect(order.indexOf("Review")).toBeLessThan(order.indexOf("Coordination"));
+    expect(order.indexOf("Coordination")).toBeLessThan(order.indexOf("Terminals"));
+    expect(order.indexOf("Terminals")).toBeLessThan(order.indexOf("Machines"));
+    expect(new Set(order).size).toBe(order.length);
+    expect(order).not.toContain("Machine");
+  });
+
+  test("the overview lists `help` itself, and a namespace lists its verbs in the same category order", async () => {
+    const overview = (await runInProcess(["help"])).stdout;
+    expect(overview).toContain("\n  spex help [command...]\n");
+    const session = headings((await runInProcess(["session"])).stdout);
+    expect(session[0]).toBe("Sessions");
+    expect(session[session.length - 1]).toBe("Agent declarations");
+  });
+
+  test("usage lines name what repeats (`[SEL...]`, `<PATTERN>...`), never a bare `...`", async () => {
+    const overview = (await runInProcess(["help"])).stdout;
+    expect(overview).not.toMatch(/ \.\.\.(\n| )/);
+    expect(overview).toContain("spex session wait [--json]");
+    expect(overview).toMatch(/spex session wait \[[^\n]*\] \[SEL\.\.\.\]\n/);
+    expect(overview).toMatch(/spex reserve \[[^\n]*\] <PATTERN>\.\.\.\n/);
+    expect(overview).toMatch(/spex group file \[--json\] <GROUP> <SEL>\.\.\.\n/);
+    const page = (await runInProcess(["session", "watch", "--help"])).stdout;
+    expect(page).toContain("<SEL>...");
   });
 });

@@ -1,6 +1,7 @@
 // The screen half of "at rest" and the paste echo check, on fixture screens.
 import { describe, expect, test } from "bun:test";
 import { echoProbe, pasteEchoed, screenAtRest } from "../../lib/comms";
+import { composerCleared, composerEcho } from "../../lib/comms/screen";
 
 const claudeIdle = [
   "╭───────────────────────────────────────────╮",
@@ -78,5 +79,33 @@ describe("pasteEchoed", () => {
 
   test("the probe leaves control bytes out", () => {
     expect(echoProbe("line one\nend\u0007 of it")).toBe("ofit");
+  });
+});
+
+describe("proving a composer clear of an interrupted paste", () => {
+  const text = "[message from boss; it cannot receive replies]\nrun the migration now";
+  const withText = claudeIdle.replace("> ", "> run the migration now");
+  const baseline = composerEcho(claudeIdle, text);
+
+  test("the text still in the composer is not clear; gone from it, it is", () => {
+    expect(baseline.probe).not.toBe("");
+    expect(composerCleared(withText, baseline)).toBe(false);
+    expect(composerCleared(claudeIdle, baseline)).toBe(true);
+  });
+
+  test("a paste folded into a placeholder counts as the text", () => {
+    const folded = claudeIdle.replace("> ", "> [Pasted text #1 +2 lines]");
+    expect(composerCleared(folded, baseline)).toBe(false);
+  });
+
+  test("the same words further up the screen (an earlier turn) do not count, only the composer area", () => {
+    const history = ["> run the migration now", "● Done.", ...Array.from({ length: 14 }, (_, i) => `● line ${i}`), claudeIdle].join("\n");
+    const before = composerEcho(history, text);
+    expect(composerCleared(history, before)).toBe(true);
+    expect(composerCleared(history.replace(/> $/m, "> run the migration now"), before)).toBe(false);
+  });
+
+  test("a text with nothing printable proves nothing", () => {
+    expect(composerCleared(claudeIdle, composerEcho(claudeIdle, "\n \n"))).toBe(false);
   });
 });

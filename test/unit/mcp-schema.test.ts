@@ -7,22 +7,23 @@ import { SpexError } from "../../lib/errors";
 
 const shape: InputShape = {
   fields: {
-    id: { type: "string", description: "an id", minLength: 1 },
-    mode: { type: "string", description: "a mode", enum: ["a", "b"] },
+    id: { type: "string", description: "an id", minLength: 1, maxLength: 8 },
+    mode: { type: "string", description: "a mode", enum: ["a", "b"], maxLength: 1 },
     n: { type: "integer", description: "a count", minimum: 0, maximum: 5 },
     s: { type: "number", description: "seconds", maximum: 300 },
     on: { type: "boolean", description: "a switch" },
-    list: { type: "array", description: "names", items: { enum: ["x", "y"] }, minItems: 1 },
+    list: { type: "array", description: "names", items: { enum: ["x", "y"], maxLength: 1 }, minItems: 1, maxItems: 3 },
+    words: { type: "array", description: "words", items: { maxLength: 4 }, maxItems: 2 },
   },
   required: ["id"],
 };
 
-function refusal(args: unknown): string {
+function refusal(args: unknown, code = "usage"): string {
   try {
     checkArguments("demo", shape, args);
   } catch (e) {
     expect(e).toBeInstanceOf(SpexError);
-    expect((e as SpexError).code).toBe("usage");
+    expect((e as SpexError).code).toBe(code);
     return (e as SpexError).message;
   }
   throw new Error("expected a refusal");
@@ -33,12 +34,13 @@ describe("tool input schemas", () => {
     expect(jsonSchemaOf(shape)).toEqual({
       type: "object",
       properties: {
-        id: { type: "string", description: "an id", minLength: 1 },
-        mode: { type: "string", description: "a mode", enum: ["a", "b"] },
+        id: { type: "string", description: "an id", minLength: 1, maxLength: 8 },
+        mode: { type: "string", description: "a mode", enum: ["a", "b"], maxLength: 1 },
         n: { type: "integer", description: "a count", minimum: 0, maximum: 5 },
         s: { type: "number", description: "seconds", maximum: 300 },
         on: { type: "boolean", description: "a switch" },
-        list: { type: "array", description: "names", items: { type: "string", enum: ["x", "y"] }, minItems: 1 },
+        list: { type: "array", description: "names", items: { type: "string", enum: ["x", "y"], maxLength: 1 }, minItems: 1, maxItems: 3 },
+        words: { type: "array", description: "words", items: { type: "string", maxLength: 4 }, maxItems: 2 },
       },
       required: ["id"],
       additionalProperties: false,
@@ -64,6 +66,28 @@ describe("tool input schemas", () => {
     expect(refusal({ id: "t", list: ["z"] })).toContain('"list" takes only x, y; not z');
     expect(refusal({ id: "t", other: 1 })).toContain('unknown argument "other"');
     expect(refusal([1])).toContain("arguments must be an object");
+    // Names an object inherits are no arguments.
+    expect(refusal({ id: "t", constructor: "x" })).toContain('unknown argument "constructor"');
+  });
+
+  test("a string or a list past its bound is refused with input_too_long, counted in characters (issue 21 item 8)", () => {
+    expect(checkArguments("demo", shape, { id: "😀😀😀😀😀😀😀😀", words: ["ab", "abcd"] })).toMatchObject({ id: "😀😀😀😀😀😀😀😀" });
+    expect(refusal({ id: "123456789" }, "input_too_long")).toContain('"id" is longer than 8 characters');
+    expect(refusal({ id: "x".repeat(5_000_000) }, "input_too_long")).toContain('"id" is longer than 8 characters');
+    expect(refusal({ id: "t", list: ["x", "y", "x", "y"] }, "input_too_long")).toContain('"list" takes at most 3 items');
+    expect(refusal({ id: "t", words: ["ok", "toolong"] }, "input_too_long")).toContain('"words" item 2 is longer than 4 characters');
+  });
+
+  test("every string a served tool takes has a bound, and every list a bound on its items and their length", () => {
+    for (const t of TOOLS) {
+      for (const [field, f] of Object.entries(t.input.fields)) {
+        const bounded = f.type === "string" ? f.maxLength > 0 : f.type === "array" ? f.maxItems > 0 && f.items.maxLength > 0 : true;
+        expect({ tool: t.name, field, bounded }).toEqual({ tool: t.name, field, bounded: true });
+        const schema = jsonSchemaOf(t.input).properties as Record<string, any>;
+        if (f.type === "string") expect(schema[field].maxLength).toBe(f.maxLength);
+        if (f.type === "array") expect([schema[field].maxItems, schema[field].items.maxLength]).toEqual([f.maxItems, f.items.maxLength]);
+      }
+    }
   });
 
   test("every served tool has a unique name, a title, a description an agent can act on, and described fields", () => {

@@ -1,9 +1,9 @@
 // The list's columns, as data: a new row field (usage, ports, an offline
 // reason, a machine) is one entry here. A column with `shown` appears only
 // when some row has something to put in it, as `ls` does with GROUP.
-import { STATUS_TONE, statusWord, type StatusTone } from "../../cli/session-table";
+import { STATUS_TONE, ageOf, statusWord, type StatusTone } from "../../cli/session-table";
 import { cellWidth, printable, truncateCells } from "../../cli/output";
-import { ageOf } from "./words";
+import { costWord } from "../../attention/usage/summary";
 import type { ListRow } from "./services";
 
 export interface CellContext {
@@ -38,7 +38,10 @@ export const COLUMNS: Column[] = [
     cell: (r, c) => (c.depth > 0 ? `${"  ".repeat(c.depth - 1)}└ ` : "") + (r.kind === "ok" ? r.label : `(${r.display} record)`),
   },
   { key: "note", header: "NOTE", grow: 3, min: 0, cell: (r) => (r.kind === "ok" ? r.note || r.preview : r.error) },
-  { key: "age", header: "AGE", width: 4, cell: (r, c) => ok(r, (s) => ageOf(s.updatedAt, c.now), "") },
+  // ls's AGE: since the session was made.
+  { key: "age", header: "AGE", width: 4, cell: (r, c) => ok(r, (s) => ageOf(s.createdAt, c.now), "") },
+  // ls's COST: what the agent's transcript says it spent, once any session on the board has usage.
+  { key: "cost", header: "COST", width: 7, cell: (r) => ok(r, (s) => costWord(s.usage), ""), shown: (rows) => rows.some((r) => r.kind === "ok" && r.usage) },
 ];
 
 /** The columns on show for these rows. */

@@ -1,5 +1,4 @@
-// Words shared by the board's pieces: the order statuses are counted in, and
-// how long ago something happened, in a few cells.
+// The order the header counts statuses in.
 
 /** Display statuses in the order the header counts them: what needs a person first. */
 export const DISPLAY_ORDER: string[] = [
@@ -18,14 +17,3 @@ export const DISPLAY_ORDER: string[] = [
   "offline",
   "retired",
 ];
-
-/** `12s`, `5m`, `3h`, `4d`: the age of an ISO time at `now` ("" when unknown). */
-export function ageOf(iso: string, now: number): string {
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return "";
-  const s = Math.max(0, Math.floor((now - t) / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
-}

@@ -24,6 +24,7 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     note: "",
     display: "idle",
     liveness: "online",
+    offlineReason: null,
     harness: "shell",
     launcher: "shell",
     tmuxSession: "",
@@ -40,7 +41,10 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     effort: "",
     files: [],
     merged: false,
+    setup: "", ports: null, sandbox: "",
     raw: { name: "", title: "a session", node: "" },
+    usage: null,
+    stall: null,
     ...fields,
   };
 }

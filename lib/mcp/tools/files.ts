@@ -2,6 +2,7 @@
 // editing these paths"; an overlap is reported, never refused.
 import { DEFAULT_LEASE_TTL_MS, listReservations, parseTtl, releaseReservations, reserve as reserveLeases } from "../../coord";
 import { callerId, requireCaller } from "../caller";
+import { MCP_LIMITS } from "../limits";
 import { READ, type ToolDefinition, WRITE } from "../tool";
 
 const PATTERNS = "Paths or globs relative to the repository root (a plain path covers everything under it; wildcards * ? [ {)";
@@ -13,10 +14,10 @@ export const reserve: ToolDefinition = {
     "Reserve paths or globs you are about to edit, so other sessions learn of it in time (as `spex reserve --json`). Exclusive unless `shared`; lapses on its own after `ttl` (default 30m, at most 4h); reserving a pattern again renews it. Another session's overlapping lease comes back in `conflicts` (the lease is granted all the same): talk to its holder before editing those files.",
   input: {
     fields: {
-      patterns: { type: "array", description: PATTERNS, minItems: 1 },
+      patterns: { type: "array", description: PATTERNS, items: { maxLength: MCP_LIMITS.pattern }, minItems: 1, maxItems: MCP_LIMITS.patterns },
       shared: { type: "boolean", description: "Others may edit these paths too (default: exclusive)" },
-      ttl: { type: "string", description: "How long it lasts: 45m, 2h, 1h30m, 90s (default 30m, at most 4h)", minLength: 1 },
-      note: { type: "string", description: "What you are doing there, for the others" },
+      ttl: { type: "string", description: "How long it lasts: 45m, 2h, 1h30m, 90s (default 30m, at most 4h)", minLength: 1, maxLength: MCP_LIMITS.ttl },
+      note: { type: "string", description: "What you are doing there, for the others", maxLength: MCP_LIMITS.leaseNote },
     },
     required: ["patterns"],
   },
@@ -42,7 +43,7 @@ export const release: ToolDefinition = {
   name: "release",
   title: "Release file reservations",
   description: "Drop your own file reservations: those on `patterns` (exactly as reserved), or all of yours when none are given. Other sessions' leases are never touched. (To give back a task, use task_release.)",
-  input: { fields: { patterns: { type: "array", description: "Patterns exactly as you reserved them; default: all of yours", minItems: 1 } } },
+  input: { fields: { patterns: { type: "array", description: "Patterns exactly as you reserved them; default: all of yours", items: { maxLength: MCP_LIMITS.pattern }, minItems: 1, maxItems: MCP_LIMITS.patterns } } },
   hints: { ...WRITE, idempotentHint: true },
   async call(ctx, args) {
     return { released: await releaseReservations(ctx.store, requireCaller("release", ctx.caller), args.patterns) };

@@ -41,7 +41,7 @@ export function DiffView({ diff, error, width, height, onClose }: DiffViewProps)
   });
   const title = error ? `diff: ${error}` : diff ? diff.summary : "reading the diff…";
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate" bold={color} {...(error ? toneProps("red", color) : {})}>
         {fitCell(title, width)}
       </Text>

@@ -28,7 +28,7 @@ export function GroupPicker({ groups, current, width, height, onPick, onCancel }
   const room = Math.max(1, height - 1);
   const start = Math.max(0, Math.min(at - Math.floor(room / 2), choices.length - room));
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate" bold={color}>
         {fitCell("show which group? (Enter picks, Esc cancels)", width)}
       </Text>

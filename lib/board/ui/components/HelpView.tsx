@@ -10,7 +10,7 @@ export function HelpView({ width, height, onClose }: { width: number; height: nu
   useKeys(() => onClose());
   const lines = KEYS.map((k) => `${k.keys.padEnd(10)} ${k.what}${k.confirms ? " (asks y/N)" : ""}`);
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text bold={color} wrap="truncate">
         keys (any key closes this)
       </Text>

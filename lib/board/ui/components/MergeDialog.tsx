@@ -39,7 +39,7 @@ export function MergeDialog({ label, branch, width, height, onMerge, onCancel }:
     else if (input === "u") choice.set({ ...c, uncommitted: !c.uncommitted });
   });
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate" bold={color}>
         {fitCell(`merge ${label} (${branch}) onto the main branch`, width)}
       </Text>

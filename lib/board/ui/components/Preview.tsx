@@ -27,7 +27,7 @@ export function PreviewPane({ row, preview, width, height }: PreviewProps) {
   const bar = `── ${title} `;
   const body = preview ? tailLines(preview.text, height - 1) : [];
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate" {...toneProps("dim", color)}>
         {fitCell(bar + "─".repeat(Math.max(0, width - bar.length)), width)}
       </Text>

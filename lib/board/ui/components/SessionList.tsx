@@ -36,7 +36,7 @@ export function SessionList({ lines, selectedId, columns, width, height, now, em
   const start = windowStart(selected, lines.length, rows);
   const shown = lines.slice(start, start + rows);
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate" bold={color}>
         {"  " + columns.map((c, i) => fitCell(c.header, widths[i]!)).join(" ")}
       </Text>

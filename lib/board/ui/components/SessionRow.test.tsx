@@ -8,7 +8,7 @@ import { SessionRow } from "./SessionRow";
 const NOW = Date.parse("2026-01-01T03:00:00.000Z");
 
 describe("SessionRow", () => {
-  test("one line per session, its status in ls's colour, its age from the last change", () => {
+  test("one line per session, its status in ls's colour, its age since it was made (as ls)", () => {
     const row = sessionRow({ label: "fix the login", display: "working", lifecycle: "active" });
     const widths = columnWidths(COLUMNS, 78, [row]);
     const frame = render(<SessionRow row={row} depth={0} selected={false} columns={COLUMNS} widths={widths} now={NOW} />).lastFrame()!;

@@ -49,11 +49,12 @@ export function TextEditor({ title, width, height, active = true, hint, onSubmit
       }
     },
     active,
+    true,
   );
   const lines = (text + (active ? "█" : "")).split("\n");
   const room = Math.max(1, height - 2);
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate" bold={color}>
         {fitCell(title, width)}
       </Text>
