@@ -64,7 +64,9 @@ test("a row archived from its panel and shown again says what the CLI says, not 
   await page.waitForSelector(`tr.row[data-id="${s.id}"]`, { timeout: 5000 });
   const listed = JSON.parse(await f.cli(["session", "ls", "--all", "--json"])).find((r: any) => r.id === s.id);
   expect([listed.archived, listed.liveness]).toEqual([true, "offline"]);
-  await page.waitForFunction(([id, live]) => document.querySelector(`tr.row[data-id="${id}"] .c-live`)?.textContent === live, [s.id, listed.liveness], { timeout: 5000 });
+  // The live cell says what ls's LIVE column says: the liveness, and why an agent is gone when known (archive stopped it).
+  const live = listed.offlineReason ? `${listed.liveness} · ${listed.offlineReason}` : listed.liveness;
+  await page.waitForFunction(([id, want]) => document.querySelector(`tr.row[data-id="${id}"] .c-live`)?.textContent === want, [s.id, live], { timeout: 5000 });
   expect(await cell(s.id, "badge")).toBe(listed.display);
   expect(await cell(s.id, "c-status")).toContain("archived");
   await shots(page, "dashboard-rows-archived");
