@@ -1,4 +1,4 @@
-// The dashboard (docs/backend.md): the session table updated live from the
+// The dashboard (docs/dashboard.md): the session table updated live from the
 // event stream, a detail panel per session (overview, changes, terminal), a
 // form to start sessions, and the project's groups, tasks and reservations.
 // Bundled for the browser at build time (scripts/build-web.ts).
