@@ -1,7 +1,8 @@
 // Bundle the dashboard (web/) for the browser and embed it in
 // lib/generated/dashboard.ts, so the compiled binary and the Node bundle both
 // carry it. Run by `make` (gitignored output): web/main.ts and its imports
-// (xterm.js from node_modules included) become one minified script; web/style.css
+// become minified ES modules, the terminal (xterm.js, three quarters of the
+// code) a chunk of its own loaded when a terminal first opens; web/style.css
 // and xterm's own stylesheet become one stylesheet; web/favicon.svg the icon;
 // web/index.html is the page, naming each file by its content hash. Each file
 // is embedded brotli-compressed only (made once here, at the highest quality):
@@ -11,16 +12,36 @@
 // Files are served cacheable for good under their hash.
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
 
 const root = resolve(__dirname, "..");
 
-async function bundle(): Promise<string> {
-  const result = await Bun.build({ entrypoints: [join(root, "web", "main.ts")], target: "browser", format: "iife", minify: true });
+/**
+ * The page's script and its chunks. Each is named by a hash of all of them
+ * ("app.<hash>.js", "chunk.<hash>.1.js"): any change to any of them renames
+ * every one, so a browser never keeps an old chunk beside a new entry.
+ */
+async function bundle(): Promise<{ name: string; text: string; entry: boolean }[]> {
+  const result = await Bun.build({
+    entrypoints: [join(root, "web", "main.ts")],
+    target: "browser",
+    format: "esm",
+    splitting: true,
+    minify: true,
+    naming: { entry: "app.[hash].[ext]", chunk: "chunk.[hash].[ext]" },
+  });
   if (!result.success) throw new Error(result.logs.map((l) => String(l)).join("\n"));
-  if (result.outputs.length !== 1) throw new Error(`expected one bundle, got ${result.outputs.length}`);
-  return result.outputs[0]!.text();
+  const built = await Promise.all(result.outputs.map(async (o) => ({ was: basename(o.path), text: await o.text(), entry: o.kind === "entry-point" })));
+  if (built.filter((o) => o.entry).length !== 1) throw new Error(`expected one entry script, got ${built.map((o) => o.was).join(", ")}`);
+  const hash = createHash("sha256").update(built.map((o) => o.text).join("\0")).digest("hex").slice(0, 16);
+  let n = 0;
+  const names = new Map(built.map((o) => [o.was, o.entry ? `app.${hash}.js` : `chunk.${hash}.${++n}.js`]));
+  return built.map((o) => {
+    let text = o.text;
+    for (const [was, now] of names) text = text.replaceAll(`./${was}`, `./${now}`);
+    return { name: names.get(o.was)!, text, entry: o.entry };
+  });
 }
 
 interface Built {
@@ -31,18 +52,19 @@ interface Built {
   size: number;
 }
 
-function file(name: string, ext: string, type: string, text: string): Built {
+function file(name: string, ext: string, type: string, text: string, path = ""): Built {
   const hash = createHash("sha256").update(text).digest("hex").slice(0, 16);
   const bytes = Buffer.from(text);
   return {
-    path: `/${name}.${hash}.${ext}`,
+    path: path || `/${name}.${hash}.${ext}`,
     type,
     br: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).toString("base64"),
     size: bytes.length,
   };
 }
 
-const js = file("app", "js", "text/javascript; charset=utf-8", await bundle());
+const scripts = (await bundle()).map((o) => ({ ...file("", "js", "text/javascript; charset=utf-8", o.text, `/${o.name}`), entry: o.entry }));
+const js = scripts.find((s) => s.entry)!;
 const css = file(
   "app",
   "css",
@@ -66,9 +88,9 @@ export interface DashboardFile {
   br: string;
 }
 export const DASHBOARD_HTML: string = ${JSON.stringify(html)};
-export const DASHBOARD_FILES: DashboardFile[] = ${JSON.stringify([js, css, icon].map(({ path, type, br }) => ({ path, type, br })), null, 1)};
+export const DASHBOARD_FILES: DashboardFile[] = ${JSON.stringify([...scripts, css, icon].map(({ path, type, br }) => ({ path, type, br })), null, 1)};
 `;
 writeFileSync(join(root, "lib", "generated", "dashboard.ts"), out);
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
 const sizes = (b: Built) => `${kb(b.size)} (${kb(Buffer.from(b.br, "base64").length)} br)`;
-console.log(`dashboard: script ${sizes(js)}, style ${sizes(css)}`);
+console.log(`dashboard: script ${scripts.map(sizes).join(" + ")}, style ${sizes(css)}`);

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { brotliDecompressSync, gzipSync } from "node:zlib";
 import { DASHBOARD_FILES, DASHBOARD_HTML } from "../../generated/dashboard";
+import { acceptedEncodings } from "../http";
 
 export interface DashboardAnswer {
   type: string;
@@ -40,17 +41,6 @@ interface Encoded {
 
 const files = new Map<string, Encoded>(DASHBOARD_FILES.map((f) => [f.path, { ...f }]));
 
-/** The encodings a request's Accept-Encoding takes (a `q=0` refuses one). */
-function accepted(header: string | undefined): Set<string> {
-  const out = new Set<string>();
-  for (const part of (header ?? "").toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    if (name && (q === undefined || Number(q) > 0)) out.add(name.trim());
-  }
-  return out;
-}
-
 /** The answer for a dashboard path, or undefined when the path is not one of the page's. */
 export function dashboardAnswer(path: string, acceptEncoding: string | undefined): DashboardAnswer | undefined {
   if (path === "/" || path === "/index.html") return page();
@@ -59,7 +49,7 @@ export function dashboardAnswer(path: string, acceptEncoding: string | undefined
   const br = (f.brBytes ??= Buffer.from(f.br, "base64"));
   const text = () => (f.text ??= brotliDecompressSync(br).toString("utf8"));
   const headers: Record<string, string> = { "cache-control": FOREVER, vary: "Accept-Encoding" };
-  const takes = accepted(acceptEncoding);
+  const takes = acceptedEncodings(acceptEncoding);
   if (takes.has("br")) return { type: f.type, body: br, headers: { ...headers, "content-encoding": "br" } };
   if (takes.has("gzip")) return { type: f.type, body: (f.gzip ??= gzipSync(Buffer.from(text()), { level: 9 })), headers: { ...headers, "content-encoding": "gzip" } };
   return { type: f.type, body: text(), headers };
