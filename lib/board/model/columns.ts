@@ -31,6 +31,8 @@ export const COLUMNS: Column[] = [
   { key: "id", header: "ID", width: 8, cell: (r) => r.shortId },
   // Up to 28 cells: `offline · machine_restarted` whole.
   { key: "status", header: "STATUS", width: (rows) => Math.min(28, Math.max(7, ...rows.map((r) => statusWord(r).length))), cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
+  // `--all-machines`: where the session lives (this machine's name on its own rows too).
+  { key: "machine", header: "MACHINE", width: (rows) => Math.min(16, Math.max(7, ...rows.map((r) => cellWidth(r.machine ?? "")))), cell: (r) => r.machine ?? "", shown: (rows) => rows.some((r) => r.machine !== undefined) },
   {
     key: "label",
     header: "LABEL",
