@@ -52,12 +52,13 @@ export const COLUMNS: Column[] = [
     // The badge is the display status; beside it what `spex session ls` adds to the word (lib/cli/session-table statusWord).
     draw(td, row) {
       td.appendChild(el("span", `badge st-${row.display}`, row.display));
-      for (const tag of statusTags(row)) td.appendChild(el("span", "tag", tag));
+      // Why an agent is gone is the wide live column's; below 760 px, where that column hides, it joins the tags here.
+      for (const tag of statusTags(row)) td.appendChild(el("span", row.kind === "ok" && tag === row.offlineReason ? "tag narrow" : "tag", tag));
     },
     sort: (row) => STATUS_ORDER.indexOf(row.display) + 1 || STATUS_ORDER.length + 1,
   },
   { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
-  { key: "live", header: "live", wide: true, text: (row) => row.liveness, tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
+  { key: "live", header: "live", wide: true, text: (row) => (row.kind === "ok" && row.offlineReason ? `${row.liveness} · ${row.offlineReason}` : row.liveness), tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
   { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
   { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
   { key: "cost", header: "cost", wide: true, text: (row) => ok(row, costText, ""), sort: (row) => ok(row, (r) => r.usage?.costUsd ?? r.usage?.total ?? -1, -1) },

@@ -92,7 +92,7 @@ export function statusTags(row: Row): string[] {
   if (row.queuePosition !== null && row.queuePosition !== undefined) tags.push(`#${row.queuePosition} in queue`);
   if (row.merged) tags.push("merged");
   if (row.liveness === "offline" && PROPOSALS.has(row.display)) tags.push("offline");
-  // Why the agent is gone, as ls says it (machine_restarted, tmux_server_gone, agent_exited, killed): seen on a narrow screen too.
+  // Why the agent is gone, as ls says it (machine_restarted, tmux_server_gone, agent_exited, killed); the table shows it here only below 760 px.
   if (row.offlineReason) tags.push(row.offlineReason);
   if (row.archived) tags.push("archived");
   return tags;
