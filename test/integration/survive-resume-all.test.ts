@@ -128,6 +128,8 @@ describe("resume --all", () => {
     });
     expect(launchedNow.map((e: any) => e.id).sort()).toEqual(byAge.slice(0, 12).sort());
     expect(result.entries.filter((e: any) => e.outcome === "queued").map((e: any) => e.queuePosition)).toEqual(Array.from({ length: 38 }, (_, i) => i + 1));
+    // Ready is each agent's pid; its launcher's log line may land a moment later.
+    await waitFor(() => relaunches(log).size >= 12, "twelve relaunches logged", 30000);
     expect([...relaunches(log).keys()].sort()).toEqual(byAge.slice(0, 12).sort());
 
     const after = rows(sb);
@@ -185,6 +187,7 @@ describe("resume --all", () => {
     // Asked for: the killed one comes back too.
     const killed = JSON.parse(sb.spex(["session", "resume", "--all", "--reason", "killed", "--json"], { env: RESTARTED }).stdout);
     expect(killed.entries.map((e: any) => [e.id, e.outcome])).toEqual([[gamma, "launched"]]);
+    await waitFor(() => relaunches(log).size >= 3, "three relaunches logged", 30000);
     expect([...relaunches(log).keys()].sort()).toEqual([alpha, beta, gamma].sort());
 
     // Usage: --all takes no selector; unknown reasons and statuses are refused before anything happens.
@@ -229,6 +232,8 @@ describe("resume --all", () => {
       const done = await post({});
       expect(done.status).toBe(200);
       expect(done.json.summary).toMatchObject({ selected: 1, launched: 1, queued: 0, failed: 0 });
+      // Ready is the agent's pid; its launcher's log line may land a moment later.
+      await waitFor(() => relaunches(log).size > 0, "the relaunch logged", 30000);
       expect([...relaunches(log).keys()]).toEqual([alive1]);
     } finally {
       await served.stop();
