@@ -35,7 +35,14 @@ function withoutChange<T extends object>(result: T): Omit<T, "change"> {
   return rest;
 }
 
-const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base", "group", "directory", "model", "effort"] as const;
+const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base", "group", "directory", "model", "effort", "sandbox"] as const;
+
+/** `sandbox` of a create: on, no-network, off, or absent (the launcher's default). */
+function sandboxField(v: string | undefined): "on" | "no-network" | "off" | undefined {
+  if (!v) return undefined;
+  if (v === "on" || v === "no-network" || v === "off") return v;
+  throw httpError("field_invalid", '"sandbox" must be "on", "no-network" or "off"', 400);
+}
 
 async function create(ctx: RouteContext): Promise<Reply> {
   const key = checkIdempotencyKey(ctx.req.headers["idempotency-key"]);
@@ -56,6 +63,7 @@ async function create(ctx: RouteContext): Promise<Reply> {
       directory: body.directory || undefined,
       model: body.model || undefined,
       effort: body.effort || undefined,
+      sandbox: sandboxField(body.sandbox),
       noQueue,
       idempotencyKey: key,
     }),

@@ -22,6 +22,8 @@ export interface CreateInput {
   /** Spawn options, mapped per harness onto its own flags and kept for every later launch. */
   model?: string;
   effort?: string;
+  /** Run the agent in the sandbox (lib/workspace): `on`, `no-network`, or `off` against its launcher's default. */
+  sandbox?: "on" | "no-network" | "off";
   /** The calling agent's own session id (its SPEX_SESSION_ID): a child it creates lands in its group. */
   creator?: string;
   /** From the backend: the session id derives from it and replays are answered, not repeated. */
