@@ -1,4 +1,11 @@
-// Every command class the CLI knows. Add a verb here when you add its file.
+// Every command class the CLI knows. To add a verb: write its file, then add
+// its import here (`import { XCommand } from "./x";`, one class per line's
+// braces is fine) and its class to `commands`. That is all: `make` turns this
+// list into the command manifest (scripts/gen-commands.ts ->
+// lib/generated/commands.ts) that help, completion and "did you mean" read,
+// and through which the entry point imports only the module of the verb it
+// runs. Nothing imports this file at run time; test/unit/cli-manifest.test.ts
+// fails while the manifest is older than these classes.
 import type { CommandClass } from "clipanion";
 import { SessionLsCommand } from "./session/ls";
 import { SessionShowCommand } from "./session/show";
@@ -60,6 +67,7 @@ import { TerminalReadCommand } from "./terminal/read";
 import { TerminalCloseCommand } from "./terminal/close";
 import { TerminalAttachCommand } from "./terminal/attach";
 import { SnapshotCommand } from "./snapshot";
+import { UsageCommand } from "./usage";
 import { MachineAddCommand } from "./machine/add";
 import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
@@ -129,6 +137,7 @@ export const commands: CommandClass<any>[] = [
   TerminalCloseCommand,
   TerminalAttachCommand,
   SnapshotCommand,
+  UsageCommand,
   MachineAddCommand,
   MachineLsCommand,
   MachineRmCommand,

@@ -34,6 +34,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 done < "$rec"
 
 inbox="${rec%/session.json}/inbox.pending"
+# A hard budget (lib/attention) is checked at every tool call: its marker sends tool events to the binary.
+hard="${rec%/session.json}/budget.hard"
 # An agent's own declaration (done, park, ask) stands until a new turn: what a
 # hook infers later (a tool call, a Stop, a failure) changes nothing then.
 case $action in
@@ -41,7 +43,7 @@ case $action in
     [ "$status" = active ] && [ "$proposal_empty" = 1 ] && [ "$note_empty" = 1 ] &&
       [ "$declared_empty" = 1 ] && [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
   tool)
-    { [ "$status" = active ] || [ "$declared_empty" = 0 ]; } && [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && exit 0 ;;
+    { [ "$status" = active ] || [ "$declared_empty" = 0 ]; } && [ "$stopped" = 0 ] && [ "$fenced" = 0 ] && [ ! -e "$hard" ] && exit 0 ;;
   stop)
     { [ "$status" = idle ] || [ "$status" = awaiting ] || [ "$declared_empty" = 0 ]; } &&
       [ "$after_empty" = 1 ] && [ ! -e "$inbox" ] && [ "$fenced" = 0 ] && exit 0 ;;

@@ -32,6 +32,23 @@ const ok = <T>(row: Row, pick: (r: Extract<Row, { kind: "ok" }>) => T, otherwise
 
 export const labelOf = (row: Row): string => (row.kind === "ok" ? row.label : "(corrupt record)");
 
+/** Sorting by status: what needs you, what runs, what rests, what is gone. */
+const STATUS_ORDER = ["asking", "error", "review", "corrupt", "unreadable", "starting", "working", "queued", "parked", "idle", "close-pending", "done", "offline", "retired"];
+
+/** Statuses that stand for the agent's proposal, which outlives the agent itself. */
+const PROPOSALS = new Set(["review", "done", "close-pending"]);
+
+/** What a row's status says besides its display status: its place in the queue, merged, a proposal's agent gone, archived. */
+export function statusTags(row: Row): string[] {
+  if (row.kind !== "ok") return [];
+  const tags: string[] = [];
+  if (row.queuePosition !== null && row.queuePosition !== undefined) tags.push(`#${row.queuePosition} in queue`);
+  if (row.merged) tags.push("merged");
+  if (row.liveness === "offline" && PROPOSALS.has(row.display)) tags.push("offline");
+  if (row.archived) tags.push("archived");
+  return tags;
+}
+
 export const COLUMNS: Column[] = [
   {
     key: "label",
@@ -46,17 +63,25 @@ export const COLUMNS: Column[] = [
   {
     key: "status",
     header: "status",
+    // The badge is the display status; beside it what `spex session ls` adds to the word (lib/cli/session-table statusWord).
     draw(td, row) {
       td.appendChild(el("span", `badge st-${row.display}`, row.display));
-      const queued = ok(row, (r) => r.queuePosition, null);
-      if (queued !== null && queued !== undefined) td.appendChild(el("span", "tag", `#${queued} in queue`));
-      if (ok(row, (r) => r.archived, false)) td.appendChild(el("span", "tag", "archived"));
+      for (const tag of statusTags(row)) td.appendChild(el("span", "tag", tag));
     },
-    sort: (row) => row.display,
+    sort: (row) => STATUS_ORDER.indexOf(row.display) + 1 || STATUS_ORDER.length + 1,
   },
   { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
-  { key: "live", header: "live", wide: true, text: (row) => row.liveness, tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
+  { key: "live", header: "live", wide: true, text: (row) => (row.kind === "ok" && row.offlineReason ? `${row.liveness} · ${row.offlineReason}` : row.liveness), tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
   { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
   { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
+  { key: "cost", header: "cost", wide: true, text: (row) => ok(row, costText, ""), sort: (row) => ok(row, (r) => r.usage?.costUsd ?? r.usage?.total ?? -1, -1) },
   { key: "kids", header: "kids", wide: true, text: (_row, place) => (place.kids ? String(place.kids) : "") },
 ];
+
+/** What the session cost so far ("$0.42"), its tokens where its model has no price, "" before any usage: `spex session ls`'s COST column. */
+function costText(row: Extract<Row, { kind: "ok" }>): string {
+  const u = row.usage;
+  if (!u) return "";
+  if (u.costUsd === null) return `${u.total} tok`;
+  return u.costUsd > 0 && u.costUsd < 0.01 ? "<$0.01" : `$${u.costUsd.toFixed(2)}`;
+}

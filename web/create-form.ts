@@ -23,6 +23,13 @@ export class CreateForm {
       ev.preventDefault();
       void this.submit();
     });
+    // Ctrl+Enter starts it from the prompt box (Enter is a new line there).
+    byId("new-prompt").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+        ev.preventDefault();
+        byId<HTMLFormElement>("new-form").requestSubmit();
+      }
+    });
     // A changed draft is a new request: it gets a new key.
     for (const id of ["new-prompt", "new-launcher", "new-base", "new-name", "new-group"]) byId(id).addEventListener("input", () => (this.key = freshKey()));
   }

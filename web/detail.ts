@@ -2,13 +2,14 @@
 // the screen and the timeline in words (Overview); files and diff with the
 // merge controls (Changes); the live pane (Terminal).
 import { api, sessionPath } from "./api";
+import { act, closeWithPlan } from "./actions";
 import { age, byId, el } from "./dom";
 import { ChangesView } from "./diff-view";
+import { QuarantineForm } from "./quarantine";
 import type { SessionTable } from "./table";
+import type { Route, Tab } from "./router";
 import type { Detail, Row, TimelineEvent } from "./types";
 import { eventWords } from "./words";
-
-type Tab = "overview" | "changes" | "terminal";
 
 export interface PaneView {
   open(id: string): void;
@@ -23,14 +24,24 @@ export class DetailPanel {
   private screenAt = 0;
   private screenTimer: ReturnType<typeof setTimeout> | null = null;
   readonly changes: ChangesView;
+  private readonly quarantine: QuarantineForm;
 
-  constructor(private readonly table: SessionTable, private readonly pane: PaneView) {
+  /** `route` hears where the panel went (a URL for it); `push` says a new history entry. */
+  constructor(private readonly table: SessionTable, private readonly pane: PaneView, private readonly route: (r: Route | null, push: boolean) => void) {
     this.changes = new ChangesView((o) => this.result(o), (id) => table.label(id));
+    this.quarantine = new QuarantineForm((o) => this.result(o));
     byId("d-close-panel").addEventListener("click", () => this.close());
     byId("act-stop").addEventListener("click", () => void this.act("stop", "Stop %s? Its agent and tmux session end; the worktree stays."));
     byId("act-resume").addEventListener("click", () => void this.act("resume", null));
-    byId("act-archive").addEventListener("click", () => void this.act("archive", "Archive %s? Its agent stops and it leaves the list (its last screen is kept).", { stop: true }));
-    byId("act-close").addEventListener("click", () => void this.act("close", "Close %s for good? Its worktree, branch and record are removed."));
+    byId("act-archive").addEventListener("click", () => {
+      const row = this.id ? table.rows.get(this.id) : undefined;
+      // An archived session's button takes it back into the list (its agent is not relaunched).
+      if (row?.kind === "ok" && row.archived) void this.act("archive", null, { restore: true });
+      else void this.act("archive", "Archive %s? Its agent stops and it leaves the list (its last screen is kept).", { stop: true });
+    });
+    byId("act-close").addEventListener("click", () => {
+      if (this.id) void closeWithPlan(this.id, table.label(this.id), (o) => this.result(o));
+    });
     byId("act-merge").addEventListener("click", () => {
       this.showTab("changes");
       void this.changes.merge();
@@ -44,6 +55,13 @@ export class DetailPanel {
       });
     });
     for (const t of ["overview", "changes", "terminal"] as const) byId(`tab-${t}`).addEventListener("click", () => this.showTab(t));
+    // Ctrl+Enter sends the message (Enter is a new line in it).
+    byId("send-text").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+        ev.preventDefault();
+        byId<HTMLFormElement>("send-form").requestSubmit();
+      }
+    });
     // A running pane changes without any event (a shell prints, an agent streams): look again now and then.
     setInterval(() => {
       const row = this.id ? table.rows.get(this.id) : undefined;
@@ -55,9 +73,15 @@ export class DetailPanel {
     return this.id;
   }
 
-  open(id: string): void {
+  /** Open a session's panel (on `tab`, else the tab last shown); `push` makes it a new history entry. */
+  open(id: string, tab: Tab = this.tab, push = true): void {
+    if (this.id === id && !byId("detail").hidden) {
+      this.showTab(tab, push);
+      return;
+    }
     this.table.select(id);
     this.id = id;
+    this.tab = tab;
     byId("detail").hidden = false;
     document.body.classList.add("detail-open");
     byId("d-result").textContent = "";
@@ -70,15 +94,21 @@ export class DetailPanel {
     if (row) this.showFacts(row);
     this.refreshScreen(true);
     this.loadTimeline();
-    this.showTab(this.tab);
+    this.showTab(this.tab, push);
   }
 
-  close(): void {
+  /** Close the panel; the keyboard goes back to its row. `push: false` when the URL already says so (Back). */
+  close(push = true): void {
+    const id = this.id;
     this.table.select(null);
     this.pane.close();
     this.id = null;
     byId("detail").hidden = true;
     document.body.classList.remove("detail-open");
+    if (id) {
+      this.route(null, push);
+      this.table.focusRow(id);
+    }
   }
 
   /** The selected session's row changed (an event): facts, and what its timeline now says about deliveries. */
@@ -97,13 +127,14 @@ export class DetailPanel {
     if (ev.kind === "merge" && this.tab === "changes") this.changes.load();
   }
 
-  private showTab(tab: Tab): void {
+  showTab(tab: Tab, push = false): void {
     this.tab = tab;
     for (const t of ["overview", "changes", "terminal"] as const) {
       byId(`tab-${t}`).classList.toggle("on", t === tab);
       byId(`pane-${t}`).hidden = t !== tab;
     }
     if (!this.id) return;
+    this.route({ id: this.id, tab }, push);
     if (tab === "changes") this.changes.show(this.id);
     if (tab === "terminal") this.pane.open(this.id);
     else this.pane.close();
@@ -136,6 +167,12 @@ export class DetailPanel {
       fact("error", row.error);
     }
     byId("act-merge").hidden = !(row.kind === "ok" && row.proposal === "merge");
+    // A corrupt record takes no lifecycle action (every writer refuses it): its recovery is quarantine.
+    const ok = row.kind === "ok";
+    for (const b of ["act-stop", "act-resume", "act-archive", "act-close"]) byId(b).hidden = !ok;
+    byId("send-form").hidden = !ok;
+    byId("act-archive").textContent = ok && row.archived ? "unarchive" : "archive";
+    this.quarantine.show(ok ? null : row.id);
   }
 
   private loadTimeline(): void {
@@ -200,15 +237,6 @@ export class DetailPanel {
   private async act(verb: string, confirmText: string | null, body: Record<string, unknown> = {}): Promise<unknown> {
     const id = this.id;
     if (!id) return undefined;
-    if (confirmText && !confirm(confirmText.replace("%s", this.table.label(id)))) return undefined;
-    this.result(`${verb}…`);
-    try {
-      const r = await api<{ messageId?: string; state?: string; reason?: string }>("POST", sessionPath(id, `/${verb}`), body);
-      this.result(verb === "send" ? `message ${r.messageId}: ${r.state}${r.reason ? ` (${r.reason})` : ""}` : `${verb}: done`);
-      return r;
-    } catch (e) {
-      this.result(e as Error);
-      return undefined;
-    }
+    return act(id, this.table.label(id), verb, confirmText, body, (o) => this.result(o));
   }
 }

@@ -18,6 +18,8 @@ export interface OkRow {
   note: string;
   display: string;
   liveness: string;
+  /** Why the agent of an offline session is gone: machine_restarted, tmux_server_gone, agent_exited, killed (null otherwise). */
+  offlineReason?: string | null;
   harness: string;
   launcher: string;
   tmuxSession: string;
@@ -29,6 +31,10 @@ export interface OkRow {
   updatedAt: string;
   /** Place in the launch queue (1 launches next), or null when not queued. */
   queuePosition: number | null;
+  /** `spex session merge` landed its branch, which has no commits since. */
+  merged: boolean;
+  /** Tokens and cost from the agent's transcript (lib/attention); null before any; absent from an older backend. */
+  usage?: { total: number; costUsd: number | null } | null;
 }
 
 export interface CorruptRow {

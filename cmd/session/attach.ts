@@ -16,6 +16,8 @@ export class SessionAttachCommand extends RemotableCommand {
     description: "attach this terminal to a session's tmux pane",
     details: `
       Outside tmux this attaches to the session's tmux server. Inside tmux it never nests a client: on the same server it switches your client to the session; on another server (spex's own socket, the default) it opens the session in a popup (tmux 3.2 or later; a new window before that). Detach with the tmux prefix then \`d\`.
+
+      Without a terminal (its input piped or redirected) it refuses with \`not_a_terminal\`; inside tmux with no client attached to show it in (a script tmux runs), with \`tmux_no_client\`. \`spex session read\` prints the screen anywhere.
     `,
     examples: [
       ["Attach by id prefix", "spex session attach 3f2a"],
@@ -35,6 +37,7 @@ export class SessionAttachCommand extends RemotableCommand {
         hint: `start it with \`spex session resume ${reading.id.slice(0, 8)}\``,
       });
     }
-    return attachTerminal(socket, name).code;
+    const id8 = reading.id.slice(0, 8);
+    return attachTerminal(socket, name, { read: `spex session read ${id8}`, attach: `spex session attach ${id8}` }).code;
   }
 }

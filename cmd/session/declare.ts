@@ -7,6 +7,8 @@ import { textFrom } from "../../lib/cli/input";
 import { type ProjectStore, currentProject } from "../../lib/store";
 import { type StateDeclaration, declareOwnState, resolveOwnSession } from "../../lib/sessions";
 import { labelOf } from "../../lib/naming";
+import { refuseTooLong } from "../../lib/coord/limits";
+import { MCP_LIMITS } from "../../lib/mcp/limits";
 
 export abstract class DeclareCommand extends SpexCommand {
   session = Option.String("--session", { description: "The session (default: SPEX_SESSION_ID, else the worktree you are in)" });
@@ -14,7 +16,10 @@ export abstract class DeclareCommand extends SpexCommand {
   noteFile = Option.String("--note-file", { description: "Read the note from a file, or - for stdin" });
 
   protected async readNote(): Promise<string | undefined> {
-    return textFrom(this.note, this.noteFile, this.context.stdin, "note");
+    const note = await textFrom(this.note, this.noteFile, this.context.stdin, "note");
+    // The same bound the MCP tools declare: a note lands in the record, the timeline and the parent's notice.
+    if (note !== undefined) refuseTooLong("the note", note, MCP_LIMITS.note);
+    return note;
   }
 
   protected async declare(build: (store: ProjectStore) => Promise<StateDeclaration>): Promise<number> {

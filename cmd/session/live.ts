@@ -63,14 +63,18 @@ export class SessionLiveCommand extends SpexCommand {
     const out = this.context.stdout;
     const targets = this.allMachines || this.machine !== undefined ? fleetTargets({ machine: this.machine, allMachines: this.allMachines }, machineName(), readMachines()) : undefined;
     if (targets) return this.fleet(targets, { ...filters, machine: undefined }, () => observeLive({ ...filters, machine: undefined }, opts).rows);
+    // A stall seen on a session's pane is recorded on the session (and notified) by whoever sees it first.
+    const { recordObservedStalls } = await import("../../lib/attention/stall-probe");
     if (!this.watch) {
       const obs = observeLive(filters, opts);
+      await recordObservedStalls(obs);
       if (this.json) writeJson(out, obs.rows);
       else out.write(liveTable(obs.rows));
       return 0;
     }
     const redraw = !this.json && (out as NodeJS.WriteStream).isTTY === true;
     await watchLive(filters, { intervalMs: (this.interval ?? 2) * 1000, count: this.count }, (obs) => {
+      void recordObservedStalls(obs);
       if (this.json) out.write(JSON.stringify(obs.rows) + "\n");
       else out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${obs.observedAt}, ${obs.rows.length} panes\n${liveTable(obs.rows)}\n`);
     }, opts);

@@ -36,6 +36,8 @@ export class SessionNewCommand extends RemotableCommand {
 
       \`--model\` (claude, codex, gemini) and \`--effort\` (claude: low, medium, high, xhigh, max; codex: none, minimal, low, medium, high, xhigh) are handed to the agent CLI as its own flags, on this launch and every resume; a harness without the option refuses (\`usage\`).
 
+      Budgets: \`--budget-usd N\` and/or \`--budget-tokens N\` limit what the session may spend, as its agent's transcript counts it (\`spex usage\`); without them its group's or the project's default applies (\`budgets\` in spexcode.json). At 80 % a \`budget\` notification goes out; at 100 % the session is parked with note \`budget_exceeded\` when it comes to rest, or at its next tool call with \`--hard\` (its turn interrupted). \`--budget-scope tree\` counts its children toward it. \`spex session resume SEL --budget-usd N\` raises it. docs/attention.md.
+
       On a terminal, a start that takes more than a moment shows on stderr what it waits for (the agent's start hook, a shell's first prompt, the agent's process) and for how long at most (\`SPEX_READY_TIMEOUT_MS\`, 30 s); piped or with \`--json\`, nothing is drawn.
 
       Workspace (docs/workspace.md): the main checkout's spexcode.json may give each new worktree a setup run before the agent starts (\`setup_failed\` keeps the session; resume runs it again), ignored files copied from the main checkout (\`include\`, \`.worktreeinclude\`) and a block of ports (\`SPEX_PORT\`, \`SPEX_PORTS\`). \`--sandbox\` runs the agent under bubblewrap (Linux): only its worktree, the git folder and its own config writable, a private /tmp; \`--sandbox=no-network\` takes the network away too; \`--sandbox=off\` overrides a launcher's \`"sandbox": true\`.
@@ -50,6 +52,7 @@ export class SessionNewCommand extends RemotableCommand {
       ["A model and effort for Claude Code, starting in services/api", 'spex session new --model opus --effort high --directory services/api "tighten the retry logic"'],
       ["Refuse rather than queue when the fleet is full", 'spex session new --no-queue --json "quick fix"'],
       ["In a sandbox without network (bubblewrap: only its worktree and git folder writable)", 'spex session new --sandbox=no-network "refactor the parser"'],
+      ["At most two dollars, stopped mid-turn when spent", 'spex session new --budget-usd 2 --hard "refactor the parser"'],
     ],
   });
 
@@ -64,6 +67,10 @@ export class SessionNewCommand extends RemotableCommand {
   model = Option.String("--model", { description: "The model the agent runs (claude, codex, gemini), kept by resume" });
   effort = Option.String("--effort", { description: "The reasoning effort (claude, codex), kept by resume" });
   sandbox = Option.String("--sandbox", { tolerateBoolean: true, description: "Run the agent in a sandbox (bubblewrap, Linux): --sandbox, --sandbox=no-network, --sandbox=off (docs/workspace.md)" });
+  budgetUsd = Option.String("--budget-usd", { description: "Park the session once it has spent this many dollars", validator: t.isNumber() });
+  budgetTokens = Option.String("--budget-tokens", { description: "Park the session once it has used this many tokens", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
+  hard = Option.Boolean("--hard", { description: "With a budget: interrupt the turn at once when it is spent, not at rest" });
+  budgetScope = Option.String("--budget-scope", { description: "session (default) or tree: the children's usage counts too", validator: t.isEnum(["session", "tree"] as const) });
   noLaunch = Option.Boolean("--no-launch", false, { description: "Make the worktree and record, start nothing" });
   noQueue = Option.Boolean("--no-queue", false, { description: "Past sessions.maxActive, refuse (max_active_reached) instead of queueing" });
   api = Option.String("--api", { description: "Create through the backend at this URL (skips the project check)" });
@@ -89,6 +96,7 @@ export class SessionNewCommand extends RemotableCommand {
       model: this.model,
       effort: this.effort,
       sandbox: sandboxOption(this.sandbox),
+      budget: this.budgetUsd !== undefined || this.budgetTokens !== undefined || this.hard !== undefined || this.budgetScope !== undefined ? { usd: this.budgetUsd, tokens: this.budgetTokens, hard: this.hard, scope: this.budgetScope } : undefined,
       // The calling agent (its own session): a child it creates lands in its group.
       creator: caller && isSessionId(caller) ? caller : undefined,
       onWaiting,

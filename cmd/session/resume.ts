@@ -1,4 +1,5 @@
 import { Option } from "clipanion";
+import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { RemotableCommand } from "../remotable";
 import type { RemoteSpec } from "../../lib/machines";
@@ -20,15 +21,28 @@ export class SessionResumeCommand extends RemotableCommand {
     examples: [
       ["Resume a stopped session", "spex session resume 3f2a"],
       ["Restart a running one", "spex session resume 3f2a --force"],
+      ["Raise a spent budget to five dollars", "spex session resume 3f2a --budget-usd 5"],
     ],
   });
 
   selector = Option.String({ name: "SEL" });
   force = Option.Boolean("--force", false, { description: "Stop a running agent first" });
+  budgetUsd = Option.String("--budget-usd", { description: "A new budget in dollars (a session parked by its budget is unparked)", validator: t.isNumber() });
+  budgetTokens = Option.String("--budget-tokens", { description: "A new budget in tokens", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
 
   async execute(): Promise<number> {
     const store = currentProject();
     const { id } = resolveSelector(store, this.selector);
+    if (this.budgetUsd !== undefined || this.budgetTokens !== undefined) {
+      const { raiseBudget } = await import("../../lib/attention/raise");
+      const raised = await raiseBudget(store, id, { usd: this.budgetUsd, tokens: this.budgetTokens });
+      // A running agent needs no relaunch: the new limit is all there was to do (and the unpark, if it was parked by its budget).
+      if (raised.running && !this.force) {
+        if (this.json) writeJson(this.context.stdout, { id, budget: raised.budget, percent: Math.floor(raised.percent), unparked: raised.unparked, resumed: false });
+        else this.context.stdout.write(`budget of ${id.slice(0, 8)} raised (${Math.floor(raised.percent)} % spent)${raised.unparked ? "; it is at rest again" : ""}\n`);
+        return 0;
+      }
+    }
     const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, `relaunching session ${id.slice(0, 8)}`);
     const result = await resumeSession(store, id, { force: this.force, onWaiting }).finally(() => spinner.stop());
     if (this.json) {

@@ -5,6 +5,8 @@ import type { RemoteSpec } from "../../lib/machines";
 import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { showSession } from "../../lib/verbs/show";
+import { formatCost, formatTokens } from "../../lib/attention/usage/summary";
+import { REASON_TEXT } from "../../lib/survive/reason";
 import type { WorkspaceDetail } from "../../lib/workspace/detail";
 
 /** The last setup in one line: how it went and where its log is. */
@@ -50,6 +52,7 @@ export class SessionShowCommand extends RemotableCommand {
       ["session", row.id],
       ["label", row.label],
       ["status", `${row.display} (lifecycle ${row.lifecycle}, ${row.liveness})`],
+      ["offline", row.offlineReason ? `${row.offlineReason}: ${REASON_TEXT[row.offlineReason]}` : ""],
       ["stopped", row.stopped ? `yes: the agent was stopped; \`spex session resume ${row.shortId}\` relaunches it` : ""],
       ["archived", row.archived ? "yes: hidden from `spex session ls` unless --all" : ""],
       ["branch", row.branch],
@@ -67,6 +70,13 @@ export class SessionShowCommand extends RemotableCommand {
       ["sandbox", workspace?.sandbox ?? ""],
       ["proposal", row.proposal],
       ["note", detail.note],
+      ["stall", row.stall ?? ""],
+      [
+        "usage",
+        row.usage
+          ? `${formatTokens(row.usage.total)} tokens (input ${row.usage.input}, output ${row.usage.output}, cache read ${row.usage.cacheRead}, cache write ${row.usage.cacheWrite}), ${row.usage.costUsd === null ? `no price for ${row.usage.unpriced.join(", ")}` : formatCost(row.usage.costUsd)}`
+          : "",
+      ],
       ["created", row.createdAt],
       ["updated", row.updatedAt],
     ];

@@ -20,7 +20,9 @@ export class SessionWaitCommand extends RemotableCommand {
 
       The wait ends \`died\` when a target's agent, pane or tmux session is gone while its record says it runs (killed, crashed): it does not wait out the timeout.
 
-      Exit 0: reached (also when a target stopped, reported as \`stopped\`); 1: timed out; 2: the store or the session is gone (\`gone\`), or a target died (\`died\`); with \`--json\` the \`outcome\` field tells them apart.
+      The wait also ends \`stalled\` when a target is held up by its API: a rate or usage limit (\`rate_limited\`) or a login or API key it needs (\`auth_required\`), reported by its hook or seen on its pane (the wait looks at running targets' panes every 2 s); the session's \`stall\` field names which.
+
+      Exit 0: reached (also when a target stopped, reported as \`stopped\`); 1: timed out; 2: the store or the session is gone (\`gone\`), a target died (\`died\`) or stalled (\`stalled\`); with \`--json\` the \`outcome\` field tells them apart.
     `,
     examples: [
       ["Wait for a child to finish its turn", "spex session wait 3f2a --idle --timeout 600"],
@@ -39,7 +41,9 @@ export class SessionWaitCommand extends RemotableCommand {
   async execute(): Promise<number> {
     const until = this.until === undefined ? undefined : parseUntil(this.until);
     const own = sessionIdFromEnv();
-    const result = await waitOnSelectors(currentProject(), {
+    const store = currentProject();
+    const { probeStalls } = await import("../../lib/attention/stall-probe");
+    const result = await waitOnSelectors(store, {
       selectors: this.selectors,
       idle: this.idle,
       until,
@@ -47,6 +51,7 @@ export class SessionWaitCommand extends RemotableCommand {
       timeoutMs: this.timeout === undefined ? undefined : this.timeout * 1000,
       cursorKey: this.cursor ?? own,
       self: { id: own, name: this.cursor },
+      probe: (ids) => probeStalls(store, ids),
     });
     if (this.json) writeJson(this.context.stdout, result);
     else {
@@ -55,6 +60,8 @@ export class SessionWaitCommand extends RemotableCommand {
       else if (result.outcome === "gone") this.context.stdout.write(`gone: the store or session no longer exists\n`);
       else if (result.outcome === "died") {
         for (const s of result.sessions.filter((x) => x.died)) this.context.stdout.write(printable(`died: ${s.shortId} ${s.label}: ${s.diedReason}`) + "\n");
+      } else if (result.outcome === "stalled") {
+        for (const s of result.sessions.filter((x) => x.stall)) this.context.stdout.write(printable(`stalled: ${s.shortId} ${s.label}: ${s.stall}${s.note ? ` (${s.note})` : ""}`) + "\n");
       } else {
         for (const e of result.events) {
           const what = e.kind === "state" ? `${e.status}${e.proposal ? ` (proposes ${e.proposal})` : ""}` : e.kind === "message_in" ? `message ${e.messageId} in` : e.kind === "merge" ? `merged into ${e.into} (${e.landing})` : `message ${e.messageId} out`;

@@ -7,6 +7,9 @@
 import { configLayers, userConfig } from "../config";
 import { SpexError } from "../errors";
 import { ATTENTION_EVENTS, type AttentionEvent, PERSON_EVENTS, isAttentionEvent } from "./events";
+import { type ModelPrice, parsePrices } from "./usage/price-config";
+
+export type { ModelPrice } from "./usage/price-config";
 
 export type SinkKind = "command" | "webhook" | "desktop" | "tmux";
 
@@ -19,14 +22,6 @@ export interface NotifySink {
   url?: string;
   /** Where it was configured, for doctor and the log. */
   source: string;
-}
-
-/** USD per million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
 }
 
 export interface BudgetDefault {
@@ -91,15 +86,6 @@ function nonNegative(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
-function parsePrice(raw: unknown, model: string, source: string): ModelPrice {
-  const o = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
-  const input = nonNegative(o.input);
-  const output = nonNegative(o.output);
-  if (input === undefined || output === undefined) throw invalid(source, `prices["${model}"] needs "input" and "output" (USD per million tokens)`);
-  // Without cache prices given, a cache read costs what the provider charges most often (a tenth of input), a cache write what input does.
-  return { input, output, cacheRead: nonNegative(o.cacheRead) ?? input / 10, cacheWrite: nonNegative(o.cacheWrite) ?? input };
-}
-
 export function parseBudgetDefault(raw: unknown, where: string, source: string): BudgetDefault {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw invalid(source, `${where} must be an object such as { "usd": 5 }`);
   const o = raw as Record<string, unknown>;
@@ -137,10 +123,7 @@ export function loadAttentionConfig(home: string, mainRoot: string | undefined):
     }
     const interval = nonNegative(value.notifyMinIntervalSeconds);
     if (interval !== undefined) config.minIntervalSeconds = interval;
-    if (value.prices !== undefined) {
-      if (!value.prices || typeof value.prices !== "object" || Array.isArray(value.prices)) throw invalid(source, '"prices" maps a model name to its prices');
-      for (const [model, price] of Object.entries(value.prices as Record<string, unknown>)) config.prices[model] = parsePrice(price, model, source);
-    }
+    Object.assign(config.prices, parsePrices(value.prices, source));
     const budgets = value.budgets as Record<string, unknown> | undefined;
     if (budgets !== undefined) {
       if (!budgets || typeof budgets !== "object" || Array.isArray(budgets)) throw invalid(source, '"budgets" is an object with "default" and "groups"');

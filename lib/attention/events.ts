@@ -38,7 +38,8 @@ export function eventOfChange(change: Views): AttentionEvent | undefined {
   if (a.stopped || a.archived) return undefined;
   const moved = a.status !== b.status || a.proposal !== b.proposal || a.note !== b.note;
   if (!moved) return undefined;
-  if (a.status === "parked" && a.note === BUDGET_NOTE) return b.status === "parked" && b.note === BUDGET_NOTE ? undefined : "budget";
+  // Parked by its budget: the budget check notifies itself, with the figures (lib/attention/enforce).
+  if (a.status === "parked" && a.note === BUDGET_NOTE) return undefined;
   if (a.proposal === "merge" && b.proposal !== "merge") return "review";
   if ((a.proposal === "nothing" || a.proposal === "close") && a.proposal !== b.proposal) return "done";
   switch (a.status) {

@@ -62,13 +62,14 @@ function answerError(status: number, body: string, url: string): SpexError {
 
 const SENT_FIELDS = ["parent", "launcher", "name", "base", "group", "directory", "model", "effort", "sandbox"] as const;
 
-export type RemoteCreate = Pick<CreateInput, "prompt" | "noQueue" | (typeof SENT_FIELDS)[number]>;
+export type RemoteCreate = Pick<CreateInput, "prompt" | "noQueue" | "budget" | (typeof SENT_FIELDS)[number]>;
 
 /** POST the create to the backend that owns the project. */
 export async function createRemote(authority: Extract<Authority, { kind: "remote" }>, input: RemoteCreate, key = randomUUID()): Promise<CreateResult> {
-  const body: Record<string, string | boolean> = { prompt: input.prompt };
+  const body: Record<string, unknown> = { prompt: input.prompt };
   for (const k of SENT_FIELDS) if (input[k] !== undefined) body[k] = input[k]!;
   if (input.noQueue) body.noQueue = true;
+  if (input.budget) body.budget = input.budget;
   const headers: Record<string, string> = { "idempotency-key": key, authorization: `Bearer ${authority.token}` };
   let answer: HttpAnswer | undefined;
   let lastError: unknown;

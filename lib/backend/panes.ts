@@ -98,7 +98,10 @@ class PaneWatch {
         this.own = { cols: w, rows: h };
       }
       const r = await tmuxAsync(socket, ["resize-window", "-t", paneId, "-x", String(cols), "-y", String(rows)]);
-      if (r.code !== 0) throw new SpexError("tmux_failed", `resizing the pane failed: ${r.stderr.trim().split(/\r?\n/)[0] ?? ""}`, { hint: "the session may have ended; reopen the terminal" });
+      if (r.code !== 0) {
+        const said = r.stderr.trim().split(/\r?\n/)[0] ?? "";
+        throw new SpexError("tmux_failed", `resizing the pane failed: ${said}`, { hint: "the session may have ended; reopen the terminal" });
+      }
       this.kick();
       return { cols, rows };
     });

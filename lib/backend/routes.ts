@@ -4,6 +4,7 @@
 // others answer (screens, prompts, notes, messages, events) is not in any file
 // another local user can read, so a loopback port must not hand it out either.
 import { createSession } from "../create";
+import { type BudgetSpec, checkBudgetSpec } from "../attention/budget";
 import { SpexError } from "../errors";
 import { detailOf, listRows, parseHistory, readSessionScreen, renameSession, resolveSelector } from "../sessions";
 import { buildSnapshot } from "../snapshot";
@@ -35,6 +36,17 @@ function withoutChange<T extends object>(result: T): Omit<T, "change"> {
   return rest;
 }
 
+/** `budget`: { usd?, tokens?, hard?, scope? } (lib/attention), checked as the CLI's flags are. */
+function budgetField(v: unknown): BudgetSpec | undefined {
+  if (v === undefined || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const numberOrAbsent = (x: unknown) => x === undefined || typeof x === "number";
+  if (typeof v !== "object" || Array.isArray(v) || !numberOrAbsent(o.usd) || !numberOrAbsent(o.tokens) || !(o.hard === undefined || typeof o.hard === "boolean") || !(o.scope === undefined || o.scope === "session" || o.scope === "tree")) {
+    throw httpError("field_invalid", '"budget" is an object { "usd": number, "tokens": number, "hard": boolean, "scope": "session" | "tree" }', 400);
+  }
+  return checkBudgetSpec({ usd: o.usd as number | undefined, tokens: o.tokens as number | undefined, hard: o.hard as boolean | undefined, scope: o.scope as BudgetSpec["scope"] });
+}
+
 const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base", "group", "directory", "model", "effort", "sandbox"] as const;
 
 /** `sandbox` of a create: on, no-network, off, or absent (the launcher's default). */
@@ -48,7 +60,8 @@ async function create(ctx: RouteContext): Promise<Reply> {
   const key = checkIdempotencyKey(ctx.req.headers["idempotency-key"]);
   const raw = await readJsonObject(ctx.req);
   const noQueue = booleanField(raw, "noQueue");
-  const { noQueue: _n, ...strings } = raw;
+  const budget = budgetField(raw.budget);
+  const { noQueue: _n, budget: _b, ...strings } = raw;
   const body = stringFields(strings, CREATE_FIELDS, ["prompt"]);
   if (body.parent === ".") throw httpError("selector_invalid", '"parent": "." would mean the server\'s own folder; send the parent\'s id', 400);
   const result = await ctx.keyed.run(key, () =>
@@ -65,6 +78,7 @@ async function create(ctx: RouteContext): Promise<Reply> {
       effort: body.effort || undefined,
       sandbox: sandboxField(body.sandbox),
       noQueue,
+      budget,
       idempotencyKey: key,
     }),
   );

@@ -7,6 +7,7 @@
 // (`merged`).
 import type { ListRow } from "../sessions";
 import { formatTable } from "./output";
+import { costWord } from "../attention/usage/summary";
 
 export interface SessionTableOptions {
   /** Terminal width to fit, or undefined when not writing to a terminal. */
@@ -53,13 +54,15 @@ const STATUS_COLOR = (status: string) => TONE_SGR[STATUS_TONE[status] ?? "plain"
 /** Statuses that stand for the agent's proposal, which outlives the agent itself. */
 const PROPOSALS = new Set(["review", "done", "close-pending"]);
 
-/** The status as a row shows it: `queued #N`, `merged`, `· offline` when the agent of a proposal is gone, `(archived)`. */
+/** The status as a row shows it: `queued #N`, `merged`, `· offline` when the agent of a proposal is gone, `· <why>` it is gone, `(archived)`. */
 export function statusWord(r: ListRow): string {
   if (r.kind === "corrupt") return r.display;
   let shown = r.queuePosition !== null ? `queued #${r.queuePosition}` : r.display;
   // A merge proposal that landed is no longer waiting for review.
   if (r.merged) shown = r.display === "review" ? "merged" : `${shown} · merged`;
   if (r.liveness === "offline" && PROPOSALS.has(r.display)) shown = `${shown} · offline`;
+  // Why the agent is gone (machine_restarted, tmux_server_gone, agent_exited, killed: lib/survive).
+  if (r.offlineReason) shown = `${shown} · ${r.offlineReason}`;
   return r.archived ? `${shown} (archived)` : shown;
 }
 
@@ -118,14 +121,17 @@ export function renderSessionTable(rows: ListRow[], opts: SessionTableOptions): 
   const ordered = treeOrder(rows);
   const grouped = rows.some((r) => r.kind === "ok" && r.group !== "");
   const now = opts.now ?? Date.now();
-  const headers = ["ID", "STATUS", "AGE", ...(grouped ? ["GROUP"] : []), "LABEL", "BRANCH", "PROMPT"];
+  // A COST column once any shown session has usage: dollars, or tokens where the model has no price.
+  const costed = rows.some((r) => r.kind === "ok" && r.usage);
+  const costOf = (r: ListRow) => (r.kind === "ok" ? costWord(r.usage) : "");
+  const headers = ["ID", "STATUS", "AGE", ...(costed ? ["COST"] : []), ...(grouped ? ["GROUP"] : []), "LABEL", "BRANCH", "PROMPT"];
   const label = headers.indexOf("LABEL");
   const group = headers.indexOf("GROUP");
   const cells = ordered.map(({ row: r, depth }) => {
     const indent = depth > 0 ? `${"  ".repeat(depth - 1)}└ ` : "";
-    if (r.kind === "corrupt") return [r.shortId, r.display, "", ...(grouped ? [""] : []), `${indent}(${r.display} record)`, "", r.error];
+    if (r.kind === "corrupt") return [r.shortId, r.display, "", ...(costed ? [""] : []), ...(grouped ? [""] : []), `${indent}(${r.display} record)`, "", r.error];
     const prompt = r.name === "" ? promptBeyondTitle(r.preview, r.title) : r.preview;
-    return [r.shortId, statusWord(r), ageOf(r.createdAt, now), ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, prompt];
+    return [r.shortId, statusWord(r), ageOf(r.createdAt, now), ...(costed ? [costOf(r)] : []), ...(grouped ? [r.group] : []), `${indent}${r.label}`, r.branch, prompt];
   });
   const notes = ordered.map(({ row: r }) => (r.kind === "corrupt" ? `file: ${r.file}` : undefined));
   const paint = opts.color

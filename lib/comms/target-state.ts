@@ -28,6 +28,8 @@ export interface TargetState {
   /** The record says it runs, but its agent, pane or tmux session is gone. */
   died: boolean;
   diedReason: string;
+  /** What holds it up (rate_limited, auth_required: lib/attention), or "". */
+  stall: string;
 }
 
 /** tmux facts about panes, one `list-panes -a` per server, kept for `ttlMs` (0: asked afresh each time). */
@@ -72,6 +74,7 @@ export function targetState(store: ProjectStore, id: string, panes: PaneLookup =
       running: false,
       died: false,
       diedReason: "",
+      stall: "",
     };
   }
   const view = publicRecord(reading.record, reading.pending);
@@ -96,5 +99,6 @@ export function targetState(store: ProjectStore, id: string, panes: PaneLookup =
     running: runsInTmux(reading),
     died: diedReason !== "",
     diedReason,
+    stall: view.stall ?? "",
   };
 }

@@ -40,6 +40,8 @@ export interface WaitOnInput {
   self: { id?: string; name?: string };
   /** Ends the wait, moving no cursor, when the caller gives up. */
   signal?: AbortSignal;
+  /** Looks at the running targets' panes for what no hook reports (lib/attention's stall probe); passed by the caller. */
+  probe?: (ids: string[]) => Promise<unknown>;
 }
 
 export async function waitOnSelectors(store: ProjectStore, input: WaitOnInput): Promise<WaitResult> {
@@ -55,5 +57,5 @@ export async function waitOnSelectors(store: ProjectStore, input: WaitOnInput): 
   }
   // Messages whose earlier drain gave up get another chance before we park.
   await kickWaitingQueues(store);
-  return waitForTargets(store, { targets, idle: input.idle, until: input.until, all: input.all, timeoutMs: input.timeoutMs, cursorKey: input.cursorKey, self: input.self, signal: input.signal });
+  return waitForTargets(store, { targets, idle: input.idle, until: input.until, all: input.all, timeoutMs: input.timeoutMs, cursorKey: input.cursorKey, self: input.self, signal: input.signal, probe: input.probe });
 }

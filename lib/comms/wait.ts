@@ -15,7 +15,7 @@ import { PaneLookup, type TargetState, targetState } from "./target-state";
 import { type TimelineEvent, eventsAfter, lastSeq } from "./timeline";
 
 export type { TargetState } from "./target-state";
-export type WaitOutcome = "reached" | "timed_out" | "gone" | "stopped" | "died";
+export type WaitOutcome = "reached" | "timed_out" | "gone" | "stopped" | "died" | "stalled";
 
 /** The agent-facing wait (seed 002): 50 s unless asked, never more than 5 min. The CLI waits as long as its --timeout. */
 export const AGENT_WAIT_DEFAULT_MS = 50_000;
@@ -46,6 +46,12 @@ export interface WaitOptions {
    * once and moves no cursor, since nobody will receive what it would return.
    */
   signal?: AbortSignal;
+  /**
+   * Looks at running targets' panes for a stall no hook reports (a rate limit,
+   * a bad key), recording it on the session; called every SPEX_WAIT_STALL_MS
+   * (2 s) while a target runs. Passed in by the caller (lib/attention).
+   */
+  probe?: (ids: string[]) => Promise<unknown>;
 }
 
 export interface WaitResult {
@@ -56,9 +62,9 @@ export interface WaitResult {
   sessions: TargetState[];
 }
 
-/** 0 reached or stopped, 1 timed out, 2 gone or died (the JSON outcome tells them apart). */
+/** 0 reached or stopped, 1 timed out, 2 gone, died or stalled (the JSON outcome tells them apart). */
 export function exitCodeOf(outcome: WaitOutcome): number {
-  return outcome === "timed_out" ? 1 : outcome === "gone" || outcome === "died" ? 2 : 0;
+  return outcome === "timed_out" ? 1 : outcome === "gone" || outcome === "died" || outcome === "stalled" ? 2 : 0;
 }
 
 function envMs(name: string, fallback: number): number {
@@ -116,6 +122,7 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
   const panes = new PaneLookup(livenessMs);
   // Targets dead when the wait began: with several targets (any of them) the others may still answer.
   let deadAtStart: Set<string> | undefined;
+  let stalledAtStart: Set<string> | undefined;
   let running = false;
 
   const check = (): Check => {
@@ -124,6 +131,10 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
     if (states.some((s) => s.gone)) return { outcome: "gone", events: [] };
     running = states.some((s) => s.running && !s.died);
     deadAtStart ??= new Set(states.filter((s) => s.died).map((s) => s.id));
+    stalledAtStart ??= new Set(states.filter((s) => s.stall).map((s) => s.id));
+    // Held up by its API (a rate limit, a login): nobody's wait should run out on it.
+    const stalled = states.filter((s) => s.stall && !s.died);
+    const stalledNow = stalled.some((s) => !stalledAtStart!.has(s.id));
     const found: Array<TimelineEvent & { session: string }> = [];
     if (!opts.idle && !opts.until) {
       for (const t of opts.targets) {
@@ -134,7 +145,8 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
         for (const e of evs) if (!ownMessage(e, opts.self)) found.push({ ...e, session: t });
       }
       // News first: what happened before a death is handed over; the next wait reports the death.
-      if (found.length > 0) return { outcome: "reached", events: found };
+      // A stall is itself the news: its event comes back with it, as `stalled`.
+      if (found.length > 0) return { outcome: stalledNow ? "stalled" : "reached", events: found };
     }
     const wanted = (s: TargetState) => (opts.until ? opts.until.includes(s.display) : s.atRest);
     const some = (xs: boolean[]) => (opts.all ? xs.every(Boolean) : xs.some(Boolean));
@@ -142,6 +154,7 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
     const dead = states.filter((s) => s.died);
     const diedNow = dead.some((s) => !deadAtStart!.has(s.id));
     if (diedNow || (dead.length > 0 && (opts.all || dead.length === states.length))) return { outcome: "died", events: [] };
+    if (stalledNow || (stalled.length > 0 && (opts.all || stalled.length === states.length))) return { outcome: "stalled", events: [] };
     if (!opts.idle && !opts.until) return undefined;
     const alive = states.filter((s) => !s.died);
     const ended = alive.map((s) => wanted(s) || s.stopped || s.archived);
@@ -177,8 +190,15 @@ export async function waitForTargets(store: ProjectStore, opts: WaitOptions): Pr
   try {
     const deadline = opts.timeoutMs === undefined ? Infinity : started + opts.timeoutMs;
     const pollMs = opts.pollMs ?? envMs("SPEX_WAIT_POLL_MS", 1000);
+    const probeMs = envMs("SPEX_WAIT_STALL_MS", 2000);
+    let probedAt = 0;
     for (;;) {
       if (opts.signal?.aborted) break;
+      // What no hook reports (a stall on a pane): looked at now and then while a target runs.
+      if (opts.probe && (running || probedAt === 0) && Date.now() - probedAt >= probeMs) {
+        probedAt = Date.now();
+        await opts.probe(opts.targets).catch(() => undefined);
+      }
       dirty = false;
       result = check();
       if (result || Date.now() >= deadline) break;

@@ -31,6 +31,7 @@ import { faultPoint } from "../faults";
 import { type CreatePlan, planCreate } from "./plan";
 import { drainLaunchQueue, launchDecision, queuePositionOf } from "./launch-queue";
 import type { CreateInput, CreateResult } from "./types";
+import { resolveNewBudget, writeBudget } from "../attention/budget";
 import { sha256Hex, randomId } from "../hash";
 import { includeIntoWorktree } from "../workspace/include";
 import { type IncludedFiles, includedPath, writeIncluded } from "../workspace/include-record";
@@ -137,6 +138,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
 
   // Everything this machine can settle, before any mutation.
   const plan = await planCreate(store, input);
+  // Settled with the rest, before any mutation: a budget config that cannot be read refuses here.
+  const budget = resolveNewBudget(store, input.budget, plan.group);
   const paths = sessionPaths(store, id);
 
   let receipt: CreateReceipt | undefined;
@@ -208,6 +211,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     if (plan.parent) await addWatcher(store, id, plan.parent, "parent");
     // Filed before the agent starts, so what it runs finds itself in its group.
     if (plan.group !== "") await fileSessions(store, plan.group, [id]);
+    // In place before the agent's first Stop can check it.
+    if (budget) writeBudget(store, id, budget);
     if (slot === "launch") {
       launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false), onWaiting: input.onWaiting });
       faultPoint("launched");

@@ -33,9 +33,10 @@ function hookFailed(r: { code: number; stderr: string }): SpexError {
   // git's own progress line is not the hook's.
   const said = r.stderr.split("\n").filter((l) => l.trim() !== "" && !/^Preparing worktree/.test(l));
   const tail = said.slice(-10).map((l) => l.trim()).join(" | ");
+  const stderr = said.join("\n");
   return new SpexError("post_checkout_failed", `the repository's post-checkout hook failed (exit ${r.code}) when git made the session's worktree${tail ? `: ${tail}` : ""}`, {
     hint: "the hook is yours (git runs it for every new worktree): fix it, or let it succeed in a new worktree, then create the session again",
-    details: { exit: r.code, stderr: said.join("\n") },
+    details: { exit: r.code, stderr },
   });
 }
 

@@ -1,6 +1,7 @@
 // What a create is asked and what it answers (CLI, HTTP, MCP alike).
 import type { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
+import type { BudgetSpec } from "../attention/budget";
 import type { ReadinessWait } from "../launch/start";
 import type { IncludedFiles } from "../workspace/include-record";
 
@@ -24,6 +25,8 @@ export interface CreateInput {
   effort?: string;
   /** Run the agent in the sandbox (lib/workspace): `on`, `no-network`, or `off` against its launcher's default. */
   sandbox?: "on" | "no-network" | "off";
+  /** A budget for this session (lib/attention); absent: its group's or the project's default, if any. */
+  budget?: BudgetSpec;
   /** The calling agent's own session id (its SPEX_SESSION_ID): a child it creates lands in its group. */
   creator?: string;
   /** From the backend: the session id derives from it and replays are answered, not repeated. */

@@ -14,6 +14,7 @@ import { mcpChecks } from "./mcp";
 import { shellWord } from "../tmux/quote";
 import { notifyCheck } from "../attention/doctor";
 import { sandboxCheck } from "../workspace/sandbox";
+import { readLogoutCheck } from "../survive/doctor";
 
 export interface DoctorCheck {
   name: string;
@@ -102,6 +103,7 @@ export function runDoctor(home: string, store: ProjectStore | undefined): Doctor
   checks.push(homeCheck(home));
   checks.push(notifyCheck(home, store?.root));
   checks.push(sandboxCheck());
+  checks.push(readLogoutCheck());
   if (!store) {
     checks.push(...launcherChecks(builtinLaunchers()));
     return { ok: checks.every((c) => c.ok || !c.required), project: null, checks, orphans: noOrphans(), cleanup: [] };

@@ -15,6 +15,8 @@ import { runAfterTurn } from "../teardown/after-turn";
 import { drainDeliveries } from "../comms/deliver";
 import { queueMayWait, scheduleLaunchDrain } from "../launch/queue-marker";
 import { loadConfig } from "../config";
+import { usageAtRest, usageMidTurn } from "../attention/rest";
+import { stallOfHookError } from "../attention/stall";
 
 // Claude's permission and question dialogs; Gemini's tool approval.
 const QUESTION_NOTIFICATIONS = new Set(["permission_prompt", "elicitation_dialog", "ToolPermission"]);
@@ -79,10 +81,16 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       return clearFence(store, id, recordableNativeId(payload), { newConversation: ownership === "new-conversation" });
     case "turn":
       return declareState(store, id, { status: "active", newTurn: true });
-    case "tool":
-      return declareState(store, id, { status: "active", stopped: false, inferred: true });
+    case "tool": {
+      const change = await declareState(store, id, { status: "active", stopped: false, inferred: true });
+      // A hard budget is checked at every tool call, not only at rest.
+      await usageMidTurn(store, id);
+      return change;
+    }
     case "stop": {
       const change = await declareState(store, id, { status: "idle", inferred: true });
+      // The turn's tokens are in the transcript now: counted before anything else happens at rest.
+      await usageAtRest(store, id);
       // The turn is over: carry out an after-turn request, and hand over queued messages
       // (both in detached processes: the agent is waiting for this hook to return).
       await runAfterTurn(store, id);
@@ -101,15 +109,22 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       // Only a live (not retired: the writer refuses those), undeclared, active, running record
       // turns to error: a declaration that landed first wins, and a failure reported after
       // stop or archive is about a turn nobody waits for any more.
-      return declareState(store, id, {
+    {
+      const change = await declareState(store, id, {
         status: "error",
         note: typeof payload.error === "string" ? payload.error : typeof payload.message === "string" ? payload.message : undefined,
         inferred: true,
         onlyFrom: ["active"],
         onlyRunning: true,
+        // A rate limit or a bad key is a stall a person must see as such (lib/attention).
+        stall: stallOfHookError(payload.error),
       });
+      await usageAtRest(store, id);
+      return change;
+    }
     case "end": {
       const change = await declareState(store, id, { status: "idle", stopped: true, inferred: true });
+      await usageAtRest(store, id);
       // The agent exited: its slot goes to the launch queue (in a detached process: the agent waits for this hook).
       await scheduleLaunchDrain(store);
       return change;

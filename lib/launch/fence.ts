@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { writeStoreFile } from "../nofollow";
 import { errnoCode } from "../errors";
-import { ownerAlive, selfIdentity } from "../proc";
+import { agentBoot, ownerAlive, selfIdentity } from "../proc";
 import { type PendingOriginal, type RecordChange, type SessionRecord, parseRecord, serializeRecord, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 
@@ -80,6 +80,8 @@ export async function clearFence(store: ProjectStore, id: string, nativeId?: str
         if (leaf) {
           next.agent_pid = leaf.pid;
           next.agent_start = leaf.start;
+          // The boot it started in: a reader after a restart tells a machine that went down from an agent that exited.
+          next.agent_boot = agentBoot();
         }
       }
       return serializeRecord(next) === serializeRecord(r) ? undefined : next;

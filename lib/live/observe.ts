@@ -109,7 +109,7 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
       command: pane.command,
       screen,
       ruleSet,
-      governed: gov ? { lifecycle: gov.record.status } : undefined,
+      governed: gov ? { lifecycle: gov.record.status, stall: gov.record.stall } : undefined,
     });
     const row: LiveRow = {
       target: `${pane.session}:${pane.windowIndex}.${pane.paneIndex}`,
@@ -133,6 +133,7 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
       sessionId: gov?.id ?? null,
       harness: gov ? gov.record.harness || null : ruleSet.harness === "generic" ? null : ruleSet.harness,
       statusRule: verdict.rule,
+      ...(verdict.stall ? { stall: verdict.stall } : {}),
     };
     return row;
   });

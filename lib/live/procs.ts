@@ -1,6 +1,9 @@
 // Which agent CLI runs in a pane: its foreground command, else the command
-// lines of the pane's process tree, else a banner on its screen. /proc is
-// scanned at most once per observation, and only for panes that need it.
+// lines of the pane's process tree, else a banner on its screen. A pane's
+// descendants come from the kernel's children lists
+// (/proc/<pid>/task/<tid>/children), so a pane costs a few reads however many
+// processes the machine runs; where the kernel has no such list, /proc is
+// scanned once per observation, and only for panes that need it.
 import { readFileSync, readdirSync } from "node:fs";
 import { AGENT_RULE_SETS, RULE_SETS, type RuleSet, SHELL_COMMANDS } from "./rules";
 
@@ -11,6 +14,35 @@ export interface ProcessSource {
 
 export class ProcessTree implements ProcessSource {
   private children: Map<number, number[]> | undefined;
+  /** False once the kernel turned out to keep no children lists (CONFIG_PROC_CHILDREN off). */
+  private childrenLists = true;
+
+  /** The children of one process from its threads' children lists; undefined when the kernel has none. */
+  private childrenOf(pid: number): number[] | undefined {
+    if (this.children) return this.children.get(pid) ?? [];
+    if (!this.childrenLists) return undefined;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return []; // the process ended while we looked
+    }
+    const out: number[] = [];
+    for (const tid of tasks) {
+      let list: string;
+      try {
+        list = readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8");
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT" && tid === String(pid)) {
+          this.childrenLists = false;
+          return undefined;
+        }
+        continue;
+      }
+      for (const word of list.split(" ")) if (word) out.push(Number(word));
+    }
+    return out;
+  }
 
   private scan(): Map<number, number[]> {
     const map = new Map<number, number[]>();
@@ -40,7 +72,6 @@ export class ProcessTree implements ProcessSource {
   /** Command lines of a process and its descendants (bounded), NULs turned into spaces. */
   commandLines(root: number, limit = 40): string[] {
     if (!root) return [];
-    this.children ??= this.scan();
     const out: string[] = [];
     const queue = [root];
     while (queue.length > 0 && out.length < limit) {
@@ -50,7 +81,7 @@ export class ProcessTree implements ProcessSource {
       } catch {
         // the process ended while we looked
       }
-      queue.push(...(this.children.get(pid) ?? []));
+      queue.push(...(this.childrenOf(pid) ?? (this.children ??= this.scan()).get(pid) ?? []));
     }
     return out;
   }

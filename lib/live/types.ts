@@ -41,6 +41,8 @@ export interface LiveRow {
   harness: string | null;
   /** The id of the rule that decided `status`. */
   statusRule: string;
+  /** What holds the agent up, when that is why it needs attention: rate_limited, auth_required (absent otherwise). */
+  stall?: "rate_limited" | "auth_required";
 }
 
 /** One pane as `tmux list-panes -a` describes it, before any capture. */
@@ -62,4 +64,6 @@ export interface Classification {
   status: LiveStatus;
   reason: string;
   rule: string;
+  /** rate_limited or auth_required when a stall rule (or the record) decided it. */
+  stall?: "rate_limited" | "auth_required";
 }

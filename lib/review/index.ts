@@ -6,3 +6,4 @@ export { type MergeOptions, type MergeResult, mergeSession } from "./merge";
 export { type Landing, type MergeStrategy } from "./strategies";
 export { workPaths } from "./work";
 export { describeMerge, describeDiffFiles } from "./describe";
+export { type DispatchOptions, type DispatchResult, dispatchMerge, dispatchPrompt } from "./dispatch";

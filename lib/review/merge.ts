@@ -16,6 +16,7 @@ import { type ReviewFacts, isAncestor, reviewFacts } from "./facts";
 import { type Landing, type MergeStrategy, planLanding } from "./strategies";
 import { branchHolder, dirtyCheckoutError, landOnBranch } from "./land";
 import { adoptWorkCommit, commitWork, snapshotWork, uncommittedPaths } from "./work";
+import { dispatchHint } from "./dispatch";
 
 export interface MergeOptions {
   strategy?: MergeStrategy;
@@ -159,7 +160,13 @@ export async function mergeSession(store: ProjectStore, id: string, opts: MergeO
   const strategy = opts.strategy ?? "merge";
   const first = await reviewFacts(store, id, opts.into);
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record), ...resourceLockPaths(store, { branch: first.into, worktree_path: "" })];
-  const merged = await withLocks(locks, () => mergeLocked(store, id, opts, strategy), { purpose: `merge ${id}` });
+  const merged = await withLocks(locks, () => mergeLocked(store, id, opts, strategy), { purpose: `merge ${id}` }).catch((e: unknown) => {
+    // What only a person or the session's agent can resolve: say that the agent can be handed it.
+    if (e instanceof SpexError && (e.code === "merge_conflict" || e.code === "merge_raced")) {
+      throw new SpexError(e.code, e.message, { hint: `${e.hint}, ${dispatchHint(id)}`, details: e.details, exitCode: e.exitCode, httpStatus: e.httpStatus });
+    }
+    throw e;
+  });
   if (!opts.close) return { ...merged, closed: false };
   try {
     const close = await closeSession(store, id);

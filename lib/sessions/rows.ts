@@ -16,7 +16,11 @@ import { readSession } from "../record";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
+import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 import { mergedSessions } from "./merged";
+import { type OfflineReason, offlineReason } from "../survive/reason";
+import { agentBoot } from "../proc";
+import { serverRunningShown } from "../tmux";
 
 export interface SessionRow {
   kind: "ok";
@@ -37,6 +41,8 @@ export interface SessionRow {
   note: string;
   display: DisplayStatus;
   liveness: Liveness;
+  /** Why the agent of an offline session is gone (lib/survive/reason.ts), or null. */
+  offlineReason: OfflineReason | null;
   harness: string;
   launcher: string;
   tmuxSession: string;
@@ -58,6 +64,10 @@ export interface SessionRow {
   files: string[] | null;
   /** The bare name parts the label is derived from (seed 001's session object). */
   raw: { name: string; title: string; node: string };
+  /** Tokens and cost read from the agent's transcript so far (lib/attention); null before any was read. */
+  usage: UsageSummary | null;
+  /** What holds the agent up (rate_limited, auth_required), or null. */
+  stall: string | null;
   /** `spex session merge` landed its branch, and the branch has no commits since. */
   merged: boolean;
   /** Workspace (lib/workspace): `failed` while its last setup failed, else ""; the port block it holds (`first-last`) or null; its sandbox ("", on, no-network). */
@@ -104,9 +114,13 @@ export interface ListingFacts {
   groups: Map<string, string>;
   /** Session id → place in the launch queue. */
   queue: Map<string, number>;
+  /** The price overrides in force (read once per listing). */
+  prices?: Record<string, ModelPrice>;
   /** Sessions whose branch landed and has not moved since. */
   merged: Set<string>;
 }
+
+const REASON_FACTS = { get boot() { return agentBoot(); }, serverRunning: serverRunningShown };
 
 export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {
   if (reading.kind === "absent") return undefined;
@@ -116,6 +130,8 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
   }
   const view = publicRecord(reading.record, reading.pending);
   const liveness = reading.retired ? "offline" : recordLiveness(view, reading.pending !== null);
+  // Only a launched session that is not running has a reason; a starting or queued one is on its way.
+  const reason = liveness === "offline" && !reading.retired && !reading.pending && view.status !== "queued" ? offlineReason(view, REASON_FACTS) : null;
   return {
     kind: "ok",
     id: view.session_id,
@@ -134,6 +150,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     note: previewOf(view.note, 200),
     display: displayStatus(reading, liveness),
     liveness,
+    offlineReason: reason,
     harness: view.harness,
     launcher: view.launcher,
     tmuxSession: view.tmux_session,
@@ -150,6 +167,8 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     effort: view.effort ?? "",
     files: readDeclaredFiles(sessionPaths(store, reading.id).files),
     raw: { name: view.name, title: view.title, node: view.node },
+    usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
+    stall: view.stall || null,
     merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
     setup: view.setup ?? "",
     ports: view.ports || null,
@@ -165,7 +184,7 @@ export function readAll(store: ProjectStore): RecordReading[] {
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
   const readings = readAll(store);
-  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings) };
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings), prices: pricesOrDefaults(store.home, store.root) };
   for (const reading of readings) {
     const row = rowOf(store, reading, facts);
     if (row) rows.push(row);
@@ -173,7 +192,8 @@ export function listRows(store: ProjectStore): ListRow[] {
   return rows.sort((a, b) => {
     const ta = a.kind === "ok" ? a.createdAt : "";
     const tb = b.kind === "ok" ? b.createdAt : "";
-    return ta === tb ? a.id.localeCompare(b.id) : ta.localeCompare(tb);
+    // ISO times and UUIDs: code-unit order is their order, without the cost of a collator.
+    return ta === tb ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : ta < tb ? -1 : 1;
   });
 }
 

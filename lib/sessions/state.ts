@@ -25,6 +25,8 @@ export interface StateDeclaration {
   onlyFrom?: Lifecycle[];
   /** Inferred about a running agent: a stopped or archived record is left as it is. */
   onlyRunning?: boolean;
+  /** What holds the agent up (rate_limited, auth_required: lib/attention), set in the same write. */
+  stall?: string;
 }
 
 export function parseLifecycle(value: string): Lifecycle {
@@ -72,8 +74,9 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
       if (next.stopped && !record.stopped) next.ports = "";
       // A Stop with a standing proposal parks the session as awaiting review.
       if (next.status === "idle" && next.proposal !== "") next.status = "awaiting";
-      // An agent at work again, or the user's new turn, is past whatever stalled it (lib/attention).
-      if (next.status === "active" || d.newTurn) delete next.stall;
+      // An agent at work again, at rest, asking — anything but failing — or the user's new turn is past what stalled it (lib/attention).
+      if (next.status !== "error" || d.newTurn) delete next.stall;
+      if (d.stall) next.stall = d.stall;
       const same =
         next.status === record.status &&
         next.proposal === record.proposal &&

@@ -4,6 +4,7 @@
 // session in a popup (tmux ≥ 3.2) or a new window of the caller's server,
 // with a client that is told it is not nested (TMUX unset).
 import { spawnSync } from "node:child_process";
+import { SpexError } from "../errors";
 import { exactSession, tmuxSync } from "./index";
 import { formatLiteral, shellQuote, tmuxWord } from "./quote";
 
@@ -56,8 +57,21 @@ export function attachPlan(f: AttachFacts): AttachPlan {
   return { way: "window", args: ["-S", callerPath, "new-window", "-n", tmuxWord(formatLiteral(f.session)), inner], keepCallerTmux: true };
 }
 
-/** Attach this terminal to a tmux session by the plan above; the exit code of the tmux call. */
-export function attachTerminal(socket: string, session: string): { way: AttachWay; code: number } {
+/** The commands a person can use instead, named in the refusals (the verb knows its own words). */
+export interface AttachWords {
+  /** Prints the screen without attaching, e.g. `spex session read 3f2a9c1e`. */
+  read?: string;
+  /** The attach itself, retyped outside tmux. */
+  attach?: string;
+}
+
+/**
+ * Attach this terminal to a tmux session by the plan above; the exit code of
+ * the tmux call. Where tmux could only fail (no terminal to attach; inside tmux
+ * with no client to show it in) the refusal is spex's, with a code and what to
+ * do, instead of tmux's bare words.
+ */
+export function attachTerminal(socket: string, session: string, words: AttachWords = {}): { way: AttachWay; code: number } {
   const where = tmuxSync(socket, ["display-message", "-p", "-t", `${exactSession(session)}:`, "#{socket_path}"]);
   if (where.code !== 0) return { way: "attach", code: where.code };
   const plan = attachPlan({
@@ -71,7 +85,28 @@ export function attachTerminal(socket: string, session: string): { way: AttachWa
   if (!plan.keepCallerTmux) {
     delete env.TMUX;
     delete env.TMUX_PANE;
+    // A tmux client draws on the terminal its input is; without one it can only say "not a terminal".
+    if (!process.stdin.isTTY) {
+      throw new SpexError("not_a_terminal", "attach needs a terminal, and its input is not one", {
+        hint: words.read ? `run it in a terminal, or print its screen here with \`${words.read}\`` : "run it in a terminal",
+      });
+    }
+    const r = spawnSync("tmux", plan.args, { stdio: "inherit", env });
+    return { way: plan.way, code: r.status ?? 1 };
   }
-  const r = spawnSync("tmux", plan.args, { stdio: "inherit", env });
-  return { way: plan.way, code: r.status ?? 1 };
+  // Inside tmux the call acts on the caller's client; its complaint is read, not passed through.
+  const r = spawnSync("tmux", plan.args, { stdio: ["inherit", "inherit", "pipe"], env, encoding: "utf8" });
+  const code = r.status ?? 1;
+  if (code === 0) return { way: plan.way, code };
+  const said = (r.stderr ?? "").trim().replace(/\s*\n\s*/g, "; ");
+  if (/no current client|can't find client|no client/i.test(said)) {
+    throw new SpexError("tmux_no_client", `no tmux client is attached to the tmux session you are in (TMUX names ${callerServerPath(process.env.TMUX ?? "")}), so there is nowhere to show ${session}`, {
+      hint: words.attach ? `attach to your tmux session first, or run it outside tmux: \`env -u TMUX ${words.attach}\`` : "attach to your tmux session first, or run it outside tmux (env -u TMUX)",
+      details: { tmux: said },
+    });
+  }
+  throw new SpexError("tmux_failed", `tmux could not ${plan.way === "switch" ? "switch your client to" : "open"} ${session}: ${said || `exit ${code}`}`, {
+    hint: "check that tmux works here (`spex doctor`)",
+    details: { tmux: said },
+  });
 }

@@ -1,12 +1,15 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
-import { spawn, spawnSync } from "node:child_process";
+import type * as ChildProcess from "node:child_process";
 import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 import { tmuxFolder, tmuxWord } from "./quote";
 import { randomHex } from "../hash";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { planServerStart, serverStartFacts } from "../survive/server-plan";
 export { tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
@@ -70,15 +73,33 @@ function tmuxSpawnError(e: Error): Error {
   });
 }
 
+// node:child_process is loaded on first use, and only under Node: in the
+// binary Bun's own spawnSync runs tmux for a third of the CPU (live makes
+// several tmux calls per run, a hook one or two).
+let childProcess: typeof ChildProcess | undefined;
+const nodeChildProcess = () => (childProcess ??= require("node:child_process") as typeof ChildProcess);
+
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
 export function tmuxSync(socket: string, args: string[], input?: string | Buffer): TmuxResult {
-  const r = spawnSync("tmux", [...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: 64 * 1024 * 1024 });
+  const argv = [...baseArgs(socket), ...args];
+  if (typeof Bun !== "undefined") {
+    let r: ReturnType<typeof Bun.spawnSync>;
+    try {
+      r = Bun.spawnSync({ cmd: ["tmux", ...argv], env: tmuxEnv(), stdin: input === undefined ? "ignore" : Buffer.from(input), stdout: "pipe", stderr: "pipe", maxBuffer: MAX_OUTPUT });
+    } catch (e) {
+      throw tmuxSpawnError(e as Error);
+    }
+    return { code: r.exitCode ?? -1, stdout: r.stdout?.toString("utf8") ?? "", stderr: r.stderr?.toString("utf8") ?? "" };
+  }
+  const r = nodeChildProcess().spawnSync("tmux", argv, { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: MAX_OUTPUT });
   if (r.error) throw tmuxSpawnError(r.error);
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
 export function tmuxAsync(socket: string, args: string[], input?: string | Buffer): Promise<TmuxResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = nodeChildProcess().spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -87,6 +108,60 @@ export function tmuxAsync(socket: string, args: string[], input?: string | Buffe
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(input);
   });
+}
+
+/** The socket file of a server: `$TMUX_TMPDIR/tmux-<uid>/<name>` (tmux's own rule), `default` for the user's. */
+function socketFile(socket: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${uid}`, socket || DEFAULT_SOCKET);
+}
+
+/**
+ * Is a server listening on this socket? No socket file settles "no" without a
+ * process; a file left by a server that died (kill -9, a crash) is asked.
+ * Undefined when tmux answered something else.
+ */
+export function serverRunning(socket: string): boolean | undefined {
+  const file = socketFile(socket);
+  if (file !== undefined && !existsSync(file)) return false;
+  const r = tmuxSync(socket, ["list-sessions", "-F", "#{session_id}"]);
+  if (r.code === 0) return true;
+  return noServer(r) ? false : undefined;
+}
+
+const shownServers = new Map<string, { at: number; running: boolean | undefined }>();
+const SHOWN_SERVER_MS = 1000;
+
+/**
+ * serverRunning for what is only shown (list rows): a listing, or a backend
+ * answering one listing after another, asks each socket at most once a second.
+ */
+export function serverRunningShown(socket: string): boolean | undefined {
+  const seen = shownServers.get(socket);
+  if (seen && Date.now() - seen.at < SHOWN_SERVER_MS) return seen.running;
+  const running = serverRunning(socket);
+  shownServers.set(socket, { at: Date.now(), running });
+  return running;
+}
+
+/**
+ * A tmux command that may start the server (a `new-session`): when no server
+ * listens yet, the client runs where the server it forks outlives the
+ * terminal and the login (lib/survive/server-plan.ts); a server already
+ * running is only a client call. A wrapper that fails before tmux runs (no
+ * user bus after all) falls back to the plain start.
+ */
+export function tmuxStart(socket: string, args: string[]): TmuxResult {
+  if (serverRunning(socket) !== false) return tmuxSync(socket, args);
+  const plan = planServerStart(serverStartFacts(), socket, randomHex(3));
+  if (plan.prefix.length === 0) return tmuxSync(socket, args);
+  const [program, ...rest] = plan.prefix;
+  const r = nodeChildProcess().spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
+  if (!r.error && r.status === 0) return { code: 0, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+  // tmux made nothing (no server runs): the wrapper failed, or tmux refused before starting one.
+  if (serverRunning(socket) === false) return tmuxSync(socket, args);
+  return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
 /** Run several tmux commands in one process, separated by `;` arguments. */
@@ -131,7 +206,7 @@ export function newSession(o: NewSessionOptions): TmuxResult {
   const args = ["new-session", "-d", "-s", o.name, "-c", tmuxFolder(o.cwd), "-x", String(o.width ?? 200), "-y", String(o.height ?? 50)];
   for (const [k, v] of Object.entries(o.env ?? {})) args.push("-e", tmuxWord(`${k}=${v}`));
   args.push(tmuxWord(o.command));
-  return tmuxSync(o.socket, args);
+  return tmuxStart(o.socket, args);
 }
 
 export function killSession(socket: string, name: string): TmuxResult {
@@ -169,9 +244,10 @@ export interface BatchCapture {
   screens: Map<string, string>;
 }
 
-// tmux takes a whole command list as one message and refuses one past 16 KB:
-// a batch is cut into parts below that.
-const MAX_BATCH_BYTES = 12 * 1024;
+// tmux takes a whole command list as one message of at most 16 KB (its
+// MAX_IMSGSIZE, less the message headers: 16,364 bytes of NUL-terminated
+// arguments); a batch is cut into parts that fit, with room to spare.
+const MAX_COMMAND_BYTES = 16364 - 512;
 
 function argBytes(commands: string[][]): number {
   let n = 0;
@@ -180,7 +256,7 @@ function argBytes(commands: string[][]): number {
 }
 
 /**
- * One tmux process per server (per 12 KB of commands: about 180 panes): an
+ * One tmux process per server (per 16 KB of commands: about 220 panes): an
  * optional first command (e.g. a `list-panes`) whose output is returned as
  * `prelude`, then every target's capture, each followed by a marker line that
  * tmux prints with the pane id it captured. The marker's own text holds only
@@ -196,11 +272,13 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
   const mark = `@@${randomHex(6)}@@`;
   const begin = `${mark}begin`;
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
+  // Joined flags and `display` (tmux's own short name for display-message):
+  // shorter commands put more panes in one tmux process.
   const captureOf = (i: number): string[][] => {
-    const cap = ["capture-pane", "-p", "-J", "-t", targets[i]!];
-    if (history > 0) cap.push("-S", String(-history));
-    return [cap, ["display-message", "-p", "-t", targets[i]!, `${mark}${i} #{pane_id}`]];
+    const cap = history > 0 ? ["capture-pane", "-pJ", "-S", String(-history), "-t", targets[i]!] : ["capture-pane", "-pJt", targets[i]!];
+    return [cap, ["display", "-pt", targets[i]!, `${mark}${i} #{pane_id}`]];
   };
+  const budget = MAX_COMMAND_BYTES - argBytes([baseArgs(socket)]);
   let head: string | undefined;
   let from = 0;
   let first = prelude;
@@ -211,7 +289,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
     for (; end < targets.length; end++) {
       const more = captureOf(end);
       const add = argBytes(more);
-      if (end > from && size + add > MAX_BATCH_BYTES) break;
+      if (end > from && size + add > budget) break;
       commands.push(...more);
       size += add;
     }
@@ -229,7 +307,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
         continue;
       }
       // Only the marker of the next expected target counts, with a real pane id.
-      const m = begun ? ended.exec(line) : null;
+      const m = begun && line.startsWith(mark) ? ended.exec(line) : null;
       if (m && Number(m[1]) === next) {
         screens.set(m[2]!, chunk.join("\n"));
         chunk = [];

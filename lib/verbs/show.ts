@@ -2,7 +2,8 @@
 // prompt, its screen now or the last one saved), as the CLI prints it with --json and the MCP tool
 // session_show answers it.
 import { settleFence } from "../launch/settle";
-import { readSession } from "../record";
+import { publicRecord, readSession } from "../record";
+import { refreshUsage } from "../attention/usage";
 import { type SessionDetail, detailOf, readSessionScreen, resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
 import { type WorkspaceDetail, workspaceDetail } from "../workspace/detail";
@@ -21,6 +22,8 @@ export async function showSession(store: ProjectStore, selector: string): Promis
   let reading = resolveSelector(store, selector);
   // A launch whose launcher died shows as what it became, not as starting for good.
   if (reading.kind === "ok" && reading.pending && (await settleFence(store, reading.id))) reading = readSession(store, reading.id) as typeof reading;
+  // The detail counts what the transcript holds now (only the bytes past the last read).
+  if (reading.kind === "ok") await refreshUsage(store, publicRecord(reading.record, reading.pending)).catch(() => undefined);
   const detail = detailOf(store, reading)!;
   // A session with a pane shows what it shows now; the saved last screen stays for the one without.
   const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;

@@ -3,6 +3,7 @@
 // the sessions' real tmux panes and git work behind it, and the terminal
 // handed back as it was found.
 import { afterEach, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, SPEX_CJS, sandbox, waitFor } from "../support/sandbox";
@@ -159,7 +160,7 @@ test("the Node bundle runs the board too (Ink from dist/board.mjs beside it), an
 
 const t2 = (t: BoardTerminal) => t.format("#{alternate_on} #{cursor_flag}");
 
-test("SIGTERM, and NO_COLOR: the board draws no colour, and a kill leaves the terminal restored", async () => {
+test("SIGTERM, NO_COLOR and a resize to 80×24: the board draws no colour, reflows to fit, and a kill leaves the terminal restored", async () => {
   sb = sandbox();
   startShellSession(sb, "bash", "echo hello");
   term = boardTerminal(sb, { env: { NO_COLOR: "1" } });
@@ -167,6 +168,13 @@ test("SIGTERM, and NO_COLOR: the board draws no colour, and a kill leaves the te
   await term.until("1 session");
   // Colour is an SGR with a colour parameter (30-37, 90-97, 38;…): none on the board.
   expect(term.screen(true)).not.toMatch(/\u001b\[[0-9;]*(3[0-8]|9[0-7])[;m]/);
+  // A resize reflows the next frame; 80×24 fits: no line past 80 cells, the keys on the last line of the frame.
+  spawnSync("tmux", ["-L", term.socket, "resize-window", "-t", "term", "-x", "80", "-y", "24"]);
+  const rows = await waitFor(() => {
+    const r = term!.screen().replace(/\n$/, "").split("\n");
+    return r.length === 24 && r[0]!.startsWith("spex board · repo") && r[22]!.startsWith("↑↓ move") ? r : undefined;
+  }, "the board redrawn at 80×24, header on the first line and keys on the 23rd", 15000);
+  expect(rows.every((l) => [...l].length <= 80)).toBe(true);
   spawnKill(term);
   const after = await term.until(/board exited \d+/);
   expect(after).toContain("board exited 143");
@@ -177,7 +185,6 @@ test("SIGTERM, and NO_COLOR: the board draws no colour, and a kill leaves the te
 /** SIGTERM to the board: the process running in the pane under the shell. */
 function spawnKill(t: BoardTerminal): void {
   const shellPid = t.format("#{pane_pid}");
-  const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
   const kids = spawnSync("pgrep", ["-P", shellPid], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
   if (kids.length === 0) throw new Error("no board process under the pane's shell");
   for (const k of kids) process.kill(Number(k), "SIGTERM");
@@ -189,7 +196,7 @@ test.skipIf(!bash || !installed("script"))("Enter attaches: outside tmux the boa
   waitIdle(sb, s);
   term = boardTerminal(sb);
   // A client on the terminal's server, as a person's terminal is (a popup needs one to show on); script gives it a pty.
-  const { spawn, spawnSync } = await import("node:child_process");
+  const { spawn } = await import("node:child_process");
   const client = spawn("script", ["-qfc", `tmux -L ${term.socket} attach -t term`, "/dev/null"], { env: { ...sb.env, TERM: "xterm-256color" }, stdio: ["pipe", "ignore", "ignore"] });
   try {
     await waitFor(() => spawnSync("tmux", ["-L", term!.socket, "list-clients"], { encoding: "utf8" }).stdout.trim() !== "", "a client of the test terminal");
@@ -220,3 +227,82 @@ test.skipIf(!bash || !installed("script"))("Enter attaches: outside tmux the boa
     client.kill();
   }
 }, 120_000);
+
+test.skipIf(!bash)("the board makes a session (n: prompt, launcher), archives and restores it (a, A), stops and resumes it (x, r), and shows one group (g)", async () => {
+  sb = sandbox();
+  const first = startShellSession(sb, "bash", "echo first");
+  waitIdle(sb, first);
+  sb.spex(["group", "new", "api"]);
+  term = boardTerminal(sb);
+  await openBoard(term, sb);
+  await term.until("1 session");
+
+  // n: the prompt, then the launcher picked with → until it is the test's shell launcher.
+  term.keys("n");
+  await term.until("what should the agent do?");
+  term.type("echo made-by-the-board");
+  term.keys("Tab");
+  const launcher = () => /launcher ‹ (\S+) ›/.exec(term!.screen())?.[1] ?? "";
+  await term.until("› launcher ‹");
+  for (let i = 0; i < 8 && launcher() !== "sh-under-test"; i++) {
+    const was = launcher();
+    term.keys("Right");
+    await waitFor(() => launcher() !== was, "the next launcher");
+  }
+  await term.until("launcher ‹ sh-under-test ›");
+  term.keys("Enter");
+  await term.until(/created \w{8}/, 30000);
+  const made = await waitFor(() => (JSON.parse(sb!.spex(["session", "ls", "--json"]).stdout) as { id: string; label: string }[]).find((r) => r.label.includes("made-by-the-board")), "the new session in ls", 20000);
+  const m8 = made.id.slice(0, 8);
+  await term.until("2 sessions");
+
+  // Plain order: the new session is the last row.
+  term.keys("o");
+  await term.until("plain order");
+  term.keys("End");
+  await term.until(`── ${m8} `);
+
+  // a: archive (asks), gone from the list; A shows it (archived); a restores it.
+  term.keys("a");
+  await term.until(`archive ${m8}`);
+  term.keys("y");
+  await term.until("1 session", 20000);
+  term.keys("A");
+  await term.until("(archived)");
+  term.keys("End");
+  await term.until(`── ${m8} `);
+  term.keys("a");
+  await term.until(`restored ${m8}`, 20000);
+  term.keys("A");
+  await term.until("2 sessions");
+
+  // x then r: stopped, then resumed.
+  term.keys("End");
+  await term.until(`── ${m8} `);
+  term.keys("x");
+  await term.until(`stop ${m8}`);
+  term.keys("y");
+  await waitFor(() => row(sb!, made.id)?.stopped === true, "the new session to stop", 20000, 100);
+  term.keys("r");
+  await term.until(`resumed ${m8}`, 30000);
+  await waitFor(() => row(sb!, made.id)?.stopped === false, "the new session to run again", 20000, 100);
+
+  // g: only the sessions filed in api (none), then every group again.
+  term.keys("g");
+  await term.until("show which group?");
+  term.keys("j", "j"); // read as one "jj": the picker takes it a key at a time
+  await term.until("› api");
+  term.keys("Enter");
+  await term.until("group api");
+  await term.until("0 of 2");
+  term.keys("g");
+  await term.until("show which group?");
+  await term.until("› api");
+  term.keys("k");
+  await term.until("› (no group)");
+  term.keys("k");
+  await term.until("› (every group)");
+  term.keys("Enter");
+  await term.until("2 sessions");
+  await quitAndCheckRestored(term, sb);
+}, 180_000);

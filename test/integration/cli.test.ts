@@ -146,13 +146,13 @@ describe("errors", () => {
 });
 
 describe("completion through the shell scripts", () => {
-  function bash(script: string): string[] {
-    const r = spawnSync("bash", ["-c", script], { cwd: sb.repo, env: { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` }, encoding: "utf8" });
+  function bash(script: string, cwd = sb.repo): string[] {
+    const r = spawnSync("bash", ["-c", script], { cwd, env: { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` }, encoding: "utf8" });
     expect(r.stderr).toBe("");
     return r.stdout.split("\n").filter(Boolean);
   }
-  const complete = (words: string) =>
-    bash(`. '${join(REPO_ROOT, "shell", "spex.bash")}'; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _spex_complete; printf '%s\\n' "\${COMPREPLY[@]}"`);
+  const complete = (words: string, cwd?: string) =>
+    bash(`. '${join(REPO_ROOT, "shell", "spex.bash")}'; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _spex_complete; printf '%s\\n' "\${COMPREPLY[@]}"`, cwd);
 
   test("--launcher offers launchers, --group and `group file` offer groups, then sessions", () => {
     sb = sandbox();
@@ -164,5 +164,15 @@ describe("completion through the shell scripts", () => {
     expect(complete("spex group file ''")).toContain("fleet");
     expect(complete("spex group file ''")).not.toContain("auth-fixer");
     expect(complete("spex group file fleet ''")).toEqual(expect.arrayContaining([rec.session_id.slice(0, 8), "auth-fixer"]));
+  });
+
+  test("outside any repository --launcher offers the built-in launchers, and the verbs still complete (issue 28 item 9)", () => {
+    sb = sandbox();
+    const elsewhere = join(sb.dir, "not-a-repo");
+    mkdirSync(elsewhere);
+    expect(complete("spex session new --launcher ''", elsewhere)).toEqual(["claude", "codex", "gemini", "shell"]);
+    expect(complete("spex session new --launcher=c", elsewhere)).toEqual(["--launcher=claude", "--launcher=codex"]);
+    expect(complete("spex session sh", elsewhere)).toEqual(["show"]);
+    expect(complete("spex session show ''", elsewhere)).toEqual(expect.arrayContaining(["--json", "--machine", "--repo"]));
   });
 });

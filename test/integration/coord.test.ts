@@ -180,3 +180,9 @@ describe("bounds on what lists carry (issue 21 item 8)", () => {
     expect(json(["reserve", "ls"]).length).toBe(leases);
   });
 });
+
+test("a declaration's note is bounded as the MCP tools bound it (issue 21 item 8)", () => {
+  const r = sb.spex(["session", "park", "--session", A, "--note-file", "-", "--json"], { input: "n".repeat(16_385) });
+  expect([r.code, JSON.parse(r.stdout).error.code]).toEqual([2, "input_too_long"]);
+  expect(json(["session", "show", A]).record.status).not.toBe("parked");
+});

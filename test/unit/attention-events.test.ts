@@ -19,7 +19,6 @@ describe("eventOfChange", () => {
     expect(change({ status: "active" }, { status: "awaiting", proposal: "close" })).toBe("done");
     expect(change({ status: "active" }, { status: "idle" })).toBe("idle");
     expect(change({ status: "active" }, { status: "parked", note: "blocked" })).toBe("parked");
-    expect(change({ status: "idle" }, { status: "parked", note: "budget_exceeded" })).toBe("budget");
     expect(change({ status: "active" }, { status: "error", stall: "rate_limited" })).toBe("rate_limited");
     expect(change({ status: "idle" }, { status: "idle", stopped: true })).toBe("died");
   });
@@ -33,6 +32,8 @@ describe("eventOfChange", () => {
     expect(change({ status: "idle" }, { status: "idle", stopped: true }, "stop")).toBeUndefined();
     expect(change({ status: "idle" }, { status: "idle", archived: true }, "archive")).toBeUndefined();
     expect(change({ status: "idle" }, { status: "idle", name: "renamed" }, "rename")).toBeUndefined();
+    // Parked by its budget: the budget check sends the one notification, with its figures.
+    expect(change({ status: "idle" }, { status: "parked", note: "budget_exceeded" })).toBeUndefined();
   });
 });
 

@@ -79,8 +79,18 @@ describe("board columns", () => {
   test("a new column is one entry; one shown only when some row has a value stays hidden otherwise", () => {
     const rows = [sessionRow({ label: "a" })];
     const ports = { key: "ports", header: "PORTS", width: 11, cell: () => "3000-3009", shown: () => false };
-    expect(shownColumns(rows, [...COLUMNS, ports]).map((c) => c.key)).toEqual(COLUMNS.map((c) => c.key));
+    expect(shownColumns(rows, [...COLUMNS, ports]).map((c) => c.key)).toEqual(shownColumns(rows).map((c) => c.key));
     expect(shownColumns(rows, [...COLUMNS, { ...ports, shown: () => true }]).map((c) => c.key)).toContain("ports");
+  });
+
+  test("COST shows once a row has usage, as ls's column does", () => {
+    const none = [sessionRow()];
+    expect(shownColumns(none).map((c) => c.key)).not.toContain("cost");
+    const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, total: 15, costUsd: 1.5, models: ["m"], unpriced: [], updatedAt: "" };
+    const rows = [sessionRow(), sessionRow({ usage })];
+    const cost = shownColumns(rows).find((c) => c.key === "cost")!;
+    expect(cost.cell(rows[1]!, { now: 0, depth: 0 })).toBe("$1.50");
+    expect(cost.cell(rows[0]!, { now: 0, depth: 0 })).toBe("");
   });
 
   test("widths fill the line exactly at 80 columns and never go negative on a narrow one", () => {

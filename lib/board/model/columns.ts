@@ -3,6 +3,7 @@
 // when some row has something to put in it, as `ls` does with GROUP.
 import { STATUS_TONE, ageOf, statusWord, type StatusTone } from "../../cli/session-table";
 import { cellWidth, printable, truncateCells } from "../../cli/output";
+import { costWord } from "../../attention/usage/summary";
 import type { ListRow } from "./services";
 
 export interface CellContext {
@@ -39,6 +40,8 @@ export const COLUMNS: Column[] = [
   { key: "note", header: "NOTE", grow: 3, min: 0, cell: (r) => (r.kind === "ok" ? r.note || r.preview : r.error) },
   // ls's AGE: since the session was made.
   { key: "age", header: "AGE", width: 4, cell: (r, c) => ok(r, (s) => ageOf(s.createdAt, c.now), "") },
+  // ls's COST: what the agent's transcript says it spent, once any session on the board has usage.
+  { key: "cost", header: "COST", width: 7, cell: (r) => ok(r, (s) => costWord(s.usage), ""), shown: (rows) => rows.some((r) => r.kind === "ok" && r.usage) },
 ];
 
 /** The columns on show for these rows. */

@@ -24,6 +24,7 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     note: "",
     display: "idle",
     liveness: "online",
+    offlineReason: null,
     harness: "shell",
     launcher: "shell",
     tmuxSession: "",
@@ -42,6 +43,8 @@ export function sessionRow(fields: Partial<SessionRow> = {}): SessionRow {
     merged: false,
     setup: "", ports: null, sandbox: "",
     raw: { name: "", title: "a session", node: "" },
+    usage: null,
+    stall: null,
     ...fields,
   };
 }

@@ -19,6 +19,11 @@ export interface PaneRule {
   /** The pane's foreground command must match (or, for notCommand, must not). */
   command?: RegExp;
   notCommand?: RegExp;
+  /**
+   * The agent is held up by its API, not by a question: a rate or usage
+   * limit, or a login or key it needs (lib/attention records it on the session).
+   */
+  stall?: "rate_limited" | "auth_required";
 }
 
 export interface RuleSet {

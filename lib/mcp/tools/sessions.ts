@@ -111,7 +111,7 @@ export const snapshot: ToolDefinition = {
   name: "snapshot",
   title: "Snapshot of the project",
   description:
-    "Everything an orchestrator reads before it acts, in one versioned document (as `spex snapshot --json`, schemaVersion spex.snapshot.v1): every session row (archived ones included), the groups, tasks, file reservations and terminals, the messages not yet handed over with their states, and the machine it was taken on. One call instead of several list tools.",
+    "Everything an orchestrator reads before it acts, in one versioned document (as `spex snapshot --json`, schemaVersion spex.snapshot.v1): every session row (archived ones included), the groups, tasks, file reservations and terminals, the messages not yet handed over with their states, and the machine it was taken on. A groups, tasks or reservations file that cannot be parsed leaves its part empty and is named under `corrupt` (that part is unknown, not empty). One call instead of several list tools.",
   input: { fields: {} },
   hints: READ,
   async call(ctx) {

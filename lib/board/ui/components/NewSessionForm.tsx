@@ -3,7 +3,7 @@
 // creates, Alt+Enter is a new line in the prompt, Esc cancels.
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
-import { useKeys } from "../hooks/useKeys";
+import { type Key, useKeys } from "../hooks/useKeys";
 import { fitCell } from "../../model/columns";
 import type { NewSessionForm as Form } from "../../model/services";
 import { toneProps, useColor } from "../theme";
@@ -34,7 +34,15 @@ export function NewSessionForm({ launchers, defaultLauncher, groups, group, widt
     form.current = { ...form.current, ...change };
     draw((n) => n + 1);
   };
-  useKeys((input, key) => {
+  const onKey = (input: string, key: Key): void => {
+    // Typed faster than the board reads, text and a Tab arrive as one string: each part in turn.
+    if (input.length > 1 && input.includes("\t")) {
+      input.split("\t").forEach((part, i, all) => {
+        if (part) onKey(part, { ...key, tab: false });
+        if (i < all.length - 1) onKey("", { ...key, tab: true });
+      });
+      return;
+    }
     const f = form.current;
     if (key.tab) return set({ focus: (f.focus + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length });
     const field = FIELDS[f.focus]!;
@@ -54,7 +62,8 @@ export function NewSessionForm({ launchers, defaultLauncher, groups, group, widt
     else set({ base: edited.text.replace(/\n/g, "") });
     const now = form.current;
     if (edited.submit && now.prompt.trim() !== "") onSubmit({ prompt: now.prompt, launcher: launcherChoices[now.launcher]!, group: groupChoices[now.group]!, base: now.base.trim() });
-  });
+  };
+  useKeys(onKey, true, true);
   const { focus, prompt, base, launcher, group: groupAt } = form.current;
   const mark = (i: number) => (focus === i ? "› " : "  ");
   const promptLines = (prompt + (focus === 0 ? "█" : "")).split("\n");

@@ -49,6 +49,7 @@ export function TextEditor({ title, width, height, active = true, hint, onSubmit
       }
     },
     active,
+    true,
   );
   const lines = (text + (active ? "█" : "")).split("\n");
   const room = Math.max(1, height - 2);

@@ -14,6 +14,15 @@ export type KeyHandler = (input: string, key: Key) => void;
 /** Where keys go: the handler the frontmost active component set on its last render. */
 export const KeyRouter = createContext<{ current: KeyHandler | null } | null>(null);
 
+/** Several plain characters read at once (`jj`, typed faster than the board reads): a key each. */
+export function oneByOne(handler: KeyHandler): KeyHandler {
+  return (input, key) => {
+    if (input.length > 1 && !key.ctrl && !key.meta && !key.escape) {
+      for (const ch of input) handler(ch === "\r" || ch === "\t" ? "" : ch, { ...key, return: ch === "\r", tab: ch === "\t" });
+    } else handler(input, key);
+  };
+}
+
 /** The router's owner (App): one subscription for the whole board, registered before any key can arrive. */
 export function useKeyRouter(): { current: KeyHandler | null } {
   const router = useRef<KeyHandler | null>(null);
@@ -23,9 +32,10 @@ export function useKeyRouter(): { current: KeyHandler | null } {
   return router;
 }
 
-export function useKeys(handler: KeyHandler, active = true): void {
+/** `text`: the handler takes a string whole (an editor: a paste stays one paste); otherwise a burst comes a key at a time. */
+export function useKeys(handler: KeyHandler, active = true, text = false): void {
   const router = useContext(KeyRouter);
-  if (router && active) router.current = handler;
+  if (router && active) router.current = text ? handler : oneByOne(handler);
   // Outside a router (a component drawn alone, in its own test) it reads keys itself.
   const latest = useRef(handler);
   latest.current = handler;

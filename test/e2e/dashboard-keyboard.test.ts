@@ -1,0 +1,119 @@
+// Keyboard and URLs (issue 24 item 4): rows are reachable by Tab and walked
+// with j/k and the arrows, Enter opens a row, Esc closes the panel, `/`
+// filters, Ctrl+Enter sends; each panel has a URL (#/s/<id>/<tab>) that
+// survives a reload and opens in another tab holding the token.
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { waitFor } from "../support/sandbox";
+import { type Fleet, fleet, shots, textOf } from "./dashboard-support";
+
+declare const document: any;
+
+let f: Fleet;
+let page: Page;
+const ids: string[] = [];
+
+const focusedRow = () => page.evaluate(() => document.activeElement?.closest?.("tr.row")?.dataset.id ?? "");
+const hash = () => page.evaluate(() => (globalThis as any).location.hash);
+
+beforeAll(async () => {
+  f = await fleet();
+  page = f.page;
+  for (const name of ["first by key", "second by key", "third by key"]) ids.push((await f.session(`echo ${name.replace(/ /g, "-")}`, ["--name", name])).id);
+  await page.goto(f.be.dashboard);
+  await page.waitForSelector("#conn.up");
+  await page.waitForFunction(() => document.querySelectorAll("tr.row").length === 3, undefined, { timeout: 10000 });
+});
+
+afterAll(async () => {
+  await f?.close();
+});
+
+beforeEach(async () => {
+  if (await page.locator("#detail").isVisible()) await page.keyboard.press("Escape");
+});
+
+test("Tab reaches the rows; j/k and the arrows walk them; Enter opens one and Esc closes it, back on its row", async () => {
+  await page.evaluate(() => document.activeElement?.blur?.());
+  await waitFor(async () => {
+    await page.keyboard.press("Tab");
+    return (await focusedRow()) !== "";
+  }, "a row focused by Tab", 10000, 0);
+  expect(await focusedRow()).toBe(ids[0]!);
+  await page.keyboard.press("j");
+  expect(await focusedRow()).toBe(ids[1]!);
+  await page.keyboard.press("ArrowDown");
+  expect(await focusedRow()).toBe(ids[2]!);
+  await page.keyboard.press("j"); // the last row stays
+  expect(await focusedRow()).toBe(ids[2]!);
+  await page.keyboard.press("k");
+  await page.keyboard.press("ArrowUp");
+  expect(await focusedRow()).toBe(ids[0]!);
+  await page.keyboard.press("j");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#detail:not([hidden])");
+  expect(await textOf(page, "#d-label")).toBe("second by key");
+  await shots(page, "dashboard-keyboard-open");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#detail", { state: "hidden" });
+  expect(await focusedRow()).toBe(ids[1]!);
+});
+
+test("/ goes to the filter (without typing a slash); Esc there goes back to the rows", async () => {
+  await page.locator(`tr.row[data-id="${ids[0]}"]`).focus();
+  await page.keyboard.press("/");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("filter");
+  await page.keyboard.type("third");
+  await page.waitForFunction(() => document.querySelectorAll("tr.row").length === 1, undefined, { timeout: 5000 });
+  expect(await page.locator("#filter").inputValue()).toBe("third");
+  await page.keyboard.press("Escape");
+  expect(await focusedRow()).toBe(ids[2]!);
+  await page.locator("#filter").fill("");
+  await page.waitForFunction(() => document.querySelectorAll("tr.row").length === 3, undefined, { timeout: 5000 });
+});
+
+test("Ctrl+Enter in the message box sends it", async () => {
+  await page.locator(`tr.row[data-id="${ids[0]}"]`).focus();
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#detail:not([hidden])");
+  await page.locator("#send-text").focus();
+  await page.keyboard.type("echo sent-with-ctrl-enter");
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => /message .*: (delivered|queued)/.test(document.getElementById("d-result")?.textContent ?? ""), undefined, { timeout: 15000 });
+  expect(await page.locator("#send-text").inputValue()).toBe("");
+  await page.keyboard.press("Escape"); // leaves the box
+  await page.keyboard.press("Escape"); // closes the panel
+  await page.waitForSelector("#detail", { state: "hidden" });
+});
+
+test("a panel's URL names the session and the tab, survives a reload and opens in another tab with the token", async () => {
+  await page.locator(`tr.row[data-id="${ids[2]}"]`).click();
+  await page.locator("#tab-changes").click();
+  await waitFor(async () => (await hash()) === `#/s/${ids[2]}/changes`, "the panel's URL");
+  await page.reload();
+  await page.waitForSelector("#conn.up");
+  await page.waitForFunction(() => document.getElementById("d-label")?.textContent === "third by key", undefined, { timeout: 10000 });
+  expect(await page.locator("#pane-changes").isVisible()).toBe(true);
+  // Back closes the panel, forward opens it again.
+  await page.locator("#d-close-panel").click();
+  expect(await hash()).not.toContain("/s/");
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById("d-label")?.textContent === "third by key" && !document.getElementById("detail").hidden, undefined, { timeout: 5000 });
+
+  // Someone holding the token opens the URL spex dashboard prints for a session, in a fresh tab.
+  const url = (await f.cli(["dashboard", "second by key"])).trim();
+  expect(url).toBe(`${f.be.dashboard}#/s/${ids[1]}`);
+  const other = await page.context().newPage();
+  try {
+    await other.goto(`${url}/terminal`);
+    await other.waitForFunction(() => document.getElementById("d-label")?.textContent === "second by key", undefined, { timeout: 10000 });
+    await other.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 10000 });
+    expect(other.url()).toBe(`${f.be.url}/#/s/${ids[1]}/terminal`);
+    // A session that is not there says so, and opens nothing.
+    await other.goto(`${f.be.url}/#/s/00000000-0000-4000-8000-000000000000`);
+    await other.waitForFunction(() => /no session 00000000/.test(document.getElementById("notice")?.textContent ?? ""), undefined, { timeout: 10000 });
+    expect(await other.locator("#detail").isVisible()).toBe(false);
+  } finally {
+    await other.close();
+  }
+});
