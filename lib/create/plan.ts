@@ -18,7 +18,7 @@ import { refuseTooLarge } from "../comms/queue";
 import { type GroupsFile, effectiveDirectory, readGroups, requireGroup } from "../coord/groups";
 import type { CreateInput } from "./types";
 import { type SandboxMode, type WorkspaceConfig, workspaceConfig } from "../workspace";
-import { refuseUnsandboxable } from "../workspace/sandbox";
+import { refuseInsideSandbox, refuseUnsandboxable } from "../workspace/sandbox";
 
 export interface CreatePlan {
   config: SpexConfig;
@@ -72,6 +72,7 @@ export function refuseBlankPrompt(prompt: string): void {
 
 export async function planCreate(store: ProjectStore, input: CreateInput): Promise<CreatePlan> {
   refuseBlankPrompt(input.prompt);
+  refuseInsideSandbox();
   const config = loadConfig(store.root);
   // The workspace keys too: a bad one refuses here, before anything is made.
   const workspace = workspaceConfig(store.root);

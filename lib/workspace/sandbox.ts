@@ -94,7 +94,8 @@ const underTmp = (p: string) => p === "/tmp" || p.startsWith("/tmp/");
 
 /** Pure: bwrap's arguments, in mount order (a later mount lies over an earlier one). */
 export function bwrapArgs(p: SandboxPlan): string[] {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  // --die-with-parent: the agent never outlives the bwrap tmux and spex know as the pane's process.
+  const args = ["--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   // A private /tmp hides what lives there; what the agent must read comes back read-only (parents first).
   const readable = [...new Set([...p.readable, p.spexHome, p.userHome].filter((d) => d && underTmp(d) && d !== "/tmp"))].sort((a, b) => a.length - b.length);
   for (const d of readable) args.push("--ro-bind-try", d, d);
@@ -104,6 +105,20 @@ export function bwrapArgs(p: SandboxPlan): string[] {
   for (const d of [join(p.commonDir, "hooks"), join(p.commonDir, "config")]) args.push("--ro-bind-try", d, d);
   if (p.mode === "no-network") args.push("--unshare-net");
   return args;
+}
+
+/**
+ * A create from inside a sandbox (launch.sh exports SPEX_SANDBOX there): its
+ * worktree would be made outside what the sandbox may write. Said plainly here
+ * rather than as git's read-only error halfway through.
+ */
+export function refuseInsideSandbox(env: NodeJS.ProcessEnv = process.env): void {
+  const mode = env.SPEX_SANDBOX;
+  if (mode !== "on" && mode !== "no-network") return;
+  throw new SpexError("sandbox_confined", "a session in a sandbox cannot create sessions: their worktrees are outside what it may write", {
+    hint: "create it from outside the sandbox (your own shell, or the backend), or run this session without --sandbox",
+    httpStatus: 403,
+  });
 }
 
 /** The tmux socket folder of this user, as tmux makes it. */
@@ -119,8 +134,8 @@ export function readableFolders(env: NodeJS.ProcessEnv, mainRoot: string, spexBi
 }
 
 /** `spex doctor`'s line for the sandbox: optional, it warns without failing the report. */
-export function sandboxCheck(): { name: string; required: boolean; ok: boolean; detail: string; code?: string } {
-  const a = sandboxAvailability();
+export function sandboxCheck(platform: NodeJS.Platform = process.platform): { name: string; required: boolean; ok: boolean; detail: string; code?: string } {
+  const a = sandboxAvailability(platform);
   if (a.usable) return { name: "sandbox", required: false, ok: true, detail: `${a.version}: available and usable (session new --sandbox)` };
   return { name: "sandbox", required: false, ok: false, detail: a.reason, code: a.platform === "linux" ? "sandbox_unavailable" : "sandbox_unsupported" };
 }
