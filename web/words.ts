@@ -81,3 +81,12 @@ export function rowNote(row: { display: string; lifecycle: string; proposal: str
   if (row.display === "error") return withNote("error", row.note);
   return row.note;
 }
+
+/** A running session's port block (`first-last`, as SPEX_PORTS says it), "" without one; and the first port, to sort by. */
+export function portsText(row: { ports?: string | null }): string {
+  return row.ports ?? "";
+}
+
+export function firstPort(row: { ports?: string | null }): number {
+  return Number(row.ports?.split("-")[0] ?? 0) || 0;
+}

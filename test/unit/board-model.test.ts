@@ -93,6 +93,15 @@ describe("board columns", () => {
     expect(cost.cell(rows[0]!, { now: 0, depth: 0 })).toBe("");
   });
 
+  test("PORTS shows once a running session holds a port block (issue 26 item 3)", () => {
+    const none = [sessionRow()];
+    expect(shownColumns(none).map((c) => c.key)).not.toContain("ports");
+    const rows = [sessionRow(), sessionRow({ ports: "20000-20009" })];
+    const ports = shownColumns(rows).find((c) => c.key === "ports")!;
+    expect(ports.cell(rows[1]!, { now: 0, depth: 0 })).toBe("20000-20009");
+    expect(ports.cell(rows[0]!, { now: 0, depth: 0 })).toBe("");
+  });
+
   test("widths fill the line exactly at 80 columns and never go negative on a narrow one", () => {
     const rows = [sessionRow({ display: "close-pending", archived: true })];
     const at80 = columnWidths(COLUMNS, 78, rows);

@@ -1,7 +1,7 @@
 // The dashboard says what happened in words (issue 17): a question, a
 // message and its delivery, a merge — not field names.
 import { describe, expect, test } from "bun:test";
-import { eventWords, rowNote } from "../../web/words";
+import { eventWords, firstPort, portsText, rowNote } from "../../web/words";
 
 const names = (id: string) => ({ "1111": "ops lead" })[id] ?? id.slice(0, 4);
 const at = { seq: 1, at: "2026-12-01T00:00:00Z" };
@@ -37,4 +37,12 @@ describe("rowNote", () => {
     expect(rowNote({ display: "review", lifecycle: "awaiting", proposal: "merge", note: "ready" })).toBe("proposes merge: ready");
     expect(rowNote({ display: "working", lifecycle: "active", proposal: "", note: "" })).toBe("");
   });
+});
+
+test("the ports column: a running session's block as SPEX_PORTS says it, nothing without one, sorted by its first port (issue 26 item 3)", () => {
+  expect(portsText({ ports: "20010-20019" })).toBe("20010-20019");
+  expect(portsText({ ports: null })).toBe("");
+  expect(portsText({})).toBe("");
+  expect(firstPort({ ports: "20010-20019" })).toBe(20010);
+  expect(firstPort({ ports: null })).toBe(0);
 });
