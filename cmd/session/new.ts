@@ -9,6 +9,7 @@ import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
+import { refuseInsideSandbox } from "../../lib/workspace/sandbox";
 import { launchSpinner } from "../../lib/cli/launch-wait";
 
 /** `--sandbox` alone is on; `=no-network` and `=off` as written; anything else is a usage error. */
@@ -80,6 +81,8 @@ export class SessionNewCommand extends RemotableCommand {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
     if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     const caller = process.env.SPEX_SESSION_ID;
+    // From inside a sandbox, before any route (a backend would make the worktree where the sandbox may not write).
+    refuseInsideSandbox();
     // A slow agent start is shown on a terminal as it happens, never left as a silent wait.
     const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, "making the session's worktree and branch");
     const { result, json } = await newSession(currentProject(), {
