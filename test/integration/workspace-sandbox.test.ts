@@ -176,6 +176,10 @@ describe("the sandbox", () => {
     const bad = sb.spex(["session", "new", "--launcher", "agent", "--sandbox=maybe", "boxed"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--sandbox=no-network");
+    // Its value goes after "=": a separate word is said so, not taken for a second prompt word.
+    const spaced = sb.spex(["session", "new", "--launcher", "agent", "--sandbox", "no-network", "boxed"]);
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain("write --sandbox=no-network");
   });
 
   test.skipIf(!bwrap.usable)(`${bwrap.usable ? "" : `(skipped: ${why}) `}doctor reports a bubblewrap that works`, () => {
