@@ -1,5 +1,5 @@
 // Real Gemini under `session new --sandbox` (issue 26 item 4), against the
-// fake Responses API on loopback: ~/.gemini stays writable, its hooks drive
+// fake Gemini API on loopback: ~/.gemini stays writable, its hooks drive
 // the record from inside the sandbox (ready, then idle after its turn).
 import { afterEach, describe, expect, test } from "bun:test";
 import { sandboxAvailability } from "../../lib/workspace/sandbox";
