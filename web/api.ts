@@ -91,7 +91,9 @@ export async function proveInstance(): Promise<Proving> {
   } catch {
     return { kind: "down" };
   }
+  performance.mark("spex:proof-answered");
   const want = await expectedProof(challenge);
+  performance.mark("spex:proof-checked");
   if (want !== null && answer.proof !== want) return { kind: "unproven" };
   return { kind: "proven", instanceId: String(answer.instanceId ?? "") };
 }

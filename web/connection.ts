@@ -37,7 +37,8 @@ function needsToken(code: string): void {
 
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))} s`;
 
-export function connect(onFrame: (f: StreamFrame) => void): void {
+/** The event stream, with `onFrame` for its frames and `onProven` as soon as the backend proved itself (before the stream answers). */
+export function connect(onFrame: (f: StreamFrame) => void, onProven: (instanceId: string) => void): void {
   byId("token-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const box = byId<HTMLInputElement>("token-input");
@@ -56,6 +57,10 @@ export function connect(onFrame: (f: StreamFrame) => void): void {
     path: "/api/events",
     resume: true,
     onFrame,
+    onProven: (instance) => {
+      setProven(true);
+      onProven(instance);
+    },
     onOpen: () => {
       setProven(true);
       conn("live", true);

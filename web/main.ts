@@ -1,4 +1,4 @@
-// The dashboard (docs/backend.md): the session table updated live from the
+// The dashboard (docs/dashboard.md): the session table updated live from the
 // event stream, a detail panel per session (overview, changes, terminal), a
 // form to start sessions, and the project's groups, tasks and reservations.
 // Bundled for the browser at build time (scripts/build-web.ts).
@@ -12,7 +12,7 @@ import { byId } from "./dom";
 import { pageKeys } from "./keys";
 import { type Route, Router } from "./router";
 import { SessionTable } from "./table";
-import { LiveTerminal } from "./terminal";
+import { LazyTerminal } from "./lazy-terminal";
 import { Notifier } from "./notify";
 import { StatusPills } from "./summary";
 import type { Row, TimelineEvent } from "./types";
@@ -33,7 +33,7 @@ const table = new SessionTable(
 const pills = new StatusPills(table);
 const bulk = new BulkBar(table);
 const notifier = new Notifier((id) => detail.open(id));
-const terminal = new LiveTerminal();
+const terminal = new LazyTerminal();
 const router = new Router((r) => follow(r));
 detail = new DetailPanel(table, terminal, (r, push) => router.show(r, push));
 new CreateForm(table, coord, (id) => detail.open(id));
@@ -66,8 +66,11 @@ let routed = false;
 async function loadList(): Promise<void> {
   table.beginLoad();
   try {
-    const json = await api<{ sessions: Row[] }>("GET", "/api/sessions");
+    const json = await api<{ sessions: Row[]; eventId?: number }>("GET", "/api/sessions");
+    performance.mark("spex:list-loaded");
     table.endLoad(json.sessions);
+    listedAt = json.eventId ?? Number.MAX_SAFE_INTEGER;
+    if (missedFrames()) return listFor(listedFor);
     // The URL's panel, once the rows it may name are here.
     if (!routed) {
       routed = true;
@@ -95,12 +98,15 @@ byId("triage").addEventListener("change", (ev) => {
   table.queueLayout();
 });
 
-const handlers: Record<string, (data: any) => void> = {
-  hello: (h: { root: string }) => {
+const handlers: Record<string, (data: any, frameId: string) => void> = {
+  hello: (h: { root: string; instanceId: string; resync?: boolean }, frameId) => {
     byId("root").textContent = h.root;
     pills.project = h.root.split("/").pop() ?? "";
     pills.render();
-    void loadList();
+    // The list was asked for as soon as this backend proved itself; a resync (too far behind) asks again.
+    if (h.resync || listedFor !== h.instanceId) listFor(h.instanceId);
+    helloAt = Number(frameId) || 0;
+    if (missedFrames()) listFor(listedFor);
     coord.reload();
   },
   session: (row: Row) => {
@@ -117,4 +123,32 @@ const handlers: Record<string, (data: any) => void> = {
   timeline: (t: { id: string; event: TimelineEvent }) => detail.timelineEvent(t.id, t.event),
 };
 
-connect((f) => handlers[f.type]?.(JSON.parse(f.data)));
+/** The instance the list was last loaded from: a restarted backend (another instance) is listed again. */
+let listedFor = "";
+/** The id of the last frame the backend had sent when it read the list (-1: not loaded yet). */
+let listedAt = -1;
+/** The id of the stream's hello from that backend (-1: none yet). */
+let helloAt = -1;
+function listFor(instance: string): void {
+  if (instance !== listedFor) helloAt = -1;
+  listedFor = instance;
+  listedAt = -1;
+  void loadList();
+}
+
+/**
+ * The list and the stream start together, so a change the backend sent after
+ * reading the list but before the stream joined reaches neither: the hello's
+ * id says so (higher than the list's), and the list loads again, once.
+ */
+function missedFrames(): boolean {
+  if (listedAt < 0 || helloAt < 0 || listedAt >= helloAt) return false;
+  helloAt = -1;
+  return true;
+}
+
+// The list loads alongside the event stream, not after its first frame: the rows show a round trip sooner.
+connect(
+  (f) => handlers[f.type]?.(JSON.parse(f.data), f.id),
+  (instance) => void (listedFor !== instance && listFor(instance)),
+);

@@ -16,6 +16,8 @@ export interface StreamFrame {
 export interface StreamOptions {
   path: string;
   onFrame(frame: StreamFrame): void;
+  /** The listener proved it holds the token (the stream's request goes next): calls may carry it now. */
+  onProven?(instanceId: string): void;
   /** Connected to a listener that proved it holds the token. */
   onOpen?(instanceId: string): void;
   /** The connection dropped or could not be made; a reconnect follows in `retryMs` unless `stop` was called or this returns false. */
@@ -79,6 +81,7 @@ export function openStream(opts: StreamOptions): Stream {
     }
     if (proving.instanceId !== instance) lastId = ""; // another backend: start from its hello
     instance = proving.instanceId;
+    opts.onProven?.(instance);
     controller = new AbortController();
     const headers = authHeaders({ accept: "text/event-stream" });
     if (opts.resume && lastId) headers["last-event-id"] = lastId;

@@ -116,6 +116,7 @@ export class SessionTable {
   private layout(): void {
     if (!this.layoutQueued) return;
     this.layoutQueued = false;
+    if (this.rows.size) performance.mark("spex:layout");
     const next = orderRows([...this.rows.values()].filter((r) => this.visible(r)), { triage: this.triage, sort: this.sort });
     const body = byId<HTMLTableSectionElement>("rows");
     let cursor = body.firstChild;
@@ -144,6 +145,7 @@ export class SessionTable {
     this.showPicks();
     byId("empty").hidden = next.length > 0;
     this.onChange();
+    if (next.length) performance.mark("spex:rows-drawn");
   }
 
   // --- header: sorting, picking all ----------------------------------------

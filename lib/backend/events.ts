@@ -34,6 +34,11 @@ export class EventHub {
     return this.clients.size;
   }
 
+  /** The id of the last frame published (0 before any): a reader of the state can say which frames it already holds. */
+  get lastId(): number {
+    return this.seq;
+  }
+
   publish(event: FeedEvent): void {
     const seq = ++this.seq;
     const text = frame(seq, event.type, event.data);

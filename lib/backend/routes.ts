@@ -210,11 +210,21 @@ function instance(ctx: RouteContext): Reply {
   return ok({ ...ctx.instance, proof: instanceProof(ctx.token, challenge, ctx.req.socket.localPort ?? 0) });
 }
 
+/**
+ * The rows, with the id of the last event frame published before they were
+ * read: a page that loads them beside /api/events can tell whether a frame
+ * went out between the two (its hello's id is higher) and load them again.
+ */
+function listSessions(ctx: RouteContext): Reply {
+  const eventId = ctx.hub.lastId;
+  return ok({ sessions: listRows(ctx.store), eventId });
+}
+
 const ID = "([^/]+)";
 export const ROUTES: Route[] = [
   { method: "GET", pattern: /^\/api\/instance$/, open: true, handle: instance },
   { method: "GET", pattern: /^\/api\/events$/, handle: (c) => void c.hub.attach(c.req, c.res) },
-  { method: "GET", pattern: /^\/api\/sessions$/, handle: (c) => ok({ sessions: listRows(c.store) }) },
+  { method: "GET", pattern: /^\/api\/sessions$/, handle: listSessions },
   { method: "POST", pattern: /^\/api\/sessions$/, handle: create },
   { method: "POST", pattern: /^\/api\/sessions\/reparent$/, handle: reparent },
   { method: "GET", pattern: new RegExp(`^/api/sessions/${ID}$`), handle: detail },

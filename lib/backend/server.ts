@@ -106,7 +106,7 @@ export async function startBackend(store: ProjectStore, opts: ServeOptions = {})
       }
       if (!match.route.open) checkToken(presentedToken(req), token);
       const reply = await match.route.handle({ store, instance, keyed, hub, token, req, res, url, params: match.params });
-      if (reply) sendJson(res, reply.status, reply.body);
+      if (reply) sendJson(res, reply.status, reply.body, req.headers["accept-encoding"]);
     } catch (error) {
       sendError(res, error);
     }

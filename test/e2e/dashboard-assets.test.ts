@@ -64,7 +64,7 @@ test("the script and stylesheet come compressed and cacheable by content hash, t
   // A client that takes no compression gets the same script, plain.
   const plain = await http(f.be.url, new URL(script!.url()).pathname);
   expect(plain.headers["content-encoding"]).toBeUndefined();
-  expect(plain.text.length).toBeGreaterThan(100 * 1024);
+  expect(plain.text.length).toBeGreaterThan((await script!.request().sizes()).responseBodySize * 2);
 
   // A reload takes the script from the cache: nothing crosses the wire for it.
   await page.reload();
@@ -72,4 +72,27 @@ test("the script and stylesheet come compressed and cacheable by content hash, t
   const cached = await page.evaluate(() => performance.getEntriesByType("resource").filter((e: any) => /\/app\.[0-9a-f]+\.js$/.test(e.name)).map((e: any) => e.transferSize));
   expect(cached).toEqual([0]);
   await shots(page, "dashboard-assets");
+});
+
+test("the terminal's code comes only when a terminal opens, compressed and cacheable like the script", async () => {
+  const { page } = f;
+  const chunks: Response[] = [];
+  const isChunk = (r: Response) => r.url().startsWith(f.be.url) && /^\/chunk\.[0-9a-f]{12,}\.\d+\.js$/.test(new URL(r.url()).pathname);
+  page.on("response", (r) => void (isChunk(r) && chunks.push(r)));
+  await page.goto("about:blank");
+  await page.goto(f.be.dashboard);
+  await page.waitForSelector("#conn.up");
+  await page.waitForSelector("tr.row");
+  const loaded = () => page.evaluate(() => performance.getEntriesByType("resource").filter((e: any) => /\/chunk\.[0-9a-f]+\.\d+\.js$/.test(e.name)).length);
+  expect(await loaded()).toBe(0);
+  await page.locator("tr.row").first().click();
+  await page.locator("#tab-terminal").click();
+  await page.waitForSelector("#term .xterm", { timeout: 15000 });
+  expect(await loaded()).toBe(1);
+  // Loaded from the cache when an earlier page had it, else over the wire: either way cacheable for good.
+  expect(chunks.length).toBeGreaterThan(0);
+  for (const r of chunks) {
+    expect(r.headers()["cache-control"]).toContain("immutable");
+    expect(["br", "gzip"]).toContain(r.headers()["content-encoding"] ?? "none");
+  }
 });

@@ -64,7 +64,9 @@ test("a row archived from its panel and shown again says what the CLI says, not 
   await page.waitForSelector(`tr.row[data-id="${s.id}"]`, { timeout: 5000 });
   const listed = JSON.parse(await f.cli(["session", "ls", "--all", "--json"])).find((r: any) => r.id === s.id);
   expect([listed.archived, listed.liveness]).toEqual([true, "offline"]);
-  await page.waitForFunction(([id, live]) => document.querySelector(`tr.row[data-id="${id}"] .c-live`)?.textContent === live, [s.id, listed.liveness], { timeout: 5000 });
+  // The live cell says what ls's LIVE column says: the liveness, and why an agent is gone when known (archive stopped it).
+  const live = listed.offlineReason ? `${listed.liveness} · ${listed.offlineReason}` : listed.liveness;
+  await page.waitForFunction(([id, want]) => document.querySelector(`tr.row[data-id="${id}"] .c-live`)?.textContent === want, [s.id, live], { timeout: 5000 });
   expect(await cell(s.id, "badge")).toBe(listed.display);
   expect(await cell(s.id, "c-status")).toContain("archived");
   await shots(page, "dashboard-rows-archived");
@@ -89,4 +91,30 @@ test("a record that turns corrupt shows corrupt in the list and in the panel, an
   await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .label`)?.textContent === "corrupted one", s.id, { timeout: 5000 });
   expect(await cell(s.id, "badge")).toBe("offline");
   expect(await textOf(page, "#d-label")).toBe("corrupted one");
+});
+
+test("a change made while the page loads, after its list was read and before its event stream joined, still shows", async () => {
+  const s = await f.session("echo between-me", ["--name", "between one"]);
+  await f.cli(["internal", "session-state", "idle", "--session", s.id]);
+  await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "idle", s.id, { timeout: 10000 });
+  // A second tab whose event stream is held back until the change went out: its list is older than the stream's first frame.
+  const late = await f.browser.context.newPage();
+  try {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await late.route("**/api/events", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await late.goto(f.be.dashboard);
+    await late.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "idle", s.id, { timeout: 10000 });
+    await f.cli(["internal", "session-state", "active", "--session", s.id]);
+    // The backend sent the change (the first tab shows it) while the second tab's stream was not there to hear it.
+    await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "working", s.id, { timeout: 10000 });
+    release();
+    await late.waitForSelector("#conn.up", { timeout: 10000 });
+    await late.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "working", s.id, { timeout: 10000 });
+  } finally {
+    await late.close();
+  }
 });

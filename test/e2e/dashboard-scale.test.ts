@@ -34,7 +34,10 @@ afterAll(async () => {
 test("500 sessions all render, and a CLI rename patches only its own row", async () => {
   const { page } = browser;
   const started = Date.now();
+  const listed = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/sessions");
   await page.goto(be.dashboard);
+  // The list of 500 goes gzipped (its JSON is ~400 KB).
+  expect((await listed).headers()["content-encoding"]).toBe("gzip");
   await waitFor(async () => (await page.locator("tr.row").count()) === COUNT, `${COUNT} rows`, 20000);
   console.log(`dashboard: ${COUNT} rows on screen ${Date.now() - started} ms after navigation (informational)`);
   await page.evaluate(() => document.querySelectorAll("tr.row").forEach((tr: any) => (tr.__kept = true)));

@@ -3,7 +3,7 @@
 // dashboard tests share (a served sandbox, shell sessions, screenshots).
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { type BrowserContext, type Page, chromium } from "playwright-core";
 import { type Sandbox, sandbox } from "../support/sandbox";
 import { type Served, serve, spexAsync } from "../integration/backend-support";
@@ -61,13 +61,18 @@ export async function openBrowser(opts: { width?: number; height?: number } = {}
 export async function shots(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const before = page.viewportSize() ?? { width: 1400, height: 800 };
+  const written: string[] = [];
   try {
     for (const width of [1280, 420]) {
       await page.setViewportSize({ width, height: 860 });
       // Two frames: the page lays out (and the terminal refits) for the new width.
       await page.evaluate(() => new Promise((r) => (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(r))));
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`) });
+      const path = join(ARTIFACTS, `${name}-${width}.png`);
+      await page.screenshot({ path });
+      written.push(relative(process.cwd(), path));
     }
+    // In the test's output, so a reader of a CI log knows where to look.
+    console.log(`screenshots: ${written.join(" ")}`);
   } finally {
     await page.setViewportSize(before);
   }

@@ -316,6 +316,35 @@ describe("events", () => {
   });
 });
 
+describe("the list and the stream", () => {
+  // The page loads the list beside /api/events: the list's eventId against the hello's id tells it whether a change fell between.
+  test("the list names the last event frame sent before it was read; a change after it comes with a higher id, and a hello carries the id the list has", async () => {
+    const id = (await create({ prompt: "between list and stream", launcher: "shell" }, "k-between")).json.session_id;
+    const before = (await read("/api/sessions")).json;
+    expect(before.sessions.some((r: any) => r.id === id)).toBe(true);
+    expect(Number.isInteger(before.eventId)).toBe(true);
+    const r = await (await import("./backend-support")).spexAsync(sb, ["session", "park", "--note", "after the list", "--session", id]);
+    expect(r.stderr).toBe("");
+    let after = before;
+    await waitFor(async () => {
+      after = (await read("/api/sessions")).json;
+      return after.sessions.find((row: any) => row.id === id)?.note === "after the list" && after.eventId > before.eventId;
+    }, "a newer list after the park");
+    // A stream opened now starts with a hello whose id is the list's (nothing changed since): the page keeps its list.
+    const ac = new AbortController();
+    const res = await fetch(`${be.url}/api/events`, { signal: ac.signal, headers: { authorization: `Bearer ${be.token}` } });
+    const reader = res.body!.getReader();
+    let text = "";
+    const dec = new TextDecoder();
+    while (!/event: hello\n/.test(text)) text += dec.decode((await reader.read()).value);
+    ac.abort();
+    const helloId = Number(/id: (\d+)\nevent: hello/.exec(text)?.[1]);
+    const now = (await read("/api/sessions")).json.eventId;
+    expect(helloId).toBeGreaterThan(before.eventId);
+    expect(helloId).toBeLessThanOrEqual(now);
+  });
+});
+
 describe("one backend per project", () => {
   test("a second serve refuses naming the first; a stopped one removes its record and a dead one's is replaced", async () => {
     const second = sb.spex(["serve", "--json"]);
