@@ -4,7 +4,7 @@
 // narrow-screen hiding from this list and nothing else.
 import { age, el } from "./dom";
 import type { Row } from "./types";
-import { rowNote, statusTags } from "./words";
+import { firstPort, portsText, rowNote, statusTags } from "./words";
 
 /** Where a row sits in the tree, besides the row itself. */
 export interface Place {
@@ -62,6 +62,8 @@ export const COLUMNS: Column[] = [
   { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
   { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
   { key: "cost", header: "cost", wide: true, text: (row) => ok(row, costText, ""), sort: (row) => ok(row, (r) => r.usage?.costUsd ?? r.usage?.total ?? -1, -1) },
+  // The session's port block while it runs (docs/workspace.md): where its dev server listens.
+  { key: "ports", header: "ports", wide: true, text: (row) => ok(row, portsText, ""), sort: (row) => ok(row, firstPort, 0) },
   { key: "kids", header: "kids", wide: true, text: (_row, place) => (place.kids ? String(place.kids) : "") },
 ];
 

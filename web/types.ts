@@ -35,6 +35,10 @@ export interface OkRow {
   merged: boolean;
   /** Tokens and cost from the agent's transcript (lib/attention); null before any; absent from an older backend. */
   usage?: { total: number; costUsd: number | null } | null;
+  /** Its port block while it runs (`first-last`, SPEX_PORTS), else null; absent from an older backend. */
+  ports?: string | null;
+  /** The sandbox its agent runs in ("on", "no-network") or ""; absent from an older backend. */
+  sandbox?: string;
 }
 
 export interface CorruptRow {

@@ -97,3 +97,12 @@ export function statusTags(row: Row): string[] {
   if (row.archived) tags.push("archived");
   return tags;
 }
+
+/** A running session's port block (`first-last`, as SPEX_PORTS says it), "" without one; and the first port, to sort by. */
+export function portsText(row: { ports?: string | null }): string {
+  return row.ports ?? "";
+}
+
+export function firstPort(row: { ports?: string | null }): number {
+  return Number(row.ports?.split("-")[0] ?? 0) || 0;
+}

@@ -9,7 +9,16 @@ import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
 import { labelOf, shortId } from "../../lib/naming";
 import { SpexError } from "../../lib/errors";
+import { refuseInsideSandbox } from "../../lib/workspace/sandbox";
 import { launchSpinner } from "../../lib/cli/launch-wait";
+
+/** `--sandbox` alone is on; `=no-network` and `=off` as written; anything else is a usage error. */
+function sandboxOption(v: string | boolean | undefined): "on" | "no-network" | "off" | undefined {
+  if (v === undefined || v === false) return undefined;
+  if (v === true || v === "on") return "on";
+  if (v === "no-network" || v === "off") return v;
+  throw new SpexError("usage", `--sandbox=${v} is not a sandbox: use --sandbox, --sandbox=no-network or --sandbox=off`, { exitCode: 2 });
+}
 
 export class SessionNewCommand extends RemotableCommand {
   static paths = [["session", "new"], ["session", "create"]];
@@ -32,6 +41,8 @@ export class SessionNewCommand extends RemotableCommand {
 
       On a terminal, a start that takes more than a moment shows on stderr what it waits for (the agent's start hook, a shell's first prompt, the agent's process) and for how long at most (\`SPEX_READY_TIMEOUT_MS\`, 30 s); piped or with \`--json\`, nothing is drawn.
 
+      Workspace (docs/workspace.md): the main checkout's spexcode.json may give each new worktree a setup run before the agent starts (\`setup_failed\` keeps the session; resume runs it again), ignored files copied from the main checkout (\`include\`, \`.worktreeinclude\`) and a block of ports (\`SPEX_PORT\`, \`SPEX_PORTS\`). \`--sandbox\` runs the agent under bubblewrap (Linux): only its worktree, the git folder and its own config writable, a private /tmp; \`--sandbox=no-network\` takes the network away too; \`--sandbox=off\` overrides a launcher's \`"sandbox": true\`.
+
       A prompt that starts with \`-\` needs \`--\` before it on the command line (or use \`--prompt-file\`); it reaches the agent with one leading space.
     `,
     examples: [
@@ -41,6 +52,7 @@ export class SessionNewCommand extends RemotableCommand {
       ["Filed in a group made with spex group new (starts in its directory)", 'spex session new --group fleet/api "add rate limiting"'],
       ["A model and effort for Claude Code, starting in services/api", 'spex session new --model opus --effort high --directory services/api "tighten the retry logic"'],
       ["Refuse rather than queue when the fleet is full", 'spex session new --no-queue --json "quick fix"'],
+      ["In a sandbox without network (bubblewrap: only its worktree and git folder writable)", 'spex session new --sandbox=no-network "refactor the parser"'],
       ["At most two dollars, stopped mid-turn when spent", 'spex session new --budget-usd 2 --hard "refactor the parser"'],
     ],
   });
@@ -55,6 +67,7 @@ export class SessionNewCommand extends RemotableCommand {
   directory = Option.String("--directory", { description: "The folder the agent starts in, relative to the worktree" });
   model = Option.String("--model", { description: "The model the agent runs (claude, codex, gemini), kept by resume" });
   effort = Option.String("--effort", { description: "The reasoning effort (claude, codex), kept by resume" });
+  sandbox = Option.String("--sandbox", { tolerateBoolean: true, description: "Run the agent in a sandbox (bubblewrap, Linux): --sandbox, --sandbox=no-network, --sandbox=off (docs/workspace.md)" });
   budgetUsd = Option.String("--budget-usd", { description: "Park the session once it has spent this many dollars", validator: t.isNumber() });
   budgetTokens = Option.String("--budget-tokens", { description: "Park the session once it has used this many tokens", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
   hard = Option.Boolean("--hard", { description: "With a budget: interrupt the turn at once when it is spent, not at rest" });
@@ -68,6 +81,8 @@ export class SessionNewCommand extends RemotableCommand {
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
     if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     const caller = process.env.SPEX_SESSION_ID;
+    // From inside a sandbox, before any route (a backend would make the worktree where the sandbox may not write).
+    refuseInsideSandbox();
     // A slow agent start is shown on a terminal as it happens, never left as a silent wait.
     const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, "making the session's worktree and branch");
     const { result, json } = await newSession(currentProject(), {
@@ -83,6 +98,7 @@ export class SessionNewCommand extends RemotableCommand {
       directory: this.directory,
       model: this.model,
       effort: this.effort,
+      sandbox: sandboxOption(this.sandbox),
       budget: this.budgetUsd !== undefined || this.budgetTokens !== undefined || this.hard !== undefined || this.budgetScope !== undefined ? { usd: this.budgetUsd, tokens: this.budgetTokens, hard: this.hard, scope: this.budgetScope } : undefined,
       // The calling agent (its own session): a child it creates lands in its group.
       creator: caller && isSessionId(caller) ? caller : undefined,

@@ -60,7 +60,7 @@ function answerError(status: number, body: string, url: string): SpexError {
   });
 }
 
-const SENT_FIELDS = ["parent", "launcher", "name", "base", "group", "directory", "model", "effort"] as const;
+const SENT_FIELDS = ["parent", "launcher", "name", "base", "group", "directory", "model", "effort", "sandbox"] as const;
 
 export type RemoteCreate = Pick<CreateInput, "prompt" | "noQueue" | "budget" | (typeof SENT_FIELDS)[number]>;
 

@@ -51,12 +51,21 @@ function budgetField(v: unknown): BudgetSpec | undefined {
 
 const CREATE_FIELDS = ["prompt", "parent", "launcher", "name", "base", "group", "directory", "model", "effort"] as const;
 
+/** `sandbox` of a create: on (or true), no-network, off, or absent (the launcher's default). */
+function sandboxField(v: unknown): "on" | "no-network" | "off" | undefined {
+  if (v === undefined || v === null || v === "" || v === false) return undefined;
+  if (v === true) return "on";
+  if (v === "on" || v === "no-network" || v === "off") return v;
+  throw httpError("field_invalid", '"sandbox" must be true, "on", "no-network" or "off"', 400);
+}
+
 async function create(ctx: RouteContext): Promise<Reply> {
   const key = checkIdempotencyKey(ctx.req.headers["idempotency-key"]);
   const raw = await readJsonObject(ctx.req);
   const noQueue = booleanField(raw, "noQueue");
   const budget = budgetField(raw.budget);
-  const { noQueue: _n, budget: _b, ...strings } = raw;
+  const sandbox = sandboxField(raw.sandbox);
+  const { noQueue: _n, budget: _b, sandbox: _s, ...strings } = raw;
   const body = stringFields(strings, CREATE_FIELDS, ["prompt"]);
   if (body.parent === ".") throw httpError("selector_invalid", '"parent": "." would mean the server\'s own folder; send the parent\'s id', 400);
   const result = await ctx.keyed.run(key, () =>
@@ -71,6 +80,7 @@ async function create(ctx: RouteContext): Promise<Reply> {
       directory: body.directory || undefined,
       model: body.model || undefined,
       effort: body.effort || undefined,
+      sandbox,
       noQueue,
       budget,
       idempotencyKey: key,

@@ -9,6 +9,9 @@ import { nearest, orList } from "./suggest";
 
 const usage = (message: string, hint: string) => new SpexError("usage", message, { hint, exitCode: 2 });
 
+/** Options that may stand alone and take a value only as `--option=VALUE`, with the values they know. */
+const EQUALS_ONLY: Record<string, string[]> = { "--sandbox": ["on", "no-network", "off"] };
+
 /** An argument as a user would retype it in a POSIX shell. */
 export function shellWord(w: string): string {
   return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
@@ -90,6 +93,13 @@ export function diagnoseArgs(shapes: CommandShape[], args: string[]): SpexError 
   if (valueMissing.length > 0) {
     const option = valueMissing[0]!;
     return usage(`${option} needs a value`, `a value that starts with "-" is written ${option}=VALUE; ${help}`);
+  }
+  // An option whose value is optional (`--sandbox`, alone or `=no-network`) takes it only after "=":
+  // `--sandbox no-network` left the word as a positional.
+  const glued = args.findIndex((a, i) => EQUALS_ONLY[a]?.includes(args[i + 1] ?? "") ?? false);
+  if (positionals.length > max && glued >= 0) {
+    const [option, value] = [args[glued]!, args[glued + 1]!];
+    return usage(`${option} takes its value after "=": ${option} ${value} reads as ${option} and a word`, `write ${option}=${value}; ${help}`);
   }
   if (positionals.length > max) {
     const extra = positionals.slice(Math.max(0, max - 1));

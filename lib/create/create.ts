@@ -46,7 +46,7 @@ export function sessionIdForKey(projectKey: string, key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-type HashedFields = "prompt" | "parent" | "launcher" | "name" | "base" | "group" | "directory" | "model" | "effort";
+type HashedFields = "prompt" | "parent" | "launcher" | "name" | "base" | "group" | "directory" | "model" | "effort" | "sandbox";
 
 /** The payload hash of a create; the optional fields join it only when set, so older hashes never change. */
 export function createPayloadHash(i: Pick<CreateInput, HashedFields>): string {
@@ -56,7 +56,7 @@ export function createPayloadHash(i: Pick<CreateInput, HashedFields>): string {
     launcher: i.launcher ?? "",
     name: i.name ?? "",
   };
-  for (const k of ["base", "group", "directory", "model", "effort"] as const) if (i[k]) payload[k] = i[k]!;
+  for (const k of ["base", "group", "directory", "model", "effort", "sandbox"] as const) if (i[k]) payload[k] = i[k]!;
   return sha256Hex(JSON.stringify(payload));
 }
 
@@ -112,6 +112,7 @@ function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: Cr
     ...(plan.directory ? { directory: plan.directory } : {}),
     ...(plan.spawn.model ? { model: plan.spawn.model } : {}),
     ...(plan.spawn.effort ? { effort: plan.spawn.effort } : {}),
+    ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
   };
   // A slot claimed under the project lock is a launch under way from the first byte on: it counts as used.
   if (slot === "launch") record.launch_readiness_pending = freezeOriginal(record);

@@ -17,11 +17,14 @@ import { spexSocket } from "../tmux";
 import { refuseTooLarge } from "../comms/queue";
 import { type GroupsFile, effectiveDirectory, readGroups, requireGroup } from "../coord/groups";
 import type { CreateInput } from "./types";
-import { type WorkspaceConfig, workspaceConfig } from "../workspace";
+import { type SandboxMode, type WorkspaceConfig, workspaceConfig } from "../workspace";
+import { refuseInsideSandbox, refuseUnsandboxable } from "../workspace/sandbox";
 
 export interface CreatePlan {
   config: SpexConfig;
   workspace: WorkspaceConfig;
+  /** The sandbox the agent runs in: asked for, else its launcher's default ("" for none). */
+  sandbox: SandboxMode;
   launcher: ResolvedLauncher;
   adapter: HarnessAdapter;
   spawn: SpawnOptions;
@@ -69,10 +72,14 @@ export function refuseBlankPrompt(prompt: string): void {
 
 export async function planCreate(store: ProjectStore, input: CreateInput): Promise<CreatePlan> {
   refuseBlankPrompt(input.prompt);
+  refuseInsideSandbox();
   const config = loadConfig(store.root);
   // The workspace keys too: a bad one refuses here, before anything is made.
   const workspace = workspaceConfig(store.root);
   const launcher = resolveLauncher(config, input.launcher);
+  const sandbox: SandboxMode = input.sandbox === "off" ? "" : (input.sandbox ?? workspace.sandbox[launcher.name] ?? "");
+  // macOS, or no usable bubblewrap: refused before anything is made.
+  refuseUnsandboxable(sandbox);
   const adapter = harnessAdapter(launcher.harness);
   const spawn = spawnOptionsFor(adapter.name, { model: input.model, effort: input.effort });
   // A prompt typed into a shell is a message: the message limits apply. Any
@@ -107,6 +114,7 @@ export async function planCreate(store: ProjectStore, input: CreateInput): Promi
   return {
     config,
     workspace,
+    sandbox,
     launcher,
     adapter,
     spawn,

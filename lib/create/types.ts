@@ -23,6 +23,8 @@ export interface CreateInput {
   /** Spawn options, mapped per harness onto its own flags and kept for every later launch. */
   model?: string;
   effort?: string;
+  /** Run the agent in the sandbox (lib/workspace): `on`, `no-network`, or `off` against its launcher's default. */
+  sandbox?: "on" | "no-network" | "off";
   /** A budget for this session (lib/attention); absent: its group's or the project's default, if any. */
   budget?: BudgetSpec;
   /** The calling agent's own session id (its SPEX_SESSION_ID): a child it creates lands in its group. */

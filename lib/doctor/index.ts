@@ -13,6 +13,7 @@ import { type Cleanup, type Orphans, findOrphans, noOrphans } from "./orphans";
 import { mcpChecks } from "./mcp";
 import { shellWord } from "../tmux/quote";
 import { notifyCheck } from "../attention/doctor";
+import { sandboxCheck } from "../workspace/sandbox";
 import { readLogoutCheck } from "../survive/doctor";
 
 export interface DoctorCheck {
@@ -101,6 +102,7 @@ export function runDoctor(home: string, store: ProjectStore | undefined): Doctor
   checks.push({ name: "tmux", required: true, ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install it (e.g. `apt-get install tmux`, `brew install tmux`); every session runs in tmux" });
   checks.push(homeCheck(home));
   checks.push(notifyCheck(home, store?.root));
+  checks.push(sandboxCheck());
   checks.push(readLogoutCheck());
   if (!store) {
     checks.push(...launcherChecks(builtinLaunchers()));

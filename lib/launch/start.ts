@@ -151,7 +151,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   const cwd = startFolder(current.worktree_path, current.directory);
   await renderStartFolder(store.root, current.worktree_path, current.directory, adapter.name, store.home);
   // The setup (when due), the port block, the sandbox: lib/workspace.
-  const workspace = await workspaceLaunch(store, id, current);
+  const workspace = await workspaceLaunch(store, id, current, { bin });
   const script = renderLaunchScript({
     harness: adapter.name,
     sessionId: id,

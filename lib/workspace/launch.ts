@@ -1,11 +1,19 @@
 // What the workspace adds to a launch (lib/launch/start.ts asks once): the
 // environment (SPEX_WORKTREE, the port block, assigned here), and the lines
-// launch.sh runs before it records the agent's pid: the setup, when one is due.
+// launch.sh runs before it records the agent's pid: the setup, when one is
+// due, then (in a sandbox) the same script again under bubblewrap, where it
+// records the pid of the agent itself and starts it.
+import { mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { findCheckout } from "../git/main-root";
 import type { SessionRecord } from "../record";
-import type { ProjectStore } from "../store";
-import { workspaceConfig } from "./config";
+import { type ProjectStore, sessionPaths } from "../store";
+import { shellQuote } from "../tmux/quote";
+import { type SandboxMode, workspaceConfig } from "./config";
 import { assignPorts } from "./ports";
 import { blockText, portEnv } from "./ports-env";
+import { BWRAP, agentConfigPaths, bwrapArgs, readableFolders, refuseUnsandboxable, tmuxSocketDir } from "./sandbox";
 import { setupDue } from "./setup-state";
 
 export interface WorkspaceLaunch {
@@ -18,16 +26,48 @@ export interface WorkspaceLaunch {
   setup: boolean;
 }
 
-export async function workspaceLaunch(store: ProjectStore, id: string, record: SessionRecord): Promise<WorkspaceLaunch> {
+/** The argument the script gets when it runs again inside the sandbox (an argument: nothing inherits it). */
+const IN_SANDBOX = "--in-sandbox";
+
+function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mode: Exclude<SandboxMode, "">, bin: string): string {
+  const userHome = process.env.HOME || homedir();
+  // What is bound must be there: spex's home locks, the agent's config folders (a file such as ~/.claude.json only if it is).
+  mkdirSync(join(store.home, "locks"), { recursive: true });
+  for (const p of agentConfigPaths(record.harness, process.env, userHome)) if (!p.endsWith(".json")) mkdirSync(p, { recursive: true });
+  const checkout = findCheckout(store.root);
+  const args = bwrapArgs({
+    mode,
+    worktree: record.worktree_path,
+    commonDir: checkout?.commonDir ?? join(store.root, ".git"),
+    storeDir: store.dir,
+    spexHome: store.home,
+    userHome,
+    harness: record.harness,
+    tmuxDir: tmuxSocketDir(),
+    readable: readableFolders(process.env, store.root, bin),
+    env: process.env,
+  });
+  return `exec ${[BWRAP, ...args, "--", "/bin/sh", sessionPaths(store, id).launch, IN_SANDBOX].map(shellQuote).join(" ")}`;
+}
+
+export async function workspaceLaunch(store: ProjectStore, id: string, record: SessionRecord, opts: { bin: string }): Promise<WorkspaceLaunch> {
   const config = workspaceConfig(store.root);
+  const sandbox = (record.sandbox ?? "") as SandboxMode;
+  // Settled before anything of this launch is made (a sandbox that cannot run here refuses).
+  refuseUnsandboxable(sandbox);
   // The block is the session's from here until it stops (written on its record under the ports lock).
   const ports = config.ports > 0 ? blockText(await assignPorts(store, id, config.ports, config.portRange)) : undefined;
   const setup = config.setup.kind !== "none" && setupDue(store, id);
-  const lines: string[] = [];
-  // The runner prints to the pane and the log; the agent starts only when it succeeded.
-  if (setup) lines.push('"$SPEX_BIN" internal setup || exit $?');
+  // The runner prints to the pane and the log; the agent starts only when it succeeded. Setup
+  // is the project's own (trusted config): it runs outside the sandbox, like the launcher command line.
+  const setupLine = '"$SPEX_BIN" internal setup || exit $?';
+  const lines = sandbox
+    ? [`if [ "\${1:-}" != ${IN_SANDBOX} ]; then`, ...(setup ? [`  ${setupLine}`] : []), `  ${sandboxExec(store, id, record, sandbox, opts.bin)}`, "fi"]
+    : setup
+      ? [setupLine]
+      : [];
   return {
-    env: { SPEX_WORKTREE: record.worktree_path, ...portEnv(ports) },
+    env: { SPEX_WORKTREE: record.worktree_path, ...portEnv(ports), ...(sandbox ? { SPEX_SANDBOX: sandbox } : {}) },
     lines,
     // The runner ends the setup at its limit; a little more for it to say so.
     extraWaitMs: setup ? config.setupTimeoutSec * 1000 + 5000 : 0,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { sandboxAvailability } from "../../lib/workspace/sandbox";
 import { type Served, branches, http, serve, sessionCount, worktrees } from "./backend-support";
 
 let sb: Sandbox;
@@ -158,6 +159,19 @@ describe("refusals", () => {
     const model = await create({ prompt: "a shell has no model", launcher: "shell", model: "opus", effort: "high" }, "k-model");
     expect([model.status, model.json.error.code]).toEqual([400, "usage"]);
     expect((await create({ prompt: "no group", launcher: "shell", group: "nope" }, "k-nogroup")).json.error.code).toBe("group_not_found");
+  });
+
+  test("sandbox is a create option as --sandbox is: true or on, no-network, off; anything else refused (issue 26)", async () => {
+    const bad = await create({ prompt: "a sandbox of sorts", launcher: "shell", sandbox: "maybe" }, "k-sandbox-bad");
+    expect([bad.status, bad.json.error.code]).toEqual([400, "field_invalid"]);
+    const off = await create({ prompt: "no sandbox", launcher: "shell", sandbox: "off" }, "k-sandbox-off");
+    expect(off.status).toBe(201);
+    expect("sandbox" in off.json).toBe(false);
+    if (!sandboxAvailability().usable) return;
+    const on = await create({ prompt: "in a sandbox", launcher: "shell", sandbox: true }, "k-sandbox-on");
+    expect([on.status, on.json.sandbox]).toEqual([201, "on"]);
+    const offline = await create({ prompt: "offline", launcher: "shell", sandbox: "no-network", noQueue: false }, "k-sandbox-net");
+    expect([offline.status, offline.json.sandbox]).toEqual([201, "no-network"]);
   });
 
   test("a body over the size limit is refused with 413", async () => {

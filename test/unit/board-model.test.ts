@@ -101,6 +101,15 @@ describe("board columns", () => {
     expect(cost.cell(rows[0]!, { now: 0, depth: 0 })).toBe("");
   });
 
+  test("PORTS shows once a running session holds a port block (issue 26 item 3)", () => {
+    const none = [sessionRow()];
+    expect(shownColumns(none).map((c) => c.key)).not.toContain("ports");
+    const rows = [sessionRow(), sessionRow({ ports: "20000-20009" })];
+    const ports = shownColumns(rows).find((c) => c.key === "ports")!;
+    expect(ports.cell(rows[1]!, { now: 0, depth: 0 })).toBe("20000-20009");
+    expect(ports.cell(rows[0]!, { now: 0, depth: 0 })).toBe("");
+  });
+
   test("MACHINE shows with --all-machines (rows that carry their machine), as wide as the longest name", () => {
     expect(shownColumns([sessionRow()]).map((c) => c.key)).not.toContain("machine");
     const rows: ListRow[] = [{ ...sessionRow(), machine: "here" }, { ...sessionRow(), machine: "build-box" }];

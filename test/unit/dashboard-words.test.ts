@@ -1,7 +1,7 @@
 // The dashboard says what happened in words (issue 17): a question, a
 // message and its delivery, a merge — not field names.
 import { describe, expect, test } from "bun:test";
-import { eventWords, rowNote, statusTags } from "../../web/words";
+import { eventWords, firstPort, portsText, rowNote, statusTags } from "../../web/words";
 import { sessionRow } from "../../lib/board/ui/test-rows";
 
 const names = (id: string) => ({ "1111": "ops lead" })[id] ?? id.slice(0, 4);
@@ -46,4 +46,12 @@ describe("statusTags", () => {
     expect(statusTags(sessionRow({ display: "review", liveness: "offline", offlineReason: "killed", archived: true }))).toEqual(["offline", "killed", "archived"]);
     expect(statusTags(sessionRow({ display: "idle", liveness: "online" }))).toEqual([]);
   });
+});
+
+test("the ports column: a running session's block as SPEX_PORTS says it, nothing without one, sorted by its first port (issue 26 item 3)", () => {
+  expect(portsText({ ports: "20010-20019" })).toBe("20010-20019");
+  expect(portsText({ ports: null })).toBe("");
+  expect(portsText({})).toBe("");
+  expect(firstPort({ ports: "20010-20019" })).toBe(20010);
+  expect(firstPort({ ports: null })).toBe(0);
 });

@@ -44,6 +44,8 @@ export const COLUMNS: Column[] = [
   // ls's AGE: since the session was made.
   { key: "age", header: "AGE", width: 4, cell: (r, c) => ok(r, (s) => ageOf(s.createdAt, c.now), "") },
   // ls's COST: what the agent's transcript says it spent, once any session on the board has usage.
+  // The port block a running session holds (docs/workspace.md), once any session on the board has one.
+  { key: "ports", header: "PORTS", width: 11, cell: (r) => ok(r, (s) => s.ports ?? "", ""), shown: (rows) => rows.some((r) => r.kind === "ok" && !!r.ports) },
   { key: "cost", header: "COST", width: 7, cell: (r) => ok(r, (s) => costWord(s.usage), ""), shown: (rows) => rows.some((r) => r.kind === "ok" && r.usage) },
 ];
 

@@ -1,0 +1,192 @@
+// The sandbox (issue 26 item 4): `session new --sandbox` and a launcher's
+// "sandbox" run the agent under bubblewrap: its worktree and the git folder
+// writable, the rest of the file system read-only, the network on unless
+// no-network, and spex's own hooks and calls from inside still working.
+// Driven through the built binary against real bwrap, tmux and git.
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { type Server, createServer } from "node:net";
+import { join } from "node:path";
+import { shellQuote } from "../../lib/tmux/quote";
+import { sandboxAvailability } from "../../lib/workspace/sandbox";
+import { type Sandbox, madeBySpex, makeRepo, sandbox, waitFor } from "../support/sandbox";
+import { installed } from "../support/shell-sessions";
+
+let sb: Sandbox;
+let server: Server | undefined;
+afterEach(() => {
+  server?.close();
+  server = undefined;
+  sb?.cleanup();
+});
+
+const bwrap = sandboxAvailability();
+const skip = !bwrap.usable || !installed("bash");
+const why = !bwrap.usable ? `bubblewrap cannot make a sandbox here: ${bwrap.reason}` : "bash is not installed";
+
+/** spex run in `repo` (a project of its own, not the sandbox's default one). */
+function spexIn(repo: string, args: string[], env: Record<string, string> = {}) {
+  return sb.spex(args, { cwd: repo, env });
+}
+
+function rowIn(repo: string, id: string): Record<string, any> {
+  return (JSON.parse(spexIn(repo, ["session", "ls", "--all", "--json"]).stdout) as Record<string, any>[]).find((r) => r.id === id)!;
+}
+
+function screenOf(name: string): string {
+  return sb.tmux(["capture-pane", "-p", "-t", `=${name}:`, "-S", "-60"]).stdout;
+}
+
+async function fileIn(dir: string, name: string, timeoutMs = 20000): Promise<string> {
+  const p = join(dir, name);
+  await waitFor(() => existsSync(p) && readFileSync(p, "utf8").endsWith("\n"), `${name} in ${dir}`, timeoutMs);
+  return readFileSync(p, "utf8");
+}
+
+describe("the sandbox", () => {
+  test.skipIf(skip)(
+    `${skip ? `(skipped: ${why}) ` : ""}inside --sandbox a write outside the worktree fails and one inside succeeds, git commit works, the session reports its lifecycle, and an odd folder name is only a name`,
+    async () => {
+      sb = sandbox();
+      // A name the generated bwrap line must carry as data: spaces, quotes and a command substitution.
+      const repo = makeRepo(join(sb.dir, `odd $(touch pwned) 'q' repo`), sb.env);
+      writeFileSync(
+        join(repo, "spexcode.local.json"),
+        JSON.stringify({ launchers: { box: { harness: "shell", command: "bash" }, quiet: { harness: "shell", command: "sh -c 'exec sleep 600' quiet" } } }),
+      );
+      const r = spexIn(repo, ["session", "new", "--launcher", "box", "--sandbox", "--json", "echo in > inside.txt"], { SHELL: installed("bash") });
+      expect(r.stderr).toBe("");
+      const created = JSON.parse(r.stdout);
+      expect(created.ready).toBe(true);
+      expect(created.sandbox).toBe("on");
+      const id: string = created.session_id;
+      const wt: string = created.worktree_path;
+      const send = (text: string) => {
+        const s = spexIn(repo, ["session", "send", id, text]);
+        if (s.code !== 0) throw new Error(`send exited ${s.code}: ${s.stderr}\n--- screen ---\n${screenOf(created.tmux_session)}`);
+      };
+      const waitIdle = () => {
+        const w = spexIn(repo, ["session", "wait", id, "--idle", "--timeout", "30"]);
+        if (w.code !== 0) throw new Error(`wait --idle exited ${w.code}: ${w.stdout}${w.stderr}\n--- screen ---\n${screenOf(created.tmux_session)}`);
+      };
+      // The prompt hook reports rest from inside: wait --idle returns.
+      waitIdle();
+      expect(await fileIn(wt, "inside.txt")).toBe("in\n");
+      expect(rowIn(repo, id).display).toBe("idle");
+
+      // Outside the worktree: the main checkout and HOME are read-only, /tmp is the sandbox's own.
+      const inMain = join(repo, "escaped.txt");
+      const inHome = join(sb.env.HOME!, "escaped.txt");
+      const inTmp = join(sb.dir, "escaped.txt");
+      send(
+        [inMain, inHome, inTmp].map((p, i) => `{ echo out > ${shellQuote(p)}; } 2>/dev/null; echo "$?" >> rc-${i}.txt`).join("; "),
+      );
+      waitIdle();
+      expect((await fileIn(wt, "rc-0.txt")).trim()).not.toBe("0");
+      expect((await fileIn(wt, "rc-1.txt")).trim()).not.toBe("0");
+      await fileIn(wt, "rc-2.txt");
+      for (const p of [inMain, inHome, inTmp]) expect(existsSync(p)).toBe(false);
+
+      // git commits on its branch (objects and refs in the repository's git folder).
+      send("git add inside.txt && git commit -q -m 'made in the sandbox' && echo committed > commit.txt");
+      waitIdle();
+      expect(await fileIn(wt, "commit.txt")).toBe("committed\n");
+      expect(sb.git(["log", "-1", "--format=%s", created.branch], repo).trim()).toBe("made in the sandbox");
+
+      // A session from inside would need a worktree outside what it may write: refused, said plainly.
+      send("spex session new --launcher quiet --json child > child.json");
+      waitIdle();
+      expect(JSON.parse(await fileIn(wt, "child.json")).error.code).toBe("sandbox_confined");
+
+      // Shown: ls --json and show carry the sandbox.
+      expect(rowIn(repo, id).sandbox).toBe("on");
+      expect(JSON.parse(spexIn(repo, ["session", "show", id, "--json"]).stdout).workspace.sandbox).toBe("on");
+
+      // The lifecycle from inside to the end: done --then stop.
+      send("spex session done --propose nothing --then stop");
+      await waitFor(() => rowIn(repo, id)?.stopped === true, "done --then stop to stop the session", 20000, 100).catch((e) => {
+        throw new Error(`${(e as Error).message}\n--- screen ---\n${screenOf(created.tmux_session)}`);
+      });
+      expect(rowIn(repo, id).lifecycle).toBe("awaiting");
+
+      // Nothing in the folder's name ever ran.
+      expect(spawnSync("find", [sb.dir, "-name", "pwned"], { encoding: "utf8" }).stdout).toBe("");
+    },
+    120000,
+  );
+
+  test.skipIf(skip)(
+    `${skip ? `(skipped: ${why}) ` : ""}a launcher's "sandbox": true applies without the flag, --sandbox=no-network takes the network away, --sandbox=off runs it free`,
+    async () => {
+      sb = sandbox();
+      server = createServer((c) => c.end());
+      await new Promise<void>((ok) => server!.listen(0, "127.0.0.1", ok));
+      const port = (server.address() as { port: number }).port;
+      // The agent: can it reach a listener on this machine's loopback, and write in the main checkout?
+      const agent =
+        `bash -c 'if (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null; then echo up; else echo down; fi > net.txt; ` +
+        `if { echo x > "$SPEX_PROJECT_ROOT/escaped-$SPEX_SESSION_ID"; } 2>/dev/null; then echo wrote; else echo refused; fi > main.txt; exec sleep 600' agent ${port}`;
+      writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { boxed: { harness: "shell", command: agent, sandbox: true } } }));
+      const start = (extra: string[]) => {
+        const r = sb.spex(["session", "new", "--launcher", "boxed", ...extra, "--json", "probe"]);
+        expect(r.stderr).toBe("");
+        return JSON.parse(r.stdout) as { session_id: string; worktree_path: string; sandbox?: string };
+      };
+      const byDefault = start([]);
+      const offline = start(["--sandbox=no-network"]);
+      const free = start(["--sandbox=off"]);
+      const seen = async (s: { worktree_path: string }) => [(await fileIn(s.worktree_path, "net.txt")).trim(), (await fileIn(s.worktree_path, "main.txt")).trim()];
+      expect(await seen(byDefault)).toEqual(["up", "refused"]);
+      expect(await seen(offline)).toEqual(["down", "refused"]);
+      expect(await seen(free)).toEqual(["up", "wrote"]);
+      expect(byDefault.sandbox).toBe("on");
+      expect(offline.sandbox).toBe("no-network");
+      // No sandbox: the record keeps its exact old shape (no field at all).
+      expect("sandbox" in free).toBe(false);
+      expect(existsSync(join(sb.repo, `escaped-${byDefault.session_id}`))).toBe(false);
+      expect(existsSync(join(sb.repo, `escaped-${free.session_id}`))).toBe(true);
+    },
+    120000,
+  );
+
+  test("a bubblewrap that cannot make a sandbox: doctor says so, and new --sandbox refuses before anything is made", () => {
+    sb = sandbox();
+    // A bwrap that answers --version but, as with user namespaces turned off, makes no sandbox.
+    const fake = join(sb.dir, "fake-bin");
+    mkdirSync(fake);
+    writeFileSync(join(fake, "bwrap"), '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.0.0"; exit 0; fi\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
+    chmodSync(join(fake, "bwrap"), 0o755);
+    const env = { PATH: `${fake}:${process.env.PATH}` };
+    writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { agent: { harness: "shell", command: "sh -c 'exec sleep 600' agent" } } }));
+
+    const report = JSON.parse(sb.spex(["doctor", "--json"], { env }).stdout);
+    const line = report.checks.find((c: any) => c.name === "sandbox");
+    expect(line).toMatchObject({ ok: false, required: false, code: "sandbox_unavailable" });
+    expect(line.detail).toContain("No permissions to create new namespace");
+
+    const before = madeBySpex(sb);
+    const r = sb.spex(["session", "new", "--launcher", "agent", "--sandbox", "--json", "boxed"], { env });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe("sandbox_unavailable");
+    expect(r.stderr).toContain("spex doctor");
+    expect(madeBySpex(sb)).toEqual(before);
+
+    // A value that is not a sandbox is a usage error.
+    const bad = sb.spex(["session", "new", "--launcher", "agent", "--sandbox=maybe", "boxed"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--sandbox=no-network");
+    // Its value goes after "=": a separate word is said so, not taken for a second prompt word.
+    const spaced = sb.spex(["session", "new", "--launcher", "agent", "--sandbox", "no-network", "boxed"]);
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain("write --sandbox=no-network");
+  });
+
+  test.skipIf(!bwrap.usable)(`${bwrap.usable ? "" : `(skipped: ${why}) `}doctor reports a bubblewrap that works`, () => {
+    sb = sandbox();
+    const report = JSON.parse(sb.spex(["doctor", "--json"]).stdout);
+    const line = report.checks.find((c: any) => c.name === "sandbox");
+    expect(line).toMatchObject({ ok: true });
+    expect(line.detail).toContain("usable");
+  });
+});
