@@ -83,7 +83,8 @@ for (const c of CASES) {
       // A CLI's first start on a busy machine can take a while: the wait for its start hook is widened, not skipped.
       sb.env.SPEX_READY_TIMEOUT_MS = "120000";
       const resumed = await spexAsync(sb, ["session", "resume", "--all", "--json"]);
-      expect({ code: resumed.code, stderr: resumed.stderr }).toEqual({ code: 0, stderr: "" });
+      const refusals = resumed.stdout ? JSON.parse(resumed.stdout).entries.filter((e: any) => e.error).map((e: any) => e.error) : [];
+      expect({ code: resumed.code, stderr: resumed.stderr, refusals }).toEqual({ code: 0, stderr: "", refusals: [] });
       expect(JSON.parse(resumed.stdout).entries.map((e: any) => [e.id, e.reason, e.outcome, e.ready])).toEqual([[id, "machine_restarted", "launched", true]]);
       const argv = readFileSync(`/proc/${storedRecord(sb.home, id).agent_pid}/cmdline`, "utf8").split("\0");
       expect(argv.join(" ")).toContain(native);
