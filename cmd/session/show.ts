@@ -28,6 +28,7 @@ export class SessionShowCommand extends RemotableCommand {
 
   async execute(): Promise<number> {
     const { detail, screen, json } = await showSession(currentProject(), this.selector);
+    const budget = json.budget as import("../../lib/attention/enforce").BudgetView | null | undefined;
     if (this.json) {
       writeJson(this.context.stdout, json);
       return 0;
@@ -56,6 +57,12 @@ export class SessionShowCommand extends RemotableCommand {
       ["proposal", row.proposal],
       ["note", detail.note],
       ["stall", row.stall ?? ""],
+      [
+        "budget",
+        budget
+          ? `${[budget.usd !== null ? formatCost(budget.usd) : "", budget.tokens !== null ? `${budget.tokens} tokens` : ""].filter(Boolean).join(" or ")}, ${budget.percent} % spent${budget.hard ? ", hard" : ""}${budget.scope === "tree" ? ", with its children" : ""} (from ${budget.source})`
+          : "",
+      ],
       [
         "usage",
         row.usage

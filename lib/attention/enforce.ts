@@ -189,3 +189,23 @@ async function notifyBudget(store: ProjectStore, state: BudgetState, change: { a
   if (!after) return;
   await announce(store, payloadOf("budget", after, change?.beforeView ?? after, { budget: facts(state) }));
 }
+
+export interface BudgetView {
+  usd: number | null;
+  tokens: number | null;
+  hard: boolean;
+  scope: "session" | "tree";
+  source: string;
+  spentUsd: number | null;
+  spentTokens: number;
+  percent: number;
+  exceeded: boolean;
+}
+
+/** A session's own budget as `show` presents it, or null without one. */
+export function budgetView(store: ProjectStore, id: string): BudgetView | null {
+  const budget = readBudget(store, id);
+  if (!budget) return null;
+  const s = budgetState(store, id, budget, () => records(store));
+  return { usd: budget.usd, tokens: budget.tokens, hard: budget.hard, scope: budget.scope, source: budget.source, spentUsd: s.spentUsd, spentTokens: s.spentTokens, percent: Math.floor(s.percent), exceeded: budget.exceeded };
+}

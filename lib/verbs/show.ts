@@ -4,6 +4,7 @@
 import { settleFence } from "../launch/settle";
 import { publicRecord, readSession } from "../record";
 import { refreshUsage } from "../attention/usage";
+import { budgetView } from "../attention/enforce";
 import { type SessionDetail, detailOf, readSessionScreen, resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
 
@@ -25,5 +26,5 @@ export async function showSession(store: ProjectStore, selector: string): Promis
   // A session with a pane shows what it shows now; the saved last screen stays for the one without.
   const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;
   const screen = now?.source === "pane" ? now.screen : null;
-  return { detail, screen, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen } };
+  return { detail, screen, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen, budget: reading.kind === "ok" ? budgetView(store, reading.id) : null } };
 }

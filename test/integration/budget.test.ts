@@ -105,6 +105,8 @@ describe("budgets", () => {
     expect(hook(s, rec.session_id, "stop", "Stop").code).toBe(0);
     expect(storedRecord(s.home, rec.session_id)).toMatchObject({ status: "parked", note: "budget_exceeded", declared: "park" });
     expect(readBudgetFile(s, rec.session_id)).toMatchObject({ warned: true, exceeded: true });
+    expect(okJson(s.spex(["session", "show", rec.session_id, "--json"])).budget).toMatchObject({ tokens: 450, usd: null, spentTokens: 570, percent: 126, exceeded: true, source: "flag" });
+    expect(s.spex(["session", "show", rec.session_id]).stdout).toContain("budget   450 tokens, 126 % spent (from flag)");
     await waitFor(() => notices().length === 2, "the 100 % notice");
     expect(notices()[1]).toMatchObject({ event: "budget", status: "parked", note: "budget_exceeded", budget: { percent: 126, spentTokens: 570 } });
     // The Stop of a later turn (still over, already parked) notifies nothing more; nor does a tool call.
