@@ -73,6 +73,8 @@ import { MachineLsCommand } from "./machine/ls";
 import { MachineRmCommand } from "./machine/rm";
 import { MachineInstallCommand } from "./machine/install";
 import { BoardCommand } from "./board";
+import { InternalSetupCommand } from "./internal/setup";
+import { SessionForwardCommand } from "./session/forward";
 
 export const commands: CommandClass<any>[] = [
   SessionLsCommand,
@@ -141,4 +143,6 @@ export const commands: CommandClass<any>[] = [
   MachineRmCommand,
   MachineInstallCommand,
   BoardCommand,
+  InternalSetupCommand,
+  SessionForwardCommand,
 ];

@@ -6,5 +6,6 @@ set -u
 # A nested launch from inside Claude Code must not look like a child of it.
 unset CLAUDECODE CLAUDE_CODE_ENTRYPOINT
 cd @@WORKTREE@@ || exit 97
+@@WORKSPACE@@
 @@RECORD_PID@@
 exec @@COMMAND@@ @@ARGS@@ @@PROMPT@@

@@ -4,5 +4,6 @@
 set -u
 @@ENV@@
 cd @@WORKTREE@@ || exit 97
+@@WORKSPACE@@
 @@RECORD_PID@@
 exec @@COMMAND@@ @@ARGS@@ @@PROMPT@@

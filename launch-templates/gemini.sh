@@ -6,5 +6,6 @@ set -u
 # The pane is interactive by construction; CI=true would make Gemini CLI treat it as a pipe and exit.
 unset CI
 cd @@WORKTREE@@ || exit 97
+@@WORKSPACE@@
 @@RECORD_PID@@
 exec @@COMMAND@@ @@ARGS@@ @@PROMPT@@

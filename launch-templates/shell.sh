@@ -5,6 +5,7 @@
 set -u
 @@ENV@@
 cd @@WORKTREE@@ || exit 97
+@@WORKSPACE@@
 @@RECORD_PID@@
 @@SETUP@@
 exec @@COMMAND@@ @@ARGS@@ @@PROMPT@@

@@ -8,8 +8,8 @@
 type NodeCrypto = typeof import("node:crypto");
 let nodeCrypto: NodeCrypto | undefined;
 
-/** SHA-256 of the text's UTF-8 bytes, lower-case hex. */
-export function sha256Hex(text: string): string {
+/** SHA-256 of the text's UTF-8 bytes (or of the bytes given), lower-case hex. */
+export function sha256Hex(text: string | Uint8Array): string {
   if (typeof Bun !== "undefined") return new Bun.CryptoHasher("sha256").update(text).digest("hex");
   // A require the Bun bundle keeps lazy; only Node reaches it.
   nodeCrypto ??= require("node:crypto") as NodeCrypto;

@@ -130,8 +130,9 @@ export async function api<T>(method: "GET" | "POST", path: string, body?: unknow
   if (!res.ok) {
     const err = json.error ?? {};
     if (res.status === 401) onUnauthorized(err.code ?? "");
-    const { code = "", message = `HTTP ${res.status}`, ...details } = err;
-    throw new ApiError(`${message}${code ? ` [${code}]` : ""}`, code, res.status, details);
+    const { code = "", message = `HTTP ${res.status}`, hint = "", ...details } = err;
+    // As the CLI prints it: what happened; what to do [code].
+    throw new ApiError(`${message}${hint ? `; ${String(hint)}` : ""}${code ? ` [${code}]` : ""}`, code, res.status, details);
   }
   return json as T;
 }

@@ -3,6 +3,7 @@
 // few at a time; the bar says how many went and why any did not.
 import { api, sessionPath } from "./api";
 import { byId } from "./dom";
+import { outcome } from "./outcomes";
 import type { SessionTable } from "./table";
 
 const AT_ONCE = 3;
@@ -56,6 +57,8 @@ export class BulkBar {
     this.running = false;
     result.textContent = `${verb}: ${done} done${failed.length ? `, ${failed.length} refused — ${failed.join("; ")}` : ""}`;
     result.className = failed.length ? "error" : "muted";
+    // Archived rows leave the list, and the bar with them: what happened stays on screen.
+    if (verb === "archive") outcome(result.textContent, { error: failed.length > 0 });
     this.render();
   }
 }

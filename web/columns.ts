@@ -71,7 +71,7 @@ export const COLUMNS: Column[] = [
     sort: (row) => STATUS_ORDER.indexOf(row.display) + 1 || STATUS_ORDER.length + 1,
   },
   { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
-  { key: "live", header: "live", wide: true, text: (row) => row.liveness, tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
+  { key: "live", header: "live", wide: true, text: (row) => (row.kind === "ok" && row.offlineReason ? `${row.liveness} · ${row.offlineReason}` : row.liveness), tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
   { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
   { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
   { key: "cost", header: "cost", wide: true, text: (row) => ok(row, costText, ""), sort: (row) => ok(row, (r) => r.usage?.costUsd ?? r.usage?.total ?? -1, -1) },

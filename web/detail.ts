@@ -2,8 +2,10 @@
 // the screen and the timeline in words (Overview); files and diff with the
 // merge controls (Changes); the live pane (Terminal).
 import { api, sessionPath } from "./api";
+import { act, closeWithPlan } from "./actions";
 import { age, byId, el } from "./dom";
 import { ChangesView } from "./diff-view";
+import { QuarantineForm } from "./quarantine";
 import type { SessionTable } from "./table";
 import type { Route, Tab } from "./router";
 import type { Detail, Row, TimelineEvent } from "./types";
@@ -22,15 +24,24 @@ export class DetailPanel {
   private screenAt = 0;
   private screenTimer: ReturnType<typeof setTimeout> | null = null;
   readonly changes: ChangesView;
+  private readonly quarantine: QuarantineForm;
 
   /** `route` hears where the panel went (a URL for it); `push` says a new history entry. */
   constructor(private readonly table: SessionTable, private readonly pane: PaneView, private readonly route: (r: Route | null, push: boolean) => void) {
     this.changes = new ChangesView((o) => this.result(o), (id) => table.label(id));
+    this.quarantine = new QuarantineForm((o) => this.result(o));
     byId("d-close-panel").addEventListener("click", () => this.close());
     byId("act-stop").addEventListener("click", () => void this.act("stop", "Stop %s? Its agent and tmux session end; the worktree stays."));
     byId("act-resume").addEventListener("click", () => void this.act("resume", null));
-    byId("act-archive").addEventListener("click", () => void this.act("archive", "Archive %s? Its agent stops and it leaves the list (its last screen is kept).", { stop: true }));
-    byId("act-close").addEventListener("click", () => void this.act("close", "Close %s for good? Its worktree, branch and record are removed."));
+    byId("act-archive").addEventListener("click", () => {
+      const row = this.id ? table.rows.get(this.id) : undefined;
+      // An archived session's button takes it back into the list (its agent is not relaunched).
+      if (row?.kind === "ok" && row.archived) void this.act("archive", null, { restore: true });
+      else void this.act("archive", "Archive %s? Its agent stops and it leaves the list (its last screen is kept).", { stop: true });
+    });
+    byId("act-close").addEventListener("click", () => {
+      if (this.id) void closeWithPlan(this.id, table.label(this.id), (o) => this.result(o));
+    });
     byId("act-merge").addEventListener("click", () => {
       this.showTab("changes");
       void this.changes.merge();
@@ -156,6 +167,12 @@ export class DetailPanel {
       fact("error", row.error);
     }
     byId("act-merge").hidden = !(row.kind === "ok" && row.proposal === "merge");
+    // A corrupt record takes no lifecycle action (every writer refuses it): its recovery is quarantine.
+    const ok = row.kind === "ok";
+    for (const b of ["act-stop", "act-resume", "act-archive", "act-close"]) byId(b).hidden = !ok;
+    byId("send-form").hidden = !ok;
+    byId("act-archive").textContent = ok && row.archived ? "unarchive" : "archive";
+    this.quarantine.show(ok ? null : row.id);
   }
 
   private loadTimeline(): void {
@@ -220,15 +237,6 @@ export class DetailPanel {
   private async act(verb: string, confirmText: string | null, body: Record<string, unknown> = {}): Promise<unknown> {
     const id = this.id;
     if (!id) return undefined;
-    if (confirmText && !confirm(confirmText.replace("%s", this.table.label(id)))) return undefined;
-    this.result(`${verb}…`);
-    try {
-      const r = await api<{ messageId?: string; state?: string; reason?: string }>("POST", sessionPath(id, `/${verb}`), body);
-      this.result(verb === "send" ? `message ${r.messageId}: ${r.state}${r.reason ? ` (${r.reason})` : ""}` : `${verb}: done`);
-      return r;
-    } catch (e) {
-      this.result(e as Error);
-      return undefined;
-    }
+    return act(id, this.table.label(id), verb, confirmText, body, (o) => this.result(o));
   }
 }

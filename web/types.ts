@@ -18,6 +18,8 @@ export interface OkRow {
   note: string;
   display: string;
   liveness: string;
+  /** Why the agent of an offline session is gone: machine_restarted, tmux_server_gone, agent_exited, killed (null otherwise). */
+  offlineReason?: string | null;
   harness: string;
   launcher: string;
   tmuxSession: string;

@@ -27,7 +27,7 @@ export class SessionLsCommand extends RemotableCommand {
       - \`parked\`, \`queued\`: the same lifecycles; live \`idle\`
       - \`review\`, \`done\`, \`close-pending\`: a proposal of \`merge\`, \`nothing\`, \`close\` (whatever the lifecycle)
       - \`starting\`: a launch waiting for its agent to be ready
-      - \`offline\`: no live agent process (stopped, or it exited); live shows its pane \`idle\` at a shell, \`dead\`, or not at all
+      - \`offline\`: no live agent process (stopped, or it exited); live shows its pane \`idle\` at a shell, \`dead\`, or not at all. The row says why (\`offlineReason\` in JSON): \`· machine_restarted\` (it started before this boot), \`· tmux_server_gone\`, \`· agent_exited\` (it ended on its own), \`· killed\` (stop, close or archive --stop); \`spex session resume --all\` brings back the first three
       - \`retired\`: the worktree is gone; \`corrupt\`: the record is not a usable record; \`unreadable\`: the system refused to read it
 
       live also says \`needs_attention\` for any pane with a dialog on screen, whatever the lifecycle. \`send\` and the timeline speak in lifecycles (\`the agent is active\` = \`working\`); the tmux status segment and the dashboard use the display statuses.

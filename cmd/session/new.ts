@@ -3,7 +3,7 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { RemotableCommand } from "../remotable";
 import type { RemoteSpec } from "../../lib/machines";
-import { reportWarning, writeJson } from "../../lib/cli/output";
+import { printable, reportWarning, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
@@ -89,6 +89,8 @@ export class SessionNewCommand extends RemotableCommand {
       onWaiting,
     }).finally(() => spinner.stop());
     for (const warning of result.stuck ?? []) reportWarning(warning, this.context.stderr);
+    // Ignored files the project asked for that were left out (lib/workspace): said, not fatal.
+    for (const s of result.included?.skipped ?? []) this.context.stderr.write(printable(`spex: not copied into the worktree: ${s.path} (${s.reason})\n`));
     if (this.json) {
       writeJson(this.context.stdout, json);
       return 0;
@@ -104,6 +106,7 @@ export class SessionNewCommand extends RemotableCommand {
           : "starting";
     this.context.stdout.write(
       `created ${id8} "${labelOf(r)}" (${state})\n  branch   ${r.branch}\n  worktree ${r.worktree_path}\n` +
+        (result.included?.copied.length ? `  included ${result.included.copied.map((c) => c.path).join(", ")}\n` : "") +
         (this.noLaunch ? `  launch   spex session resume ${id8}\n` : `  attach   spex session attach ${id8}\n`),
     );
     return 0;

@@ -6,6 +6,16 @@ import { printable, trimScreen, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { showSession } from "../../lib/verbs/show";
 import { formatCost, formatTokens } from "../../lib/attention/usage/summary";
+import { REASON_TEXT } from "../../lib/survive/reason";
+import type { WorkspaceDetail } from "../../lib/workspace/detail";
+
+/** The last setup in one line: how it went and where its log is. */
+function workspaceSetupLine(w: WorkspaceDetail | null): string {
+  const s = w?.setup;
+  if (!s) return "";
+  const how = s.state === "failed" ? `failed (${s.reason ?? "see the log"})` : s.state === "ok" ? "done" : "running";
+  return `${how}, log ${s.log}`;
+}
 
 export class SessionShowCommand extends RemotableCommand {
   static paths = [["session", "show"]];
@@ -27,8 +37,7 @@ export class SessionShowCommand extends RemotableCommand {
   selector = Option.String({ name: "SEL" });
 
   async execute(): Promise<number> {
-    const { detail, screen, json } = await showSession(currentProject(), this.selector);
-    const budget = json.budget as import("../../lib/attention/enforce").BudgetView | null | undefined;
+    const { detail, screen, json, workspace, budget } = await showSession(currentProject(), this.selector);
     if (this.json) {
       writeJson(this.context.stdout, json);
       return 0;
@@ -43,6 +52,7 @@ export class SessionShowCommand extends RemotableCommand {
       ["session", row.id],
       ["label", row.label],
       ["status", `${row.display} (lifecycle ${row.lifecycle}, ${row.liveness})`],
+      ["offline", row.offlineReason ? `${row.offlineReason}: ${REASON_TEXT[row.offlineReason]}` : ""],
       ["stopped", row.stopped ? `yes: the agent was stopped; \`spex session resume ${row.shortId}\` relaunches it` : ""],
       ["archived", row.archived ? "yes: hidden from `spex session ls` unless --all" : ""],
       ["branch", row.branch],
@@ -54,6 +64,10 @@ export class SessionShowCommand extends RemotableCommand {
       ["folder", row.directory],
       ["queued", row.queuePosition !== null ? `#${row.queuePosition}: it launches when a slot frees` : ""],
       ["files", row.files === null ? "(files.json cannot be read)" : row.files.join(", ")],
+      ["setup", workspaceSetupLine(workspace)],
+      ["included", workspace?.included ? [...workspace.included.copied.map((c) => c.path), ...workspace.included.skipped.map((s) => `not ${s.path} (${s.reason})`)].join(", ") : ""],
+      ["ports", workspace?.ports ? `${workspace.ports} (SPEX_PORT ${workspace.ports.split("-")[0]})` : ""],
+      ["sandbox", workspace?.sandbox ?? ""],
       ["proposal", row.proposal],
       ["note", detail.note],
       ["stall", row.stall ?? ""],

@@ -94,14 +94,14 @@ export async function createRemote(authority: Extract<Authority, { kind: "remote
     });
   }
   if (answer.status !== 200 && answer.status !== 201) throw answerError(answer.status, answer.body, authority.url);
-  let parsed: SessionRecord & { prompt: string; ready: boolean; replayed: boolean; group?: string; queuePosition?: number | null };
+  let parsed: SessionRecord & { prompt: string; ready: boolean; replayed: boolean; group?: string; queuePosition?: number | null; included?: CreateResult["included"] };
   try {
     parsed = JSON.parse(answer.body);
   } catch {
     throw answerError(answer.status, answer.body, authority.url);
   }
-  const { prompt, ready, replayed, group, queuePosition, ...record } = parsed;
-  return { record: record as SessionRecord, prompt, ready, replayed, group: group ?? "", queuePosition: queuePosition ?? null };
+  const { prompt, ready, replayed, group, queuePosition, included, ...record } = parsed;
+  return { record: record as SessionRecord, prompt, ready, replayed, group: group ?? "", queuePosition: queuePosition ?? null, ...(included ? { included } : {}) };
 }
 
 export interface AuthorityCreateInput extends CreateInput {

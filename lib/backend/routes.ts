@@ -76,7 +76,7 @@ async function create(ctx: RouteContext): Promise<Reply> {
   );
   return {
     status: result.replayed ? 200 : 201,
-    body: { ...result.record, prompt: result.prompt, ready: result.ready, replayed: result.replayed, group: result.group, queuePosition: result.queuePosition },
+    body: { ...result.record, prompt: result.prompt, ready: result.ready, replayed: result.replayed, group: result.group, queuePosition: result.queuePosition, ...(result.included ? { included: result.included } : {}) },
   };
 }
 

@@ -15,8 +15,11 @@ async function quietly(read: () => string[] | Promise<string[]>): Promise<string
   }
 }
 
-/** A name worth offering: one shell word, nothing a terminal would act on. */
-const offerable = (name: unknown): name is string => typeof name === "string" && name !== "" && !/[\s\u0000-\u001f\u007f-\u009f]/u.test(name);
+/**
+ * A name worth offering: one line, nothing a terminal would act on. Blanks and
+ * shell syntax are fine: the completion scripts quote every candidate.
+ */
+const offerable = (name: unknown): name is string => typeof name === "string" && name !== "" && !/[\u0000-\u001f\u007f-\u009f]/u.test(name);
 
 /** Each session's short id, and its name when it has one. */
 export function sessionWords(sessionsDir: string): string[] {

@@ -43,6 +43,7 @@ export const STATUS_TONE: Record<string, StatusTone> = {
   review: "magenta",
   done: "magenta",
   "close-pending": "magenta",
+  setup_failed: "red",
   offline: "dim",
   retired: "dim",
 };
@@ -53,13 +54,15 @@ const STATUS_COLOR = (status: string) => TONE_SGR[STATUS_TONE[status] ?? "plain"
 /** Statuses that stand for the agent's proposal, which outlives the agent itself. */
 const PROPOSALS = new Set(["review", "done", "close-pending"]);
 
-/** The status as a row shows it: `queued #N`, `merged`, `· offline` when the agent of a proposal is gone, `(archived)`. */
+/** The status as a row shows it: `queued #N`, `merged`, `· offline` when the agent of a proposal is gone, `· <why>` it is gone, `(archived)`. */
 export function statusWord(r: ListRow): string {
   if (r.kind === "corrupt") return r.display;
   let shown = r.queuePosition !== null ? `queued #${r.queuePosition}` : r.display;
   // A merge proposal that landed is no longer waiting for review.
   if (r.merged) shown = r.display === "review" ? "merged" : `${shown} · merged`;
   if (r.liveness === "offline" && PROPOSALS.has(r.display)) shown = `${shown} · offline`;
+  // Why the agent is gone (machine_restarted, tmux_server_gone, agent_exited, killed: lib/survive).
+  if (r.offlineReason) shown = `${shown} · ${r.offlineReason}`;
   return r.archived ? `${shown} (archived)` : shown;
 }
 

@@ -33,6 +33,9 @@ import { drainLaunchQueue, launchDecision, queuePositionOf } from "./launch-queu
 import type { CreateInput, CreateResult } from "./types";
 import { resolveNewBudget, writeBudget } from "../attention/budget";
 import { sha256Hex, randomId } from "../hash";
+import { includeIntoWorktree } from "../workspace/include";
+import { type IncludedFiles, includedPath, writeIncluded } from "../workspace/include-record";
+import { join } from "node:path";
 
 export type { CreateInput, CreateResult } from "./types";
 
@@ -143,6 +146,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   // Decided under the project lock (inside a closure, hence the widened type).
   let slot = "none" as "launch" | "queue" | "none";
   let launched: LaunchResult | undefined;
+  let included: IncludedFiles | undefined;
   try {
     // The project lock orders creates (the launch slots) and makes "is this name free?" and "make it" one step.
     await withLock(
@@ -182,11 +186,17 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
           copyLocalConfig(store.root, names.worktree);
           await renderWorktree(names.worktree, plan.adapter.name, store.home);
           faultPoint("render");
+          // The ignored files the project asks for (.env…), copied from the main checkout (lib/workspace).
+          included = await includeIntoWorktree(store.root, names.worktree, plan.workspace, plan.config.worktreeRoot);
+          if (included) {
+            noteMade(store, receipt, { included: included.copied.map((c) => join(names.worktree, c.path)) }, true);
+            writeIncluded(store, id, included);
+          }
           writeStoreFile(paths.prompt, input.prompt);
           if (slot === "launch") markLauncher(store, id);
           if (slot === "queue") syncQueueMarker(store, 1);
           writeRecordFile(paths.record, made);
-          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(slot === "launch" ? [launcherFile(store, id)] : [])] }, false);
+          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(slot === "launch" ? [launcherFile(store, id)] : []), ...(included ? [includedPath(store, id)] : [])] }, false);
           faultPoint("record");
         }, { purpose: `create ${id}` });
       },
@@ -209,13 +219,15 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
   } catch (error) {
     // Only what this process made (its receipt names it) is rolled back.
     if (!receipt) throw error;
+    // The session stands once its setup ran and failed: resume runs the setup again (lib/workspace).
+    if (error instanceof SpexError && error.code === "setup_failed") throw error;
     const stuck = await rollBack(store, receipt).then(
       () => undefined,
       (e: unknown) => (e instanceof SpexError ? e : new SpexError("receipt_stuck", String(e))),
     );
     throw afterRollBack(error, stuck);
   }
-  const answer = { prompt: input.prompt, replayed: false, group: plan.group, stuck };
+  const answer = { prompt: input.prompt, replayed: false, group: plan.group, stuck, ...(included ? { included } : {}) };
   if (!launched) {
     // A slot may have freed since the decision: the queue (this session perhaps) gets it now.
     if (slot === "queue") stuck.push(...(await drainLaunchQueue(store)).failed);

@@ -17,9 +17,11 @@ import { spexSocket } from "../tmux";
 import { refuseTooLarge } from "../comms/queue";
 import { type GroupsFile, effectiveDirectory, readGroups, requireGroup } from "../coord/groups";
 import type { CreateInput } from "./types";
+import { type WorkspaceConfig, workspaceConfig } from "../workspace";
 
 export interface CreatePlan {
   config: SpexConfig;
+  workspace: WorkspaceConfig;
   launcher: ResolvedLauncher;
   adapter: HarnessAdapter;
   spawn: SpawnOptions;
@@ -68,6 +70,8 @@ export function refuseBlankPrompt(prompt: string): void {
 export async function planCreate(store: ProjectStore, input: CreateInput): Promise<CreatePlan> {
   refuseBlankPrompt(input.prompt);
   const config = loadConfig(store.root);
+  // The workspace keys too: a bad one refuses here, before anything is made.
+  const workspace = workspaceConfig(store.root);
   const launcher = resolveLauncher(config, input.launcher);
   const adapter = harnessAdapter(launcher.harness);
   const spawn = spawnOptionsFor(adapter.name, { model: input.model, effort: input.effort });
@@ -102,6 +106,7 @@ export async function planCreate(store: ProjectStore, input: CreateInput): Promi
   if (!checkout) throw new SpexError("not_a_git_repo", `${store.root} is not a git checkout`, { hint: "run spex inside a repository" });
   return {
     config,
+    workspace,
     launcher,
     adapter,
     spawn,

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SpexError, errnoCode, isSpexError } from "../errors";
-import { writeStoreFile } from "../nofollow";
+import { lstatOrAbsent, writeStoreFile } from "../nofollow";
 import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
 import { readSession } from "../record";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
@@ -25,6 +25,8 @@ export interface MadeByCreate {
   worktree?: string;
   /** The tmux session the launch opened, by its server-unique id. */
   tmux?: { socket: string; name: string; id: string };
+  /** Ignored files copied into the worktree (lib/workspace), absolute: they go with it, or one by one if it stays. */
+  included?: string[];
 }
 
 /**
@@ -149,6 +151,11 @@ export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<s
   if (worktree) {
     const branch = begun.worktree?.branch ?? made.branch ?? r.branch;
     await step(`worktree ${worktree}`, () => undoWorktree(store.root, { path: worktree, branch, start: begun.branch?.start, made: made.worktree === worktree }));
+  }
+  // Copies of the main checkout's ignored files (secrets, often) never outlive a worktree that stays.
+  const inWorktree = (f: string) => worktree !== undefined && f.startsWith(`${worktree}/`);
+  for (const file of (made.included ?? []).filter(inWorktree)) {
+    if (lstatOrAbsent(file)?.isFile()) await step(`included file ${file}`, () => rmSync(file, { force: true }));
   }
   const branch = made.branch ?? begun.branch?.name;
   if (branch) await step(`branch ${branch}`, () => undoBranch(store.root, { name: branch, start: begun.branch?.start, made: made.branch === branch }));

@@ -3,6 +3,7 @@ import type { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
 import type { BudgetSpec } from "../attention/budget";
 import type { ReadinessWait } from "../launch/start";
+import type { IncludedFiles } from "../workspace/include-record";
 
 export interface CreateInput {
   prompt: string;
@@ -43,6 +44,8 @@ export interface CreateResult {
   group: string;
   /** Waiting for a launch slot: its place in the launch queue (1 launches next), else null. */
   queuePosition: number | null;
+  /** The ignored files copied from the main checkout, and those left out with why (absent: no include configured). */
+  included?: IncludedFiles;
   /** Warnings: create receipts (of other creates) that could not be settled (`receipt_stuck`), queued sessions whose launch this create started and that failed. */
   stuck?: SpexError[];
 }

@@ -13,6 +13,7 @@ import { type Cleanup, type Orphans, findOrphans, noOrphans } from "./orphans";
 import { mcpChecks } from "./mcp";
 import { shellWord } from "../tmux/quote";
 import { notifyCheck } from "../attention/doctor";
+import { readLogoutCheck } from "../survive/doctor";
 
 export interface DoctorCheck {
   name: string;
@@ -100,6 +101,7 @@ export function runDoctor(home: string, store: ProjectStore | undefined): Doctor
   checks.push({ name: "tmux", required: true, ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install it (e.g. `apt-get install tmux`, `brew install tmux`); every session runs in tmux" });
   checks.push(homeCheck(home));
   checks.push(notifyCheck(home, store?.root));
+  checks.push(readLogoutCheck());
   if (!store) {
     checks.push(...launcherChecks(builtinLaunchers()));
     return { ok: checks.every((c) => c.ok || !c.required), project: null, checks, orphans: noOrphans(), cleanup: [] };

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { writeStoreFile } from "../nofollow";
 import { errnoCode } from "../errors";
-import { ownerAlive, selfIdentity } from "../proc";
+import { agentBoot, ownerAlive, selfIdentity } from "../proc";
 import { type PendingOriginal, type RecordChange, type SessionRecord, parseRecord, serializeRecord, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 
@@ -80,6 +80,8 @@ export async function clearFence(store: ProjectStore, id: string, nativeId?: str
         if (leaf) {
           next.agent_pid = leaf.pid;
           next.agent_start = leaf.start;
+          // The boot it started in: a reader after a restart tells a machine that went down from an agent that exited.
+          next.agent_boot = agentBoot();
         }
       }
       return serializeRecord(next) === serializeRecord(r) ? undefined : next;
@@ -114,7 +116,8 @@ export async function restoreOriginal(store: ProjectStore, id: string, opts: { r
       if (r.launch_readiness_pending === "") return undefined;
       const original = JSON.parse(r.launch_readiness_pending) as PendingOriginal;
       if (original.status === "queued" && !opts.requeue) Object.assign(original, { status: "idle", stopped: true });
-      return { ...r, ...original, launch_readiness_pending: "", agent_pid: "", agent_start: "" };
+      // A launch that failed holds no port block (lib/workspace).
+      return { ...r, ...original, launch_readiness_pending: "", agent_pid: "", agent_start: "", ports: "" };
     },
     { reason: "launch-restore", allowRetired: true, purpose: `restore ${id}` },
   );

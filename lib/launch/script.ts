@@ -20,6 +20,8 @@ export interface LaunchScriptInput {
   prompt: string | null;
   /** Lines run just before the exec (templates that have a @@SETUP@@ line). */
   setup?: string[];
+  /** The workspace's lines (lib/workspace: the setup, the sandbox), run before the agent's pid is recorded. */
+  workspace?: string[];
 }
 
 export function renderLaunchScript(i: LaunchScriptInput): string {
@@ -41,8 +43,16 @@ export function renderLaunchScript(i: LaunchScriptInput): string {
     "@@PROMPT@@": i.prompt === null ? "" : shellQuote(promptSeam(i.prompt)),
   };
   // An empty field takes the space before it along; the filled values (the prompt above all) stay byte for byte.
-  return template.replace(/( ?)(@@[A-Z_]+@@)/g, (_m, space: string, key: string) => {
-    const value = fill[key] ?? key;
-    return value === "" ? "" : space + value;
-  });
+  const fillIn = (text: string) =>
+    text.replace(/( ?)(@@[A-Z_]+@@)/g, (_m, space: string, key: string) => {
+      const value = fill[key] ?? key;
+      return value === "" ? "" : space + value;
+    });
+  // The workspace's lines go where the template's own line says, never read as fields; without
+  // any, that line goes whole and the script is the one it always was.
+  const lines = i.workspace ?? [];
+  return template
+    .split("@@WORKSPACE@@\n")
+    .map(fillIn)
+    .join(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
 }

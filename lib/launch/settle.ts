@@ -11,6 +11,7 @@ import type { ProjectStore } from "../store";
 import { exactSession, hasSession, tmuxSync } from "../tmux";
 import { claimedFromQueue, clearFence, launcherAlive, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
 import { keepQueueMarker } from "./queue-marker";
+import { setupFinishedAt, setupRunning } from "../workspace";
 
 function paneAlive(socket: string, name: string): boolean {
   const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
@@ -23,7 +24,9 @@ export async function settleFence(store: ProjectStore, id: string, now = Date.no
   const reading = readSession(store, id);
   if (reading.kind !== "ok" || !reading.pending) return undefined;
   const { record } = reading;
-  const timedOut = now - Date.parse(record.updatedAt) >= readinessTimeout();
+  // A launch that ran a setup first gets the readiness timeout from the moment the setup finished.
+  const since = Math.max(Date.parse(record.updatedAt), setupFinishedAt(store, id) ?? 0);
+  const timedOut = now - since >= readinessTimeout();
   // A launcher still waiting settles its own fence.
   const launcher = launcherAlive(store, id);
   if (!timedOut && launcher !== false) return undefined;
@@ -33,8 +36,8 @@ export async function settleFence(store: ProjectStore, id: string, now = Date.no
     await clearFence(store, id);
     return "ready";
   }
-  // The launch script has not recorded its pid yet: give it the readiness timeout.
-  if (!leaf && !timedOut && record.tmux_session && paneAlive(record.tmux_socket, record.tmux_session)) return undefined;
+  // The launch script has not recorded its pid yet: give it the readiness timeout (and a setup still running all its time).
+  if (!leaf && record.tmux_session && (!timedOut || setupRunning(store, id)) && paneAlive(record.tmux_socket, record.tmux_session)) return undefined;
   // A queue claim whose launcher died before any window opened never ran: it goes back to its place in the queue.
   const neverRan = launcher === false && !leaf && claimedFromQueue(record) && !(record.tmux_session && hasSession(record.tmux_socket, record.tmux_session));
   await restoreOriginal(store, id, { requeue: neverRan });

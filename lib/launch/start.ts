@@ -8,7 +8,7 @@ import { harnessAdapter } from "../harness";
 import { probeLeaf } from "../proc";
 import { type SessionRecord, readSession, refuseUnusable, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
-import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxFolder, tmuxSync, tmuxWord } from "../tmux";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
 import { branchExists } from "../git";
 import { faultPoint } from "../faults";
 import { clearFence, freezeOriginal, launcherIsSelf, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
@@ -23,6 +23,7 @@ import { shellLaunch } from "./shell";
 import { refusePromptTooLarge } from "./argv-limit";
 import { startFolder } from "./placement";
 import { renderStartFolder } from "./render";
+import { setupFailedError, setupNeverPassed, workspaceLaunch } from "../workspace";
 
 export interface LaunchOptions {
   /** Relaunch with the harness's resume marker (no prompt) when a native id is recorded. */
@@ -48,6 +49,8 @@ export interface ReadinessWait {
   mode: "hook" | "pid";
   tmuxSession: string;
   timeoutMs: number;
+  /** The session's setup runs first (lib/workspace). */
+  setup?: boolean;
 }
 
 export interface Readiness {
@@ -147,6 +150,8 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   // Reached (and made when missing) without following a link: refused before any window opens.
   const cwd = startFolder(current.worktree_path, current.directory);
   await renderStartFolder(store.root, current.worktree_path, current.directory, adapter.name, store.home);
+  // The setup (when due), the port block, the sandbox: lib/workspace.
+  const workspace = await workspaceLaunch(store, id, current);
   const script = renderLaunchScript({
     harness: adapter.name,
     sessionId: id,
@@ -160,12 +165,14 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
       SPEX_HARNESS: adapter.name,
       SPEX_TMUX: socket,
       ...machineChoices(),
+      ...workspace.env,
     },
     pidFile: paths.agentPid,
     command: launcher.command,
     args,
     prompt,
     setup: shell?.setup,
+    workspace: workspace.lines,
   });
   writeStoreFile(paths.launch, script, { mode: 0o755 });
   rmSync(paths.agentPid, { force: true });
@@ -186,6 +193,8 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
       tmux_session: tmuxName,
       agent_pid: "",
       agent_start: "",
+      // A failed setup of an earlier launch is its runner's to mark again (lib/workspace).
+      setup: "",
     }),
     { reason: "launch", purpose: `launch ${id}` },
   );
@@ -193,7 +202,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   faultPoint("launch-window");
   // One tmux call: open the session on a placeholder, keep dead panes for their last screen, then start the script.
   // -P prints the new session's id only when this call made it: a session of that name made by anyone else is never killed here.
-  const started = tmuxSync(socket, [
+  const started = tmuxStart(socket, [
     "new-session", "-d", "-P", "-F", "#{session_id}", "-s", tmuxName, "-c", tmuxFolder(cwd), "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", `${exactSession(tmuxName)}:`, "remain-on-exit", "on",
     // Whose session this is, for `doctor` on a socket other projects share.
@@ -212,14 +221,14 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   }
   // A pid proves itself within moments, and no hook may come to clear the fence (codex resume): always wait for it.
   if (opts.wait === false && readiness !== "pid") return { record: readRecordOk(store, id), ready: false, firstCommand };
-  const timeoutMs = opts.timeoutMs ?? readinessTimeout();
-  opts.onWaiting?.({ harness: adapter.name, mode: readiness, tmuxSession: tmuxName, timeoutMs });
+  const timeoutMs = (opts.timeoutMs ?? readinessTimeout()) + workspace.extraWaitMs;
+  opts.onWaiting?.({ harness: adapter.name, mode: readiness, tmuxSession: tmuxName, timeoutMs, setup: workspace.setup });
   return { ...(await waitForReadiness(store, id, readiness, timeoutMs)), firstCommand };
 }
 
-/** launch.sh is written by every launch before its window opens. */
+/** launch.sh is written by every launch before its window opens; a setup that never passed never let the agent start. */
 export function everLaunched(store: ProjectStore, id: string): boolean {
-  return existsSync(sessionPaths(store, id).launch);
+  return existsSync(sessionPaths(store, id).launch) && !setupNeverPassed(store, id);
 }
 
 function readRecordOk(store: ProjectStore, id: string): SessionRecord {
@@ -252,7 +261,11 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
       const screen = capturePane(socket, `${exactSession(name)}:`, 200)?.trimEnd() ?? "";
       writeStoreFile(sessionPaths(store, id).lastScreen, screen + "\n");
       killSession(socket, name);
+      // Read again: the setup runner marks its failure just before its pane ends.
+      const after = readSession(store, id);
       await restoreOriginal(store, id);
+      // The setup failed before the agent started: the session stays for resume to run it again.
+      if (after.kind === "ok" && after.record.setup === "failed") throw setupFailedError(store, id, screen);
       // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.
       // An error is one line (DESIGN.md §4): the screen's lines are joined with " | "; details keep it whole.
       const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).map((l) => l.trim()).join(" | ") || "(blank)";

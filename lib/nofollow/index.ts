@@ -138,7 +138,7 @@ export function fsyncDir(dir: string): void {
  * (or always, with `forceMode`). `durable` fsyncs the file before the rename
  * and its folder after (the store's records and state files).
  */
-export function writeFileNoFollow(root: string, rel: string, text: string, opts: { mode?: number; forceMode?: boolean; durable?: boolean } = {}): string {
+export function writeFileNoFollow(root: string, rel: string, text: string | Uint8Array, opts: { mode?: number; forceMode?: boolean; durable?: boolean } = {}): string {
   refuseLinks(root, rel);
   const file = makeParents(root, rel);
   const existing = lstatOrAbsent(file);
@@ -148,7 +148,9 @@ export function writeFileNoFollow(root: string, rel: string, text: string, opts:
   const fd = openNoFollow(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     try {
-      writeSync(fd, text);
+      if (typeof text === "string") writeSync(fd, text);
+      // Bytes (a copied file): written whole, however many calls that takes.
+      else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
       fchmodSync(fd, mode);
       if (opts.durable) fsyncSync(fd);
     } finally {

@@ -23,6 +23,16 @@ export function bootId(): string {
   return procBackend().boot();
 }
 
+/**
+ * The boot an agent started now is recorded under (its record's agent_boot),
+ * and the one a reader compares it with to tell a machine that restarted.
+ * SPEX_TEST_BOOT_ID stands in for it in tests that simulate a restart; it
+ * never touches the owner identity of locks and claims (bootId).
+ */
+export function agentBoot(): string {
+  return process.env.SPEX_TEST_BOOT_ID || bootId();
+}
+
 /** The identity of a live process, or undefined when the pid names none (zombies count as gone). */
 export function processIdentity(pid: number): ProcessIdentity | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;

@@ -18,6 +18,7 @@ export const DISPLAY_STATUSES = [
   "review",
   "done",
   "close-pending",
+  "setup_failed",
   "offline",
   "corrupt",
   "unreadable",
@@ -42,6 +43,8 @@ export function displayStatus(reading: RecordReading, liveness: Liveness): Displ
   if (view.proposal === "close") return "close-pending";
   if (view.proposal === "nothing") return "done";
   if (view.status === "queued") return "queued";
+  // Its setup failed and the agent never started (lib/workspace): resume runs the setup again.
+  if (view.setup === "failed" && liveness !== "online") return "setup_failed";
   if (liveness !== "online") return "offline";
   switch (view.status) {
     case "active":

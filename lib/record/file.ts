@@ -44,11 +44,23 @@ function fileKind(st: Stats): string {
   return "not a regular file";
 }
 
+/** lstat that answers undefined for a missing file; anything else it cannot say is left to the open below. */
+function lstatOrAbsent(file: string): Stats | undefined | null {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The bytes of a regular file reached without following a link at its last
  * component or its folder; a string says why there are none.
  */
-export function readOwnBytes(file: string): { bytes: Buffer } | { absent: true } | { refused: string; unreadable: boolean } {
+export function readOwnBytes(file: string, opts: { oftenAbsent?: boolean } = {}): { bytes: Buffer } | { absent: true } | { refused: string; unreadable: boolean } {
+  // A file most sessions lack (files.json, merged.json): one stat that cannot throw says so, where a
+  // failed open would build an error object per row of a listing.
+  if (opts.oftenAbsent && lstatOrAbsent(file) === undefined) return { absent: true };
   let fd: number;
   try {
     fd = openSync(file, READ_NO_LINK);

@@ -4,7 +4,13 @@
 // `model`, `effort`), each written only when set, so a record that uses none
 // keeps its exact legacy bytes. `stall` (rate_limited, auth_required: a pane
 // or a hook showed the agent held up by its API) is written only while it
-// stands, the same way.
+// stands, the same way; so are the workspace fields `setup` (a failed setup),
+// `ports` (the session's port block) and `sandbox`. `agent_boot` (the boot the
+// agent's start identity belongs to) rides beside agent_pid/agent_start, and
+// `stopped_by` (`spex`: stop, close or archive --stop ended the agent) beside
+// stopped: each only while what it qualifies stands (lib/record/update.ts
+// drops them with it), so readers can say why an agent is gone
+// (lib/survive/reason.ts).
 
 export const LIFECYCLES = ["active", "idle", "awaiting", "parked", "asking", "error", "queued"] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -45,7 +51,11 @@ export interface SessionRecord {
   tmux_session: string;
   agent_pid: string;
   agent_start: string;
+  /** The boot id of the machine the agent started on (lib/proc agentBoot), written with agent_pid. */
+  agent_boot?: string;
   stopped: boolean;
+  /** `spex` when spex ended the agent (stop, close, archive --stop); absent when it ended on its own. */
+  stopped_by?: string;
   archived: boolean;
   after_turn: AfterTurn;
   declared: Declaration;
@@ -62,6 +72,12 @@ export interface SessionRecord {
   effort?: string;
   /** What holds the agent up, seen on its screen or reported by its hook: rate_limited, auth_required (lib/attention). */
   stall?: string;
+  /** `failed` while the last setup of the session failed (lib/workspace); absent otherwise. */
+  setup?: string;
+  /** The port block of the last launch, `first-last` (lib/workspace); held while the session runs, cleared at stop. */
+  ports?: string;
+  /** The sandbox the agent runs in: `on` or `no-network` (lib/workspace); absent: none. */
+  sandbox?: string;
 }
 
 /** The serialization order. The optional keys (OPTIONAL_FIELDS) are skipped when absent or empty. */
@@ -87,7 +103,9 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "tmux_session",
   "agent_pid",
   "agent_start",
+  "agent_boot",
   "stopped",
+  "stopped_by",
   "archived",
   "after_turn",
   "declared",
@@ -100,10 +118,13 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "model",
   "effort",
   "stall",
+  "setup",
+  "ports",
+  "sandbox",
 ];
 
 /** Keys written only when set: a record without them is byte for byte what it was before they existed. */
-export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "directory", "model", "effort", "stall"]);
+export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "agent_boot", "stopped_by", "directory", "model", "effort", "stall", "setup", "ports", "sandbox"]);
 
 export const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(["governed", "stopped", "archived"]);
 

@@ -75,6 +75,18 @@ export interface UpdateOptions {
 }
 
 /**
+ * The facts that qualify another field leave with it: the agent's boot with
+ * its pid, who stopped it once it runs again (a launch under way keeps it
+ * until the fence settles, so a launch that fails restores it whole).
+ */
+function withQualifiersSettled(record: SessionRecord): SessionRecord {
+  const next = { ...record };
+  if (!next.agent_pid) delete next.agent_boot;
+  if (!next.stopped && !next.launch_readiness_pending) delete next.stopped_by;
+  return next;
+}
+
+/**
  * Apply `mutate` to the stored record under its lock. Returning undefined (or
  * a record equal to the stored one) writes nothing. The writer stamps updatedAt.
  */
@@ -91,7 +103,8 @@ export async function updateRecord(
       const reading = readSession(store, id);
       refuseUnusable(reading, opts);
       const before = reading.record;
-      const next = mutate({ ...before }, { pending: reading.pending, retired: reading.retired });
+      const mutated = mutate({ ...before }, { pending: reading.pending, retired: reading.retired });
+      const next = mutated && withQualifiersSettled(mutated);
       // Nothing to write when mutate declines or hands back the record unchanged.
       if (!next || serializeRecord(next) === serializeRecord(before)) return;
       const after = { ...next, updatedAt: new Date().toISOString() };

@@ -13,7 +13,7 @@ export const FILES_IN_ROW = 100;
  * read or parsed is `null`, never guessed at.
  */
 export function readDeclaredFiles(file: string): string[] | null {
-  const got = readOwnBytes(file);
+  const got = readOwnBytes(file, { oftenAbsent: true });
   if ("absent" in got) return [];
   if ("refused" in got) return null;
   let value: unknown;

@@ -23,7 +23,7 @@ export function writeMergedMark(store: ProjectStore, id: string, mark: MergedMar
 }
 
 export function readMergedMark(store: ProjectStore, id: string): MergedMark | undefined {
-  const got = readOwnBytes(sessionPaths(store, id).merged);
+  const got = readOwnBytes(sessionPaths(store, id).merged, { oftenAbsent: true });
   if (!("bytes" in got)) return undefined;
   try {
     const m = JSON.parse(got.bytes.toString("utf8")) as MergedMark;

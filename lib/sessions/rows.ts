@@ -18,6 +18,9 @@ import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
 import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 import { mergedSessions } from "./merged";
+import { type OfflineReason, offlineReason } from "../survive/reason";
+import { agentBoot } from "../proc";
+import { serverRunningShown } from "../tmux";
 
 export interface SessionRow {
   kind: "ok";
@@ -38,6 +41,8 @@ export interface SessionRow {
   note: string;
   display: DisplayStatus;
   liveness: Liveness;
+  /** Why the agent of an offline session is gone (lib/survive/reason.ts), or null. */
+  offlineReason: OfflineReason | null;
   harness: string;
   launcher: string;
   tmuxSession: string;
@@ -65,6 +70,10 @@ export interface SessionRow {
   stall: string | null;
   /** `spex session merge` landed its branch, and the branch has no commits since. */
   merged: boolean;
+  /** Workspace (lib/workspace): `failed` while its last setup failed, else ""; the port block it holds (`first-last`) or null; its sandbox ("", on, no-network). */
+  setup: string;
+  ports: string | null;
+  sandbox: string;
 }
 
 /** A record no writer may touch: corrupt bytes, a record that is not its folder's, or one the system refused to read. */
@@ -111,6 +120,8 @@ export interface ListingFacts {
   merged: Set<string>;
 }
 
+const REASON_FACTS = { get boot() { return agentBoot(); }, serverRunning: serverRunningShown };
+
 export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {
   if (reading.kind === "absent") return undefined;
   if (reading.kind === "corrupt") {
@@ -119,6 +130,8 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
   }
   const view = publicRecord(reading.record, reading.pending);
   const liveness = reading.retired ? "offline" : recordLiveness(view, reading.pending !== null);
+  // Only a launched session that is not running has a reason; a starting or queued one is on its way.
+  const reason = liveness === "offline" && !reading.retired && !reading.pending && view.status !== "queued" ? offlineReason(view, REASON_FACTS) : null;
   return {
     kind: "ok",
     id: view.session_id,
@@ -137,6 +150,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     note: previewOf(view.note, 200),
     display: displayStatus(reading, liveness),
     liveness,
+    offlineReason: reason,
     harness: view.harness,
     launcher: view.launcher,
     tmuxSession: view.tmux_session,
@@ -156,6 +170,9 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
     stall: view.stall || null,
     merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
+    setup: view.setup ?? "",
+    ports: view.ports || null,
+    sandbox: view.sandbox ?? "",
   };
 }
 
@@ -175,7 +192,8 @@ export function listRows(store: ProjectStore): ListRow[] {
   return rows.sort((a, b) => {
     const ta = a.kind === "ok" ? a.createdAt : "";
     const tb = b.kind === "ok" ? b.createdAt : "";
-    return ta === tb ? a.id.localeCompare(b.id) : ta.localeCompare(tb);
+    // ISO times and UUIDs: code-unit order is their order, without the cost of a collator.
+    return ta === tb ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : ta < tb ? -1 : 1;
   });
 }
 

@@ -57,7 +57,7 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
         (record.declared !== "" || (d.onlyFrom !== undefined && !d.onlyFrom.includes(record.status)) || (d.onlyRunning === true && (record.stopped || record.archived)));
       if (stands) {
         // The declaration that landed first is authoritative: a hook may only record that the process ended.
-        return d.stopped === undefined || d.stopped === record.stopped ? undefined : { ...record, stopped: d.stopped };
+        return d.stopped === undefined || d.stopped === record.stopped ? undefined : { ...record, stopped: d.stopped, ...(d.stopped ? { ports: "" } : {}) };
       }
       const next = { ...record, status: d.status };
       if (d.newTurn) {
@@ -70,6 +70,8 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
       if (d.proposal !== undefined) next.proposal = d.proposal;
       if (d.note !== undefined) next.note = d.note;
       if (d.stopped !== undefined) next.stopped = d.stopped;
+      // An agent that ended gives its port block back (lib/workspace).
+      if (next.stopped && !record.stopped) next.ports = "";
       // A Stop with a standing proposal parks the session as awaiting review.
       if (next.status === "idle" && next.proposal !== "") next.status = "awaiting";
       // An agent at work again, at rest, asking — anything but failing — or the user's new turn is past what stalled it (lib/attention).

@@ -25,6 +25,8 @@ import { lastMergeEvent } from "../comms/timeline";
 import { type TerminalClose, closeSessionTerminals } from "../terminals";
 import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 import { randomHex } from "../hash";
+import { type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
+import { unchangedIncluded } from "../workspace/include-record";
 
 export interface CloseOptions {
   force?: boolean;
@@ -43,6 +45,8 @@ export interface CloseResult extends RuntimeStop, FreedSlot {
   /** The terminals opened beside the session, closed with it. */
   terminals: TerminalClose[];
   senderRevoked: true;
+  /** The project's teardown (lib/workspace), run before the worktree went; null when none ran. */
+  teardown: TeardownOutcome | null;
 }
 
 export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, retired: boolean): CloseFacts {
@@ -55,7 +59,7 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
   const ref = `refs/heads/${record.branch}`;
   const holders = record.branch ? entries.filter((e) => e.branch === ref) : [];
   const exists = record.branch !== "" && (holders.length > 0 || branchExists(store.root, record.branch));
-  const changes = !retired && wt ? sessionWork(store.root, record.worktree_path, record.harness, record.directory) : [];
+  const changes = !retired && wt ? sessionWork(store.root, record.worktree_path, record.harness, record.directory, unchangedIncluded(store, record.session_id, record.worktree_path)) : [];
   return {
     worktreePath: record.worktree_path,
     branch: record.branch,
@@ -102,7 +106,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record)];
   const closed = await withLocks<Omit<CloseResult, keyof FreedSlot>>(
     locks,
-    () => {
+    async () => {
       const reading = readSession(store, id);
       if (reading.kind === "corrupt") throw corruptRefusal(store, reading, "close");
       refuseUnusable(reading, { allowRetired: true });
@@ -126,6 +130,9 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       const tmux = endTmuxSession(id, record);
       // Before the worktree goes: a shell left running in it would hold a folder that no longer exists.
       const terminals = closeSessionTerminals(store, id);
+      // The project's teardown, in the worktree it is about to lose: a failure refuses a plain close, never a forced one.
+      const teardown = await runTeardown(store, record, plan.worktree === "remove");
+      if (teardown && !teardown.ok && !force) throw teardownFailed(id, teardown);
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path, force);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
       if (plan.branch === "delete") deleteBranch(store.root, record.branch);
@@ -145,6 +152,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
         discarded: plan.discards,
         terminals,
         senderRevoked: true,
+        teardown,
       };
     },
     { purpose: `close ${id}` },

@@ -37,7 +37,11 @@ export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof 
   // The leaf is gone: forget its pid, so a later process wearing that number is never taken for it.
   // A stopped session also leaves the launch queue: it waits for a resume, not for a slot.
   const status = base.status === "queued" ? "idle" : base.status;
-  return { ...base, status, launch_readiness_pending: "", stopped: true, after_turn: "", agent_pid: "", agent_start: "" };
+  // Ended by spex (stop, close, archive --stop): a reader says `killed`, and `resume --all` leaves it be (lib/survive).
+  const stopped: SessionRecord = { ...base, status, launch_readiness_pending: "", stopped: true, stopped_by: "spex", after_turn: "", agent_pid: "", agent_start: "" };
+  // Its port block goes back to the pool (lib/workspace).
+  delete stopped.ports;
+  return stopped;
 }
 
 function sameRecord(a: SessionRecord, b: SessionRecord): boolean {

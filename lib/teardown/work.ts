@@ -18,8 +18,12 @@ function renderedFiles(harness: string, directory: string): Set<string> {
   return new Set<string>([LOCAL_CONFIG_FILE, ...own, ...inStart]);
 }
 
+interface OwnFiles {
+  has(rel: string): boolean;
+}
+
 /** True when the folder `rel` (relative, ending in "/") holds nothing but files in `own`; symlinks are never followed. */
-function holdsOnly(worktree: string, rel: string, own: Set<string>): boolean {
+function holdsOnly(worktree: string, rel: string, own: OwnFiles): boolean {
   for (const name of readdirSync(join(worktree, rel))) {
     const path = `${rel}${name}`;
     const st = lstatSync(join(worktree, path));
@@ -28,14 +32,19 @@ function holdsOnly(worktree: string, rel: string, own: Set<string>): boolean {
   return true;
 }
 
-function isRendered(worktree: string, entry: DirtyEntry, own: Set<string>): boolean {
+function isRendered(worktree: string, entry: DirtyEntry, own: OwnFiles): boolean {
   if (entry.status !== "??" && entry.status !== "!!") return false;
   // git names an ignored folder once ("build/"): it is spex's only if everything in it is.
   return entry.path.endsWith("/") ? holdsOnly(worktree, entry.path, own) : own.has(entry.path);
 }
 
-/** The session's work in its worktree: every change git sees, ignored files included, minus spex's own renders. */
-export function sessionWork(root: string, worktree: string, harness: string, directory = ""): DirtyEntry[] {
-  const own = renderedFiles(harness, directory);
+/**
+ * The session's work in its worktree: every change git sees, ignored files
+ * included, minus spex's own renders and `alsoOwn`: the ignored files the
+ * create copied in and nobody changed since (lib/workspace).
+ */
+export function sessionWork(root: string, worktree: string, harness: string, directory = "", alsoOwn: (rel: string) => boolean = () => false): DirtyEntry[] {
+  const rendered = renderedFiles(harness, directory);
+  const own: OwnFiles = { has: (rel) => rendered.has(rel) || alsoOwn(rel) };
   return worktreeChanges(root, worktree).filter((c) => !isRendered(worktree, c, own));
 }

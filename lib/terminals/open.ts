@@ -12,10 +12,11 @@ import { withLock } from "../lock";
 import { shortId, slugify } from "../naming";
 import { readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath } from "../store";
-import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxSync, tmuxWord } from "../tmux";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
 import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName, takenTerminalNames, terminalOwner, terminalsLockPath } from "./names";
 import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
 import { randomId } from "../hash";
+import { portEnv } from "../workspace/ports-env";
 
 /** tmux user option naming the terminal a tmux session belongs to. */
 export const SPEX_TERMINAL_OPTION = "@spex_terminal";
@@ -58,7 +59,7 @@ function tmuxNameFor(name: string, id: string): string {
   return `term-${slug || "t"}-${shortId(id, 8)}`;
 }
 
-function startTmux(store: ProjectStore, record: TerminalRecord): void {
+function startTmux(store: ProjectStore, record: TerminalRecord, env: Record<string, string> = {}): void {
   const { tmux_socket: socket, tmux_session: name } = record;
   const session = exactSession(name);
   const pane = sessionPaneTarget(name);
@@ -66,7 +67,7 @@ function startTmux(store: ProjectStore, record: TerminalRecord): void {
   const dir = tmuxFolder(record.directory);
   // Opened on a placeholder so remain-on-exit and the environment are in place before the real program starts:
   // a command that exits at once still leaves its last screen to read.
-  const started = tmuxSync(socket, [
+  const started = tmuxStart(socket, [
     "new-session", "-d", "-P", "-F", "#{session_id}", "-s", name, "-c", dir, "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", pane, "remain-on-exit", "on",
     ";", "set-option", "-t", pane, SPEX_PROJECT_OPTION, tmuxWord(store.root),
@@ -76,6 +77,8 @@ function startTmux(store: ProjectStore, record: TerminalRecord): void {
     ";", "set-environment", "-t", session, "SPEX_HOME", tmuxWord(store.home),
     ";", "set-environment", "-t", session, "SPEX_TMUX", socket,
     ...SESSION_IDENTITY.flatMap((v) => [";", "set-environment", "-t", session, "-r", v]),
+    // What the session's terminals share with its agent: its port block (lib/workspace).
+    ...Object.entries(env).flatMap(([k, v]) => [";", "set-environment", "-t", session, k, tmuxWord(v)]),
     ";", "respawn-pane", "-k", "-t", pane, "-c", dir, ...argv,
   ]);
   if (started.code === 0) return;
@@ -87,7 +90,7 @@ function startTmux(store: ProjectStore, record: TerminalRecord): void {
   });
 }
 
-async function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string, owner: string): Promise<TerminalRecord> {
+async function openTerminal(store: ProjectStore, input: NewTerminalInput, base: string, owner: string, env: Record<string, string> = {}): Promise<TerminalRecord> {
   const id = randomId();
   const directory = startDirectory(base, input.dir);
   // The name is checked (or chosen) and the record written under one lock: two opens never take one name.
@@ -115,7 +118,7 @@ async function openTerminal(store: ProjectStore, input: NewTerminalInput, base: 
     { purpose: `open terminal ${id}` },
   );
   try {
-    startTmux(store, record);
+    startTmux(store, record, env);
   } catch (e) {
     removeTerminalRecord(store, id);
     throw e;
@@ -134,7 +137,7 @@ export async function newTerminal(store: ProjectStore, input: NewTerminalInput):
       const reading = readSession(store, session);
       // A retired session has no worktree to open a shell in.
       refuseUnusable(reading);
-      return openTerminal(store, input, reading.record.worktree_path, terminalOwner(reading.record));
+      return openTerminal(store, input, reading.record.worktree_path, terminalOwner(reading.record), portEnv(reading.record.ports));
     },
     { purpose: `open a terminal beside ${session}` },
   );

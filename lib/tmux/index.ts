@@ -7,6 +7,9 @@ import { isPasteSafe, refuseUnsafeKeys } from "./input";
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 import { tmuxFolder, tmuxWord } from "./quote";
 import { randomHex } from "../hash";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { planServerStart, serverStartFacts } from "../survive/server-plan";
 export { tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
@@ -107,6 +110,60 @@ export function tmuxAsync(socket: string, args: string[], input?: string | Buffe
   });
 }
 
+/** The socket file of a server: `$TMUX_TMPDIR/tmux-<uid>/<name>` (tmux's own rule), `default` for the user's. */
+function socketFile(socket: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${uid}`, socket || DEFAULT_SOCKET);
+}
+
+/**
+ * Is a server listening on this socket? No socket file settles "no" without a
+ * process; a file left by a server that died (kill -9, a crash) is asked.
+ * Undefined when tmux answered something else.
+ */
+export function serverRunning(socket: string): boolean | undefined {
+  const file = socketFile(socket);
+  if (file !== undefined && !existsSync(file)) return false;
+  const r = tmuxSync(socket, ["list-sessions", "-F", "#{session_id}"]);
+  if (r.code === 0) return true;
+  return noServer(r) ? false : undefined;
+}
+
+const shownServers = new Map<string, { at: number; running: boolean | undefined }>();
+const SHOWN_SERVER_MS = 1000;
+
+/**
+ * serverRunning for what is only shown (list rows): a listing, or a backend
+ * answering one listing after another, asks each socket at most once a second.
+ */
+export function serverRunningShown(socket: string): boolean | undefined {
+  const seen = shownServers.get(socket);
+  if (seen && Date.now() - seen.at < SHOWN_SERVER_MS) return seen.running;
+  const running = serverRunning(socket);
+  shownServers.set(socket, { at: Date.now(), running });
+  return running;
+}
+
+/**
+ * A tmux command that may start the server (a `new-session`): when no server
+ * listens yet, the client runs where the server it forks outlives the
+ * terminal and the login (lib/survive/server-plan.ts); a server already
+ * running is only a client call. A wrapper that fails before tmux runs (no
+ * user bus after all) falls back to the plain start.
+ */
+export function tmuxStart(socket: string, args: string[]): TmuxResult {
+  if (serverRunning(socket) !== false) return tmuxSync(socket, args);
+  const plan = planServerStart(serverStartFacts(), socket, randomHex(3));
+  if (plan.prefix.length === 0) return tmuxSync(socket, args);
+  const [program, ...rest] = plan.prefix;
+  const r = nodeChildProcess().spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
+  if (!r.error && r.status === 0) return { code: 0, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+  // tmux made nothing (no server runs): the wrapper failed, or tmux refused before starting one.
+  if (serverRunning(socket) === false) return tmuxSync(socket, args);
+  return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}
+
 /** Run several tmux commands in one process, separated by `;` arguments. */
 export function tmuxBatch(socket: string, commands: string[][]): TmuxResult {
   const args: string[] = [];
@@ -149,7 +206,7 @@ export function newSession(o: NewSessionOptions): TmuxResult {
   const args = ["new-session", "-d", "-s", o.name, "-c", tmuxFolder(o.cwd), "-x", String(o.width ?? 200), "-y", String(o.height ?? 50)];
   for (const [k, v] of Object.entries(o.env ?? {})) args.push("-e", tmuxWord(`${k}=${v}`));
   args.push(tmuxWord(o.command));
-  return tmuxSync(o.socket, args);
+  return tmuxStart(o.socket, args);
 }
 
 export function killSession(socket: string, name: string): TmuxResult {

@@ -23,6 +23,6 @@ export async function newSession(store: ProjectStore, input: NewSessionInput): P
   return {
     result,
     group: result.group,
-    json: { ...result.record, prompt: result.prompt, ready: result.ready, group: result.group, queuePosition: result.queuePosition },
+    json: { ...result.record, prompt: result.prompt, ready: result.ready, group: result.group, queuePosition: result.queuePosition, ...(result.included ? { included: result.included } : {}) },
   };
 }

@@ -4,14 +4,19 @@
 import { settleFence } from "../launch/settle";
 import { publicRecord, readSession } from "../record";
 import { refreshUsage } from "../attention/usage";
-import { budgetView } from "../attention/enforce";
+import { type BudgetView, budgetView } from "../attention/enforce";
 import { type SessionDetail, detailOf, readSessionScreen, resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
+import { type WorkspaceDetail, workspaceDetail } from "../workspace/detail";
 
 export interface ShownSession {
   detail: SessionDetail;
   /** The pane's screen now, when the session has a pane (display text); null without one. */
   screen: string | null;
+  /** Its setup, included files, ports and sandbox (lib/workspace); null for a corrupt record. */
+  workspace: WorkspaceDetail | null;
+  /** Its budget with what is spent of it; null without one (lib/attention/enforce). */
+  budget: BudgetView | null;
   /** The detail as one JSON object: the row's fields, then the full note, prompt, record, screen and last screen. */
   json: Record<string, unknown>;
 }
@@ -26,5 +31,7 @@ export async function showSession(store: ProjectStore, selector: string): Promis
   // A session with a pane shows what it shows now; the saved last screen stays for the one without.
   const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;
   const screen = now?.source === "pane" ? now.screen : null;
-  return { detail, screen, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen, budget: reading.kind === "ok" ? budgetView(store, reading.id) : null } };
+  const workspace = reading.kind === "ok" ? workspaceDetail(store, reading.record) : null;
+  const budget = reading.kind === "ok" ? budgetView(store, reading.id) : null;
+  return { detail, screen, workspace, budget, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen, workspace, budget } };
 }

@@ -139,7 +139,7 @@ test("a session proposing merge: its changes and diff show, Merge lands the bran
   });
   await page.locator("#act-merge").click();
   await page.waitForFunction((id) => !document.querySelector(`tr.row[data-id="${id}"]`), s.id, { timeout: 15000 });
-  expect(asked).toBe("Merge to be merged into the main branch and close it?");
+  expect(asked).toBe("Merge to be merged into the main branch (2 files, +2 −0) and close it?");
   expect(sb.git(["show", "main:feature.txt"])).toBe("written by the session\n");
   expect(sb.git(["branch", "--list", s.branch])).toBe("");
   expect(await page.locator("#detail").isHidden()).toBe(true);

@@ -119,6 +119,7 @@ describe("every route, without and with a wrong token", () => {
     { method: "POST", path: "/api/sessions/reparent", open: false },
     ...["send", "stop", "archive", "resume", "close", "rename"].map((verb) => ({ method: "POST", path: `/api/sessions/${id}/${verb}`, open: false })),
     { method: "GET", path: `/api/sessions/${id}/diff`, open: false },
+    { method: "GET", path: `/api/sessions/${id}/close-plan`, open: false },
     { method: "POST", path: `/api/sessions/${id}/merge`, open: false },
     { method: "POST", path: `/api/sessions/${id}/merge-by-agent`, open: false },
     { method: "POST", path: "/api/quarantine", open: false },

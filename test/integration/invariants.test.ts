@@ -432,8 +432,8 @@ describe("9. lists stay proportional to the number of sessions", () => {
     const human = sb.spex(["session", "ls", short.session_id, long.session_id]).stdout;
     expect(human.length).toBeLessThan(2000);
     expect(json(sb.spex(["session", "show", long.session_id, "--json"]).stdout).prompt.length).toBe(opening.length + 100 * 1024);
-    // A long note (agent prose) is previewed in the row too; show keeps it whole.
-    const note = "n".repeat(50_000);
+    // A long note (agent prose, up to the 16,384 characters a note may hold) is previewed in the row too; show keeps it whole.
+    const note = "n".repeat(16_384);
     expect(sb.spex(["session", "park", "--session", long.session_id, "--note-file", "-"], { input: note }).code).toBe(0);
     const parked = (json(sb.spex(["session", "ls", long.session_id, "--json"]).stdout) as any[])[0];
     expect(JSON.stringify(parked).length).toBeLessThan(shape(b).length + 1000);

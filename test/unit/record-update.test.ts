@@ -141,6 +141,31 @@ describe("updateRecord", () => {
   });
 });
 
+describe("the facts that qualify another field (issue 27)", () => {
+  const stored = () => {
+    const r = readSession(store, ID);
+    if (r.kind !== "ok") throw new Error("not ok");
+    return r.record;
+  };
+
+  test("agent_boot leaves with agent_pid; a record that never had either keeps its exact bytes", async () => {
+    const file = seed({ agent_pid: "123", agent_start: "456", agent_boot: "boot-a" });
+    expect(readFileSync(file, "utf8")).toContain('"agent_boot": "boot-a"');
+    await updateRecord(store, ID, (r) => ({ ...r, agent_pid: "", agent_start: "" }));
+    expect(stored().agent_boot).toBeUndefined();
+    expect(readFileSync(file, "utf8")).not.toContain("agent_boot");
+    expect(readFileSync(file, "utf8")).not.toContain("stopped_by");
+  });
+
+  test("stopped_by stands while stopped, rides a launch's fence, and leaves once the agent runs again", async () => {
+    seed({ stopped: true, stopped_by: "spex" });
+    await updateRecord(store, ID, (r) => ({ ...r, launch_readiness_pending: JSON.stringify({ status: "idle", proposal: "", note: "", stopped: true, archived: false }), stopped: false }));
+    expect(stored().stopped_by).toBe("spex");
+    await updateRecord(store, ID, (r) => ({ ...r, launch_readiness_pending: "" }));
+    expect(stored().stopped_by).toBeUndefined();
+  });
+});
+
 describe("display status", () => {
   const me = selfIdentity();
   function reading(fields: Partial<SessionRecord>, extra: { retired?: boolean; pending?: boolean } = {}): RecordReading {

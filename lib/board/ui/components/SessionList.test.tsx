@@ -1,7 +1,7 @@
 import { ESC } from "../test-env";
 import { describe, expect, test } from "bun:test";
 import { render } from "ink-testing-library";
-import { COLUMNS } from "../../model/columns";
+import { COLUMNS, shownColumns } from "../../model/columns";
 import { boardLines } from "../../model/order";
 import { ColorContext } from "../theme";
 import { corruptRow, plain, sessionRow } from "../test-rows";
@@ -17,9 +17,11 @@ describe("SessionList", () => {
       sessionRow({ label: "old", display: "offline", archived: true }),
       corruptRow(),
     ];
-    const { lastFrame } = render(<SessionList lines={boardLines(rows, "plain")} selectedId={rows[0]!.id} columns={COLUMNS} width={100} height={10} now={NOW} empty="" />);
+    // The columns the board draws for these rows (COST stays hidden: no row has usage).
+    const { lastFrame } = render(<SessionList lines={boardLines(rows, "plain")} selectedId={rows[0]!.id} columns={shownColumns(rows)} width={100} height={10} now={NOW} empty="" />);
     const frame = lastFrame()!;
     const text = plain(frame);
+    expect(text).not.toContain("COST");
     expect(text).toContain(`› ${rows[0]!.shortId} asking`);
     expect(text).toContain("which database should I use?");
     expect(text).toContain("queued #2");

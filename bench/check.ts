@@ -1,0 +1,25 @@
+// `make bench-check` (run by `make test`): the start-up budgets of issue 22
+// with room for a busy machine. Each figure is a ratio of CPU times (the
+// process's own, which a loaded machine inflates least) to a yardstick
+// measured in the same interleaved rounds, and it fails only past twice its
+// budget (twice today's figure for the two budgets not met yet): a clear
+// regression, such as a heavy import on the start path or a verb loading
+// every command again, never the noise of a shared machine. live must also
+// get every screen right in at most 3 tmux processes.
+import { startupFigures } from "./startup";
+
+async function main(): Promise<void> {
+  const figures = await startupFigures({ runs: 7, live: true });
+  let failed = 0;
+  for (const f of figures) {
+    const ok = f.cpuRatio <= f.limit && !f.broken;
+    if (!ok) failed++;
+    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${f.what}: ${f.cpuText} in CPU time, fails past ${f.limit.toFixed(2)} (wall: ${f.ratioText}, budget ${f.budgetText})${f.broken ? `; ${f.broken}` : ""}\n`);
+  }
+  if (failed > 0) {
+    process.stdout.write(`${failed} start-up figure(s) clearly past their budget (bench/README.md: how to see what a start loads)\n`);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,118 @@
+// Running a setup or teardown: each command (or the one script) in turn, in
+// the worktree, each in a process group of its own so a time limit or an
+// interrupt ends everything it started. What they print goes to the caller's
+// sink (the pane and the log, or a buffer for close).
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { join } from "node:path";
+import { refuseLinks } from "../nofollow";
+import type { Steps } from "./config";
+
+export interface StepsOutcome {
+  ok: boolean;
+  /** The exit status of the step that failed (null: it ended by a signal, or never started). */
+  exit: number | null;
+  /** What happened, in words: `exit 2`, `timed out after 600 s`, `interrupted (SIGINT)`. */
+  reason: string;
+  /** The command (or script) that failed. */
+  failed: string;
+}
+
+export interface StepsRun {
+  mainRoot: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Told what runs (`$ npm ci`) and everything it prints. */
+  write(chunk: string | Buffer): void;
+  /** Ends the run early (a signal to the runner): the running step is ended, the run fails. */
+  abort?: AbortSignal;
+}
+
+const GRACE_MS = 3000;
+
+/** The argv of one step: a command for `sh -c`, or the main checkout's copy of the script (never through a link). */
+function argvOf(steps: Steps, mainRoot: string): { label: string; argv: string[] }[] {
+  if (steps.kind === "none") return [];
+  if (steps.kind === "commands") return steps.commands.map((c) => ({ label: c, argv: ["sh", "-c", c] }));
+  // The trusted copy: the main checkout's, as the config that names it.
+  refuseLinks(mainRoot, steps.path);
+  const path = join(mainRoot, steps.path);
+  let executable = true;
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    executable = false;
+  }
+  return [{ label: steps.path, argv: executable ? [path] : ["sh", path] }];
+}
+
+function runOne(argv: string[], run: StepsRun, deadline: number): Promise<{ code: number | null; signal: string | null; timedOut: boolean; aborted: boolean; error?: string }> {
+  return new Promise((resolve) => {
+    // Its own process group: the time limit and an interrupt end whatever it started, not only the shell.
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: run.cwd, env: run.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let timedOut = false;
+    let aborted = false;
+    const end = () => {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }, GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      end();
+    }, Math.max(0, deadline - Date.now()));
+    const onAbort = () => {
+      aborted = true;
+      end();
+    };
+    run.abort?.addEventListener("abort", onAbort, { once: true });
+    child.stdout!.on("data", (b: Buffer) => run.write(b));
+    child.stderr!.on("data", (b: Buffer) => run.write(b));
+    child.once("error", (e) => {
+      clearTimeout(timer);
+      resolve({ code: null, signal: null, timedOut, aborted, error: e.message });
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      run.abort?.removeEventListener("abort", onAbort);
+      resolve({ code, signal, timedOut, aborted });
+    });
+  });
+}
+
+/** Run the steps in order; the first that fails ends the run. */
+export async function runSteps(steps: Steps, run: StepsRun): Promise<StepsOutcome> {
+  const deadline = Date.now() + run.timeoutMs;
+  let list: { label: string; argv: string[] }[];
+  try {
+    list = argvOf(steps, run.mainRoot);
+  } catch (e) {
+    return { ok: false, exit: null, reason: (e as Error).message, failed: steps.kind === "script" ? steps.path : "" };
+  }
+  for (const step of list) {
+    run.write(`$ ${step.label}\n`);
+    const r = await runOne(step.argv, run, deadline);
+    if (r.code === 0 && !r.timedOut && !r.aborted) continue;
+    const reason = r.timedOut
+      ? `timed out after ${Math.round(run.timeoutMs / 1000)} s`
+      : r.aborted
+        ? "interrupted"
+        : r.error
+          ? `could not start: ${r.error}`
+          : r.signal
+            ? `ended by ${r.signal}`
+            : `exit ${r.code}`;
+    return { ok: false, exit: r.timedOut || r.aborted ? null : r.code, reason, failed: step.label };
+  }
+  return { ok: true, exit: 0, reason: "", failed: "" };
+}

@@ -1,0 +1,54 @@
+// The teardown of a session: run by close in the worktree, after the agent
+// stopped and before the worktree is removed. Its failure refuses a plain
+// close (nothing removed) and is reported, never in the way, by close --force.
+import { SpexError } from "../errors";
+import type { SessionRecord } from "../record";
+import type { ProjectStore } from "../store";
+import { workspaceConfig } from "./config";
+import { portEnv } from "./ports-env";
+import { runSteps } from "./steps";
+
+export interface TeardownOutcome {
+  ok: boolean;
+  exit: number | null;
+  /** `exit 2`, `timed out after 120 s`; "" when it succeeded. */
+  reason: string;
+  /** The end of what it printed (at most OUTPUT_TAIL bytes). */
+  output: string;
+}
+
+const OUTPUT_TAIL = 16 * 1024;
+
+/** Run the project's teardown for this session; null when none is configured or the worktree is gone. */
+export async function runTeardown(store: ProjectStore, record: SessionRecord, worktreePresent: boolean): Promise<TeardownOutcome | null> {
+  const config = workspaceConfig(store.root);
+  if (config.teardown.kind === "none" || !worktreePresent) return null;
+  let output = "";
+  const outcome = await runSteps(config.teardown, {
+    mainRoot: store.root,
+    cwd: record.worktree_path,
+    env: {
+      ...process.env,
+      SPEX_SESSION_ID: record.session_id,
+      SPEX_WORKTREE: record.worktree_path,
+      SPEX_PROJECT_ROOT: store.root,
+      SPEX_HOME: store.home,
+      ...portEnv(record.ports),
+    },
+    timeoutMs: config.teardownTimeoutSec * 1000,
+    write: (chunk) => {
+      output = (output + chunk.toString()).slice(-OUTPUT_TAIL);
+    },
+  });
+  return { ok: outcome.ok, exit: outcome.exit, reason: outcome.ok ? "" : `${outcome.reason}${outcome.failed ? `: ${outcome.failed}` : ""}`, output };
+}
+
+/** A plain close refused by a failing teardown: what it said, and the way past it. */
+export function teardownFailed(id: string, t: TeardownOutcome): SpexError {
+  const id8 = id.slice(0, 8);
+  const said = t.output.trim().split("\n").slice(-10).join(" | ");
+  return new SpexError("teardown_failed", `the teardown of session ${id8} failed (${t.reason})${said ? `: ${said}` : ""}; its worktree, branch and record were kept`, {
+    hint: `fix what the teardown needs and close again, or \`spex session close --force ${id8}\` (the teardown's failure is then only reported)`,
+    details: { exit: t.exit, reason: t.reason, output: t.output },
+  });
+}
