@@ -17,6 +17,8 @@ export class SessionResumeCommand extends RemotableCommand {
     description: "relaunch a stopped session's agent, continuing its conversation",
     details: `
       The agent is started again in the session's worktree with its harness's resume marker and the recorded native session id (Claude Code: \`--resume <id>\`). A session whose agent is still running is refused unless \`--force\`, which stops it first (an agent pid that is some other process still refuses). A retired session (worktree gone) is refused with \`record_retired\`: only close remains.
+
+      A session its budget parked (note \`budget_exceeded\`, its own budget or a tree budget of an ancestor it counts toward) is refused with \`budget_exceeded\`, with or without \`--force\`: \`--budget-usd N\` / \`--budget-tokens N\` sets a new limit first (a running agent is put back at rest, a stopped one relaunched). A new limit still below what was spent is written and the resume refused.
     `,
     examples: [
       ["Resume a stopped session", "spex session resume 3f2a"],

@@ -209,3 +209,20 @@ export function budgetView(store: ProjectStore, id: string): BudgetView | null {
   const s = budgetState(store, id, budget, () => records(store));
   return { usd: budget.usd, tokens: budget.tokens, hard: budget.hard, scope: budget.scope, source: budget.source, spentUsd: s.spentUsd, spentTokens: s.spentTokens, percent: Math.floor(s.percent), exceeded: budget.exceeded };
 }
+
+/**
+ * The budget that stands in the way of relaunching session `id`: its own, or a
+ * tree-scoped ancestor's, once spex has acted on it reaching 100 % (the
+ * `exceeded` flag, reset when the limit is raised). Undefined when none does.
+ */
+export function spentBudget(store: ProjectStore, id: string): { owner: string; budget: Budget } | undefined {
+  const parentOf = (x: string) => {
+    const r = readSession(store, x);
+    return r.kind === "ok" ? r.record.parent : "";
+  };
+  for (const owner of coveringOwners(store, id, parentOf)) {
+    const budget = readBudget(store, owner);
+    if (budget?.exceeded) return { owner, budget };
+  }
+  return undefined;
+}

@@ -1,7 +1,9 @@
 // Budgets (issue 25 item 3): defaults settled at create, the 80 % notice,
 // parking at 100 % when the session comes to rest, a tree budget over a
 // parent and its children, --hard at the next tool call, and resume
-// --budget-tokens raising the limit and putting a running session back at rest.
+// --budget-tokens raising the limit and putting a running session back at rest
+// (a plain resume of a session its budget parked is refused; a stopped one
+// comes back only with a raised limit).
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -189,6 +191,14 @@ describe("budgets", () => {
     expect(s.spex(["session", "resume", id]).code).toBe(0);
     await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
     expect(storedRecord(s.home, id).status).toBe("parked");
+    // A plain resume (even --force) is refused: it would spend more of a budget already reached.
+    for (const args of [[], ["--force"]]) {
+      const refused = s.spex(["session", "resume", id, ...args, "--json"]);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout).error).toMatchObject({ code: "budget_exceeded", owner: id, tokens: 100 });
+    }
+    expect(s.spex(["session", "resume", id]).stderr).toContain(`spex session resume ${id.slice(0, 8)} --budget-usd N`);
+    expect(storedRecord(s.home, id)).toMatchObject({ status: "parked", note: "budget_exceeded" });
     // A message waits: a session over its budget is not at rest.
     expect(s.spex(["session", "send", id, "one more thing"]).code).toBe(0);
     const raised = okJson(s.spex(["session", "resume", id, "--budget-tokens", "10000", "--json"]));
@@ -196,6 +206,26 @@ describe("budgets", () => {
     // At rest again: the waiting message is handed over, its turn runs.
     await waitFor(() => readFileSync(join(s.dir, "fake-agent.log"), "utf8").includes("one more thing"), "the waiting message delivered", 30000);
   }, 90000);
+
+  test("a stopped session its budget parked comes back only with a raised limit", async () => {
+    sb = sandbox();
+    const s = sb;
+    installFakeAgents(s, ["claude"]);
+    const id = okJson(s.spex(["session", "new", "--launcher", "claude", "--no-launch", "--budget-tokens", "100", "--json", "first task"])).session_id as string;
+    spend(s, storedRecord(s.home, id) as SessionRecord, 1);
+    expect(s.spex(["session", "resume", id]).code).toBe(0);
+    await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
+    expect(s.spex(["session", "stop", id]).code).toBe(0);
+    const refused = s.spex(["session", "resume", id, "--json"]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: "budget_exceeded" });
+    expect(okJson(s.spex(["session", "ls", id, "--json"]))[0]).toMatchObject({ liveness: "offline" });
+    // Still under the new limit's spend: refused as well, the limit is written all the same.
+    expect(JSON.parse(s.spex(["session", "resume", id, "--budget-tokens", "150", "--json"]).stdout).error).toMatchObject({ code: "budget_exceeded", tokens: 150 });
+    const resumed = okJson(s.spex(["session", "resume", id, "--budget-tokens", "10000", "--json"]));
+    expect(resumed).toMatchObject({ id });
+    expect(resumed.resumeArgs.length).toBeGreaterThan(0);
+    expect(readBudgetFile(s, id)).toMatchObject({ tokens: 10000, exceeded: false });
+    await waitFor(() => okJson(s.spex(["session", "ls", id, "--json"]))[0].liveness === "online", "relaunched", 30000);
+  }, 90000);
 });
-
-
