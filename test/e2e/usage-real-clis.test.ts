@@ -89,7 +89,7 @@ for (const c of CASES) {
 
       const ls = await spexAsync(sb, ["session", "ls"]);
       // The COST column holds the two turns' cost (wherever other columns put it).
-      const [header, line] = ls.stdout.split("\n");
+      const [header = "", line = ""] = ls.stdout.split("\n");
       const at = header.search(/\bCOST\b/);
       expect(at).toBeGreaterThan(0);
       expect(line.slice(at).startsWith(`${formatCost(2 * c.costPerTurn!)} `)).toBe(true);

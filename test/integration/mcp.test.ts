@@ -106,6 +106,12 @@ describe("spex mcp over stdio (SDK client)", () => {
     expect(shellModel.content[0]?.text).toContain("claude, codex, gemini");
   });
 
+  test("session_new takes a budget as new's flags do: the child's budget is shown, a bad one refused", async () => {
+    const made = await ok("session_new", { prompt: "a budgeted child", launcher: "shell", no_launch: true, budget_tokens: 5000, budget_usd: 2, budget_hard: true, budget_scope: "tree" });
+    expect(cli(["session", "show", made.session_id]).budget).toMatchObject({ tokens: 5000, usd: 2, hard: true, scope: "tree", source: "flag", percent: 0 });
+    expect(errorCodeOf(await call("session_new", { prompt: "no budget", launcher: "shell", no_launch: true, budget_usd: -1 }))).toBe("usage");
+  });
+
   test("session_send: queued from the caller, with the caller as the sender on the target's timeline", async () => {
     const sent = await ok("session_send", { session: "beta", text: "please look at the parser\nsecond line" });
     expect(sent.messageId).toMatch(new RegExp(`^${beta.slice(0, 8)}-\\d+$`));
