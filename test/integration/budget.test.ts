@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { type Sandbox, REPO_ROOT, SPEX_BIN, okJson, sandbox, waitFor } from "../support/sandbox";
 import { seedRecord, storedRecord } from "../support/records";
 import { countingBin, installFakeAgents } from "../support/agents";
+import { http, serve } from "./backend-support";
 import { claudeProjectName } from "../../lib/attention/usage";
 import { type Budget, writeBudget } from "../../lib/attention/budget";
 import { projectStore, sessionPaths } from "../../lib/store";
@@ -222,9 +223,21 @@ describe("budgets", () => {
     expect(okJson(s.spex(["session", "ls", id, "--json"]))[0]).toMatchObject({ liveness: "offline" });
     // Still under the new limit's spend: refused as well, the limit is written all the same.
     expect(JSON.parse(s.spex(["session", "resume", id, "--budget-tokens", "150", "--json"]).stdout).error).toMatchObject({ code: "budget_exceeded", tokens: 150 });
-    const resumed = okJson(s.spex(["session", "resume", id, "--budget-tokens", "10000", "--json"]));
-    expect(resumed).toMatchObject({ id });
-    expect(resumed.resumeArgs.length).toBeGreaterThan(0);
+    // The backend (the dashboard's resume) answers the same, and takes a new limit in its body.
+    const be = await serve(s);
+    try {
+      const post = (body: unknown) => http(be.url, `/api/sessions/${id}/resume`, { token: be.token, body });
+      const refusedHttp = await post({});
+      expect(refusedHttp.status).toBe(409);
+      expect(refusedHttp.json.error).toMatchObject({ code: "budget_exceeded" });
+      expect((await post({ budget: { tokens: -5 } })).status).toBe(400);
+      const resumed = await post({ budget: { tokens: 10000 } });
+      expect(resumed.status).toBe(200);
+      expect(resumed.json).toMatchObject({ id });
+      expect(resumed.json.resumeArgs.length).toBeGreaterThan(0);
+    } finally {
+      await be.stop();
+    }
     expect(readBudgetFile(s, id)).toMatchObject({ tokens: 10000, exceeded: false });
     await waitFor(() => okJson(s.spex(["session", "ls", id, "--json"]))[0].liveness === "online", "relaunched", 30000);
   }, 90000);
