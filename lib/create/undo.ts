@@ -33,6 +33,17 @@ function onlyGitsFirstFile(path: string): boolean {
   }
 }
 
+const NULL_OID = /^0+$/;
+
+/**
+ * A `git worktree add` killed before it pointed the new HEAD anywhere: git's
+ * own lock (`initializing`) still held, HEAD the null id, the folder empty but
+ * for git's first file. Nobody's work can be in it yet.
+ */
+function halfAdded(entry: WorktreeEntry, path: string): boolean {
+  return entry.locked && entry.lockReason === "initializing" && entry.branch === "" && NULL_OID.test(entry.head) && onlyGitsFirstFile(path);
+}
+
 async function removeRegistered(root: string, path: string): Promise<void> {
   // Twice forced: a worktree git left locked ("initializing") is removed too.
   const r = await runGit(root, ["worktree", "remove", "--force", "--force", "--end-of-options", path]);
@@ -59,7 +70,9 @@ export async function undoWorktree(root: string, step: WorktreeStep): Promise<bo
   const present = lstatOrAbsent(step.path) !== undefined;
   if (!entry && !present) return false;
   if (!step.made) {
-    if (entry) {
+    if (entry && halfAdded(entry, step.path)) {
+      // git died in its own first step: nothing but its bookkeeping is there.
+    } else if (entry) {
       if (entry.branch !== headsRef(step.branch)) throw notOurs(`the worktree ${step.path}`, `is on ${entry.branch || "a detached HEAD"}, not on ${step.branch}`);
       const tip = await branchTip(root, step.branch);
       if (step.start && tip !== undefined && tip !== step.start) throw notOurs(`the worktree ${step.path}`, `holds commits on ${step.branch} past the fork point`);

@@ -9,6 +9,8 @@ export interface WorktreeEntry {
   branch: string;
   bare: boolean;
   locked: boolean;
+  /** Why it is locked; git's own `worktree add` holds the lock `initializing` until it is done. */
+  lockReason: string;
   prunable: boolean;
 }
 
@@ -27,12 +29,15 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
     const value = sp < 0 ? "" : field.slice(sp + 1);
     if (key === "worktree") {
       if (cur) entries.push(cur);
-      cur = { path: value, head: "", branch: "", bare: false, locked: false, prunable: false };
+      cur = { path: value, head: "", branch: "", bare: false, locked: false, lockReason: "", prunable: false };
     } else if (cur) {
       if (key === "HEAD") cur.head = value;
       else if (key === "branch") cur.branch = value;
       else if (key === "bare") cur.bare = true;
-      else if (key === "locked") cur.locked = true;
+      else if (key === "locked") {
+        cur.locked = true;
+        cur.lockReason = value;
+      }
       else if (key === "prunable") cur.prunable = true;
     }
   }

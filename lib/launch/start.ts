@@ -8,7 +8,7 @@ import { harnessAdapter } from "../harness";
 import { probeLeaf } from "../proc";
 import { type SessionRecord, readSession, refuseUnusable, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
-import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, hasSession, killSession, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, formatLiteral, hasSession, killSession, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
 import { branchExists } from "../git";
 import { faultPoint } from "../faults";
 import { clearFence, freezeOriginal, launcherIsSelf, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
@@ -203,7 +203,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
   // One tmux call: open the session on a placeholder, keep dead panes for their last screen, then start the script.
   // -P prints the new session's id only when this call made it: a session of that name made by anyone else is never killed here.
   const started = tmuxStart(socket, [
-    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", tmuxName, "-c", tmuxFolder(cwd), "-x", "200", "-y", "50",
+    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", formatLiteral(tmuxName), "-c", tmuxFolder(cwd), "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", `${exactSession(tmuxName)}:`, "remain-on-exit", "on",
     // Whose session this is, for `doctor` on a socket other projects share.
     ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_PROJECT_OPTION, tmuxWord(store.root),

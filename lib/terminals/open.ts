@@ -12,7 +12,7 @@ import { withLock } from "../lock";
 import { shortId, slugify } from "../naming";
 import { readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath } from "../store";
-import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, formatLiteral, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
 import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName, takenTerminalNames, terminalOwner, terminalsLockPath } from "./names";
 import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
 import { randomId } from "../hash";
@@ -68,7 +68,7 @@ function startTmux(store: ProjectStore, record: TerminalRecord, env: Record<stri
   // Opened on a placeholder so remain-on-exit and the environment are in place before the real program starts:
   // a command that exits at once still leaves its last screen to read.
   const started = tmuxStart(socket, [
-    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", name, "-c", dir, "-x", "200", "-y", "50",
+    "new-session", "-d", "-P", "-F", "#{session_id}", "-s", formatLiteral(name), "-c", dir, "-x", "200", "-y", "50",
     ";", "set-option", "-w", "-t", pane, "remain-on-exit", "on",
     ";", "set-option", "-t", pane, SPEX_PROJECT_OPTION, tmuxWord(store.root),
     ";", "set-option", "-t", pane, SPEX_HOME_OPTION, tmuxWord(store.home),

@@ -5,12 +5,12 @@ import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
-import { tmuxFolder, tmuxWord } from "./quote";
+import { formatLiteral, tmuxFolder, tmuxWord } from "./quote";
 import { randomHex } from "../hash";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { planServerStart, serverStartFacts } from "../survive/server-plan";
-export { tmuxFolder, tmuxWord };
+export { formatLiteral, tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
 export const DEFAULT_SOCKET = "default";
@@ -203,7 +203,7 @@ export interface NewSessionOptions {
 }
 
 export function newSession(o: NewSessionOptions): TmuxResult {
-  const args = ["new-session", "-d", "-s", o.name, "-c", tmuxFolder(o.cwd), "-x", String(o.width ?? 200), "-y", String(o.height ?? 50)];
+  const args = ["new-session", "-d", "-s", formatLiteral(o.name), "-c", tmuxFolder(o.cwd), "-x", String(o.width ?? 200), "-y", String(o.height ?? 50)];
   for (const [k, v] of Object.entries(o.env ?? {})) args.push("-e", tmuxWord(`${k}=${v}`));
   args.push(tmuxWord(o.command));
   return tmuxStart(o.socket, args);

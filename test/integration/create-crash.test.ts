@@ -39,11 +39,14 @@ function killerHook(s: Sandbox, name: string, opts: { chain: boolean; guard?: st
   const arm = join(s.dir, `${name}.armed`);
   writeFileSync(arm, "");
   const file = join(s.repo, ".git", "hooks", name);
-  writeFileSync(
-    file,
-    `#!/bin/sh
-${opts.guard ?? ""}
-[ -e '${arm}' ] || exit 0
+  writeFileSync(file, `#!/bin/sh\n${opts.guard ?? ""}\n${killOnce(arm, opts.chain)}exit 0\n`);
+  chmodSync(file, 0o755);
+  return arm;
+}
+
+/** Shell lines that, while `arm` exists (once), kill the spex above this process: with `chain`, every process between too. */
+function killOnce(arm: string, chain: boolean): string {
+  return `[ -e '${arm}' ] && {
 rm -f '${arm}'
 spex=$(readlink -f '${SPEX_BIN}')
 p=$PPID
@@ -53,12 +56,31 @@ while [ "$p" -gt 1 ]; do
   [ "$(readlink -f /proc/$p/exe)" = "$spex" ] && break
   p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2)
 done
-${opts.chain ? 'kill -9 $chain $$' : "kill -9 $p"}
-exit 0
-`,
-  );
-  chmodSync(file, 0o755);
-  return arm;
+${chain ? 'kill -9 $chain $$' : "kill -9 $p"}
+}
+`;
+}
+
+/**
+ * Kills the whole job inside git's own `worktree add`, where no hook runs:
+ * as it starts `git symbolic-ref HEAD …` for the new worktree, whose HEAD is
+ * still the null id under git's lock `initializing`. git runs that command
+ * from its exec path, so a `git` first on PATH hands `worktree add` an exec
+ * path whose `git` kills (spex gives git no exec path of its own).
+ */
+function killInsideWorktreeAdd(s: Sandbox): Record<string, string> {
+  const real = s.git(["--exec-path"]).trim();
+  const front = join(s.dir, "front");
+  const inner = join(s.dir, "exec-path");
+  mkdirSync(front, { recursive: true });
+  mkdirSync(inner, { recursive: true });
+  const arm = join(s.dir, "symbolic-ref.armed");
+  writeFileSync(arm, "");
+  writeFileSync(join(front, "git"), `#!/bin/sh\n[ "$1 $2" = "worktree add" ] && GIT_EXEC_PATH='${inner}' && export GIT_EXEC_PATH\nexec '${real}/git' "$@"\n`);
+  writeFileSync(join(inner, "git"), `#!/bin/sh\nif [ "$1" = symbolic-ref ]; then\n${killOnce(arm, true)}fi\nexec '${real}/git' "$@"\n`);
+  chmodSync(join(front, "git"), 0o755);
+  chmodSync(join(inner, "git"), 0o755);
+  return { PATH: `${front}:${s.env.PATH ?? process.env.PATH}` };
 }
 
 /** Killed while `git branch` commits the session's branch: the branch exists, no worktree yet. */
@@ -121,6 +143,16 @@ describe("a create killed while git works", () => {
       sb.spex(["session", "ls"]);
       return receipts(sb).length === 0;
     }, "the rollback once git ended", 30000);
+    nothingLeft(sb);
+  });
+
+  test("killed inside git's worktree add, before the new HEAD names the branch (git's lock still held): the next ls removes worktree and branch", () => {
+    sb = sandbox();
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "killed in git"], { env: killInsideWorktreeAdd(sb) });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
+    const [entry] = sb.git(["worktree", "list", "--porcelain"]).split("\n\n").filter((e) => !e.startsWith(`worktree ${sb.repo}\n`));
+    expect(entry).toContain("locked initializing");
+    expect(entry).toContain("HEAD 0000000000000000000000000000000000000000");
     nothingLeft(sb);
   });
 

@@ -43,3 +43,13 @@ test("a start folder named #(…) is a folder: over MCP, on the command line and
     await mcp.close();
   }
 });
+
+test("a session name with #(…) in it is that name: tmux expands -s as a format too, and nothing in it runs", async () => {
+  sb = sandbox();
+  const { newSession } = await import("../../lib/tmux");
+  const name = `s#(touch ${sb.dir}/pwned-name)#{pid}`;
+  const r = newSession({ socket: sb.tmuxSocket, name, cwd: sb.repo, command: "sleep 600" });
+  expect(r.code).toBe(0);
+  expect(sb.tmux(["list-sessions", "-F", "#{session_name}"]).stdout.trim()).toBe(name);
+  expect(pwned()).toEqual([]);
+});

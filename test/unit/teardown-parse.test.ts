@@ -47,11 +47,14 @@ describe("git porcelain", () => {
     const text =
       "worktree /repo\0HEAD aaa\0branch refs/heads/main\0\0" +
       "worktree /repo/.worktrees/a b\0HEAD bbb\0branch refs/heads/spex/a\0locked\0\0" +
-      "worktree /gone\0HEAD ccc\0detached\0prunable gitdir file points to non-existent location\0\0";
+      "worktree /gone\0HEAD ccc\0detached\0prunable gitdir file points to non-existent location\0\0" +
+      "worktree /half\0HEAD 0000000000000000000000000000000000000000\0detached\0locked initializing\0\0";
     expect(parseWorktreeList(text)).toEqual([
-      { path: "/repo", head: "aaa", branch: "refs/heads/main", bare: false, locked: false, prunable: false },
-      { path: "/repo/.worktrees/a b", head: "bbb", branch: "refs/heads/spex/a", bare: false, locked: true, prunable: false },
-      { path: "/gone", head: "ccc", branch: "", bare: false, locked: false, prunable: true },
+      { path: "/repo", head: "aaa", branch: "refs/heads/main", bare: false, locked: false, lockReason: "", prunable: false },
+      { path: "/repo/.worktrees/a b", head: "bbb", branch: "refs/heads/spex/a", bare: false, locked: true, lockReason: "", prunable: false },
+      { path: "/gone", head: "ccc", branch: "", bare: false, locked: false, lockReason: "", prunable: true },
+      // A `worktree add` git has not finished: its own lock, no HEAD yet.
+      { path: "/half", head: "0000000000000000000000000000000000000000", branch: "", bare: false, locked: true, lockReason: "initializing", prunable: false },
     ]);
   });
 
