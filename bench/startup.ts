@@ -181,12 +181,14 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
     ];
     const t = measure(probes, opts.runs);
     const at = (name: string) => t.get(name)!;
-    const against = (what: string, base: Probe, budget: number): Figure => {
+    const against = (what: string, base: Probe, budget: number, limit = 2 * budget): Figure => {
       const ratio = at(what).wall / at(base.name).wall;
       const cpuRatio = at(what).cpu / at(base.name).cpu;
-      return { what, value: at(what), yardstick: at(base.name), yardstickName: base.name, ratio, ratioText: times(ratio), budget, budgetText: `≤ ${budget} ×`, cpuRatio, cpuText: times(cpuRatio), limit: 2 * budget };
+      return { what, value: at(what), yardstick: at(base.name), yardstickName: base.name, ratio, ratioText: times(ratio), budget, budgetText: `≤ ${budget} ×`, cpuRatio, cpuText: times(cpuRatio), limit };
     };
-    figures.push(against("--version", hello, 1.3), against("help", hello, 1.3), against("complete a verb", hello, 1.5));
+    // Budgets met in CPU time on the 2-core machine (bench/README.md): the limit is twice today's figure, so
+    // loading the manifest or a command on --version, or the session machinery on a verb's completion, fails.
+    figures.push(against("--version", hello, 1.3, VERSION_LIMIT), against("help", hello, 1.3), against("complete a verb", hello, 1.5, COMPLETE_VERB_LIMIT));
     figures.push(against("complete a selector, 20 sessions", hello, 1.5), against("complete a selector, 200 sessions", hello, 1.5));
     figures.push(against("node bundle --version", nodeZero, 1.5), against("node bundle help", nodeZero, 1.5));
     // What listing 200 sessions adds to the same verb listing none, in hello-world starts: the budget's
@@ -209,7 +211,7 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
       limit: LS_LIMIT,
       note: `${times(ls200.wall / at("--version").wall)} --version`,
     });
-    if (opts.live) figures.push(await liveFigure(opts.runs, at("--version"), at(hello.name)));
+    if (opts.live) figures.push(await liveFigure(opts.runs));
   } finally {
     for (const sb of [empty, twenty, big]) sb.cleanup();
   }
@@ -217,27 +219,43 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
 }
 
 // The two budgets not met yet (bench/README.md says why): bench-check guards
-// today's figure instead, failing past twice it. In CPU time (live's counts
-// the tmux clients it starts), in hello-world starts, on the 2-core machine
-// these figures were taken on: listing 200 sessions added up to 1.8, live
-// past the bare start up to 4.3.
-const LS_LIMIT = 3.6;
-const LIVE_LIMIT = 8.6;
+// today's figure instead, failing past about twice it. In CPU time (live's
+// counts the tmux clients it starts), in hello-world starts, on the 2-core
+// machine these figures were taken on (2026-12-02, load 16-20): listing 200
+// sessions added 1.6, live past its own verb's start 2.1-2.3.
+const LS_LIMIT = 3.2;
+const LIVE_LIMIT = 4.6;
+// Budgets met in CPU time: --version 0.8 × a hello-world, a verb's completion 0.9-1.0 ×.
+const VERSION_LIMIT = 1.6;
+const COMPLETE_VERB_LIMIT = 2;
 
-/** `live --json` at 200 panes: what it costs past the bare start, in raw tmux command lists. */
-async function liveFigure(runs: number, bareStart: Timing, hello: Timing): Promise<Figure> {
+/**
+ * `live --json` at 200 panes: what it costs past its start, in raw tmux
+ * command lists. The start is the verb's own (`session live --help`: the
+ * binary started, the live command and everything it imports loaded, the
+ * argv parsed), measured in the same interleaved rounds as the floor and the
+ * figure; when the issue was filed `--version` loaded every command, so it
+ * was that start. The ratio past the bare `--version`, which now loads no
+ * command at all, is printed beside it.
+ */
+async function liveFigure(runs: number): Promise<Figure> {
   const fleet = await fleetOfPanes(200);
   try {
     const live = spex("live --json, 200 panes", ["session", "live", "--json"], fleet.sb, fleet.env, fleet.sb.dir);
-    const t = measure([fleet.floor, live], runs);
+    const start = spex("session live --help", ["session", "live", "--help"], fleet.sb, fleet.env, fleet.sb.dir);
+    const bare = spex("--version (live's fleet)", ["--version"], fleet.sb, fleet.env, fleet.sb.dir);
+    const hello: Probe = { name: "hello-world binary", cmd: helloBinary(), args: [] };
+    const t = measure([fleet.floor, start, bare, hello, live], runs);
     const floor = t.get(fleet.floor.name)!;
     const value = t.get(live.name)!;
+    const verbStart = t.get(start.name)!;
     const right = liveRowsRight(fleet);
     const floorOk = floorRight(fleet);
     const processes = tmuxProcesses(fleet);
-    const ratio = (value.wall - bareStart.wall) / floor.wall;
-    const cpuRatio = (value.cpu - bareStart.cpu) / hello.cpu;
-    const broken = right < 200 ? `${right} of 200 rows right` : processes > 3 ? `${processes} tmux processes (at most 3)` : undefined;
+    const ratio = (value.wall - verbStart.wall) / floor.wall;
+    const pastBare = (value.wall - t.get(bare.name)!.wall) / floor.wall;
+    const cpuRatio = (value.cpu - verbStart.cpu) / t.get(hello.name)!.cpu;
+    const broken = right < 200 ? `${right} of 200 rows right` : processes > 2 ? `${processes} tmux processes (at most 2)` : undefined;
     return {
       what: "live --json, 200 panes",
       value,
@@ -248,10 +266,10 @@ async function liveFigure(runs: number, bareStart: Timing, hello: Timing): Promi
       budget: 1.5,
       budgetText: "start + 1.5 × the floor",
       cpuRatio,
-      cpuText: `start + ${(value.cpu - bareStart.cpu).toFixed(1)} ms (${cpuRatio.toFixed(2)} hello-world)`,
+      cpuText: `start + ${(value.cpu - verbStart.cpu).toFixed(1)} ms (${cpuRatio.toFixed(2)} hello-world)`,
       limit: LIVE_LIMIT,
       broken,
-      note: `${right} of 200 rows right (the floor: ${floorOk}), ${processes} tmux processes`,
+      note: `past the bare --version: ${times(pastBare)} the floor; ${right} of 200 rows right (the floor: ${floorOk}), ${processes} tmux processes`,
     };
   } finally {
     fleet.cleanup();

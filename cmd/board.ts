@@ -15,17 +15,19 @@ export class BoardCommand extends SpexCommand {
     examples: [
       ["Open the board", "spex board"],
       ["The same, archived sessions shown, no colour", "spex b --all --no-color"],
+      ["Every machine's sessions (those of `spex machine ls` too)", "spex board --all-machines"],
       ["In a tmux popup (a binding for ~/.tmux.conf)", `bind-key S display-popup -E -w 90% -h 90% "spex board"`],
     ],
   });
 
   all = Option.Boolean("--all", false, { description: "Show archived sessions too (A toggles them on the board)" });
+  allMachines = Option.Boolean("--all-machines", false, { description: "List the sessions of every machine of `spex machine ls` too, with a MACHINE column (their keys say the command to run there)" });
   color = Option.Boolean("--color", true, { description: "Colour the board (--no-color, or NO_COLOR set, turns it off)" });
 
   async execute(): Promise<number> {
     if (this.json) throw new SpexError("usage", "spex board is a screen for people and has no JSON", { hint: "use `spex session ls --json`", exitCode: 2 });
     // Loaded here, not at the top: no other verb pays for the board's code at startup.
     const { runBoard } = await import("../lib/board");
-    return runBoard({ stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, env: this.context.env, color: this.color, all: this.all });
+    return runBoard({ stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, env: this.context.env, color: this.color, all: this.all, allMachines: this.allMachines });
   }
 }

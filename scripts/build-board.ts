@@ -48,6 +48,16 @@ const result = await Bun.build({
       },
     },
     {
+      // Ink composes each frame into an Output; the board's (lib/board/ui/frame-output.ts)
+      // gives the same text, composing only the lines that changed since the last frames.
+      name: "frame-output",
+      setup(build) {
+        build.onResolve({ filter: /^\.\/output\.js$/ }, (args) =>
+          /[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer) ? { path: join(root, "lib", "board", "ui", "frame-output.ts") } : undefined,
+        );
+      },
+    },
+    {
       name: "deferred-yoga",
       setup(build) {
         const deferred = join(root, "lib", "board", "ui", "yoga-deferred.ts");

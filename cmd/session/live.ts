@@ -3,8 +3,9 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { formatTable, printable, writeJson } from "../../lib/cli/output";
 import { SpexError } from "../../lib/errors";
-import { type LiveFilters, type LiveRow, liveConfig, machineName, observeLive, parseStatuses, watchLive } from "../../lib/live";
-import { type FleetError, type FleetTarget, fleetTargets, observeFleet, readMachines, repeatEvery } from "../../lib/machines";
+import { type LiveFilters, type LiveObservation, type LiveRow, liveConfig, machineName, observeLive, parseStatuses, unrecordedStalls, watchLive } from "../../lib/live";
+// Types only: the machines code (ssh, sockets) loads when --machine or --all-machines asks for it.
+import type { FleetError, FleetTarget } from "../../lib/machines";
 
 /** The pane table; with several machines a MACHINE column leads. */
 export function liveTable(rows: LiveRow[], withMachine = false): string {
@@ -61,10 +62,16 @@ export class SessionLiveCommand extends SpexCommand {
     if (config.warning) this.context.stderr.write(`spex: warning: ${config.warning}\n`);
     const opts = { config };
     const out = this.context.stdout;
-    const targets = this.allMachines || this.machine !== undefined ? fleetTargets({ machine: this.machine, allMachines: this.allMachines }, machineName(), readMachines()) : undefined;
-    if (targets) return this.fleet(targets, { ...filters, machine: undefined }, () => observeLive({ ...filters, machine: undefined }, opts).rows);
-    // A stall seen on a session's pane is recorded on the session (and notified) by whoever sees it first.
-    const { recordObservedStalls } = await import("../../lib/attention/stall-probe");
+    if (this.allMachines || this.machine !== undefined) {
+      const { fleetTargets, readMachines } = await import("../../lib/machines");
+      const targets = fleetTargets({ machine: this.machine, allMachines: this.allMachines }, machineName(), readMachines());
+      if (targets) return this.fleet(targets, { ...filters, machine: undefined }, () => observeLive({ ...filters, machine: undefined }, opts).rows);
+    }
+    // A stall seen on a session's pane is recorded on the session (and notified) by whoever sees it first;
+    // the recording code loads only when a row shows one its record lacks.
+    const recordObservedStalls = async (obs: LiveObservation) => {
+      if (unrecordedStalls(obs).length > 0) await (await import("../../lib/attention/stall-probe")).recordObservedStalls(obs);
+    };
     if (!this.watch) {
       const obs = observeLive(filters, opts);
       await recordObservedStalls(obs);
@@ -83,6 +90,7 @@ export class SessionLiveCommand extends SpexCommand {
 
   /** Several machines: each asked in parallel, rows marked with their machine, one error entry per machine that did not answer. */
   private async fleet(targets: FleetTarget[], filters: LiveFilters, local: () => LiveRow[]): Promise<number> {
+    const { observeFleet, repeatEvery } = await import("../../lib/machines");
     const out = this.context.stdout;
     const redraw = this.watch && !this.json && (out as NodeJS.WriteStream).isTTY === true;
     await repeatEvery({ intervalMs: (this.interval ?? 2) * 1000, count: this.watch ? this.count : 1 }, async () => {

@@ -4,7 +4,7 @@
 // watching sessions anyway (`wait`, `live`) asks here: one tmux process per
 // server lists the panes and captures the sessions' screens, the harness's
 // stall rules read them, and a stall found is recorded through the writer.
-import { type LiveObservation, classifyPane, ruleSetFor } from "../live";
+import { type LiveObservation, classifyPane, ruleSetFor, unrecordedStalls } from "../live";
 import { publicRecord, readSession } from "../record";
 import type { ProjectStore } from "../store";
 import { listAndCapture, sessionPaneTarget, serverOf } from "../tmux";
@@ -52,11 +52,8 @@ export async function probeStalls(store: ProjectStore, ids: string[]): Promise<s
 /** What `live` saw: a stall on the pane of a session whose record does not say so yet is recorded (and notified) now. */
 export async function recordObservedStalls(obs: Pick<LiveObservation, "candidates" | "governed">): Promise<string[]> {
   const found: string[] = [];
-  for (const row of obs.candidates) {
-    if (!row.stall || !row.sessionId || row.statusRule === "governed.stall") continue;
-    const g = obs.governed.sessions.find((s) => s.id === row.sessionId);
-    if (!g || g.record.stall) continue;
-    if (await recordStall(g.store, g.id, row.stall, row.statusReason)) found.push(g.id);
+  for (const { row, session: g } of unrecordedStalls(obs)) {
+    if (await recordStall(g.store, g.id, row.stall!, row.statusReason)) found.push(g.id);
   }
   return found;
 }

@@ -15,6 +15,8 @@ export interface RunBoardOptions {
   color: boolean;
   /** Show archived sessions from the start (--all). */
   all: boolean;
+  /** List every machine of `spex machine ls` too (--all-machines). */
+  allMachines?: boolean;
 }
 
 /** The board draws a screen and reads keys: a pipe or a file on either side gets an error, and not one byte on stdout. */
@@ -29,7 +31,7 @@ export function refuseNonTerminal(stdout: { isTTY?: boolean }, stdin: { isTTY?: 
 export async function runBoard(o: RunBoardOptions): Promise<number> {
   refuseNonTerminal(o.stdout, o.stdin);
   const store = currentProject();
-  const services = boardServices(store, o.env);
+  const services = boardServices(store, o.env, { allMachines: o.allMachines });
   const ui = await loadBoardUi();
   const color = o.color && terminalOf(o.stdout, o.env).color;
   return ui.startBoard(services, { color, archived: o.all, stdout: o.stdout, stdin: o.stdin, stderr: o.stderr });

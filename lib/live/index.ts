@@ -7,7 +7,7 @@ export { type GovernedSession, type GovernedIndex, governedIndex, LIFECYCLE_STAT
 export { type ClassifyInput, classifyPane, newestLines, lastVisibleLine } from "./classify";
 export { ProcessTree, type ProcessSource, detectRuleSet } from "./procs";
 export { RULE_SETS, AGENT_RULE_SETS, ruleSetFor, SHELL_COMMANDS, type PaneRule, type RuleSet, type RuleHarness } from "./rules";
-export { type LiveFilters, type LiveObservation, type ObserveOptions, observeLive, screenKey } from "./observe";
+export { type LiveFilters, type LiveObservation, type ObserveOptions, observeLive, screenKey, unrecordedStalls } from "./observe";
 export { projectMatcher, projectSlugOf, sameMachine } from "./project";
 export { machineName } from "./machine";
 export { parseStatuses } from "./filters";

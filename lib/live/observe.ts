@@ -1,7 +1,7 @@
 // One observation of every tmux pane spex can see: list (one call per server),
 // prefilter on cheap metadata, capture the survivors (one call per server),
 // classify, then filter on status.
-import { captureMany, serverOf } from "../tmux";
+import { captureMany, noSocketFile, serverOf } from "../tmux";
 import { spexHome } from "../store";
 import { classifyPane, lastVisibleLine } from "./classify";
 import { listServerPanes, listServerPanesCapturing } from "./discover";
@@ -56,6 +56,17 @@ function recordedSockets(governed: GovernedIndex): string[] {
   return governed.sessions.filter((s) => s.record.tmux_session && !s.record.stopped).map((s) => s.record.tmux_socket);
 }
 
+/** Rows showing a stall their session's record does not hold yet (what `live` records: lib/attention/stall-probe.ts). */
+export function unrecordedStalls(obs: Pick<LiveObservation, "candidates" | "governed">): { row: LiveRow; session: GovernedSession }[] {
+  const out: { row: LiveRow; session: GovernedSession }[] = [];
+  for (const row of obs.candidates) {
+    if (!row.stall || !row.sessionId || row.statusRule === "governed.stall") continue;
+    const session = obs.governed.sessions.find((s) => s.id === row.sessionId);
+    if (session && !session.record.stall) out.push({ row, session });
+  }
+  return out;
+}
+
 export function screenKey(socket: string, paneId: string): string {
   return `${socket}\u0000${paneId}`;
 }
@@ -77,6 +88,8 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
     (g) => g.record.tmux_session && isOpen(g) && (!wantProject || wantProject(g.record.project_root, projectSlugOf(g.record.project_root, g.record.tmux_session))),
   );
   for (const socket of otherMachine ? [] : servers) {
+    // A server whose socket file is not there has no panes: no tmux process is started to learn that.
+    if (noSocketFile(socket)) continue;
     const names = [...new Set(keptGoverned.filter((g) => serverOf(g.record.tmux_socket) === socket).map((g) => g.record.tmux_session))];
     let panes: PaneInfo[];
     if (names.length > 0) {

@@ -117,14 +117,19 @@ function socketFile(socket: string): string | undefined {
   return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${uid}`, socket || DEFAULT_SOCKET);
 }
 
+/** No server can be listening: its socket file is not there (settled without starting a tmux process). */
+export function noSocketFile(socket: string): boolean {
+  const file = socketFile(socket);
+  return file !== undefined && !existsSync(file);
+}
+
 /**
  * Is a server listening on this socket? No socket file settles "no" without a
  * process; a file left by a server that died (kill -9, a crash) is asked.
  * Undefined when tmux answered something else.
  */
 export function serverRunning(socket: string): boolean | undefined {
-  const file = socketFile(socket);
-  if (file !== undefined && !existsSync(file)) return false;
+  if (noSocketFile(socket)) return false;
   const r = tmuxSync(socket, ["list-sessions", "-F", "#{session_id}"]);
   if (r.code === 0) return true;
   return noServer(r) ? false : undefined;

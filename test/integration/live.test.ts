@@ -49,7 +49,7 @@ function live(s: Sandbox, args: string[], env: Record<string, string>): any[] {
   return JSON.parse(r.stdout);
 }
 
-test("50 panes are observed with at most 3 tmux processes, every row matching the contract", () => {
+test("50 panes are observed with at most 2 tmux processes (a server that is not running costs none), every row matching the contract", () => {
   sb = sandbox();
   const batch: string[] = ["new-session", "-d", "-s", "fleet", "-x", "80", "-y", "10", "cat"];
   for (let i = 1; i < 50; i++) batch.push(";", "new-window", "-t", "fleet", "cat");
@@ -62,9 +62,10 @@ test("50 panes are observed with at most 3 tmux processes, every row matching th
     expect(contractErrors(isSpexLiveRowExtras, row)).toEqual([]);
   }
   expect(rows[0]).toMatchObject({ session: "fleet", command: "cat", status: "active", statusRule: "generic.foreground", isOpenSession: false, sessionId: null, socket: sb.tmuxSocket });
+  // The second server never ran (no socket file): learning that starts no tmux process.
   const calls = counter.calls();
-  expect(calls.length).toBeLessThanOrEqual(3);
-  expect(calls.filter((c) => c.includes("list-panes -a"))).toHaveLength(2);
+  expect(calls.length).toBeLessThanOrEqual(2);
+  expect(calls.filter((c) => c.includes("list-panes -a"))).toHaveLength(1);
   expect(calls.filter((c) => c.includes("capture-pane"))).toHaveLength(1);
 });
 

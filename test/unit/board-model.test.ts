@@ -93,6 +93,16 @@ describe("board columns", () => {
     expect(cost.cell(rows[0]!, { now: 0, depth: 0 })).toBe("");
   });
 
+  test("MACHINE shows with --all-machines (rows that carry their machine), as wide as the longest name", () => {
+    expect(shownColumns([sessionRow()]).map((c) => c.key)).not.toContain("machine");
+    const rows: ListRow[] = [{ ...sessionRow(), machine: "here" }, { ...sessionRow(), machine: "build-box" }];
+    const shown = shownColumns(rows);
+    expect(shown.map((c) => c.key).slice(0, 4)).toEqual(["id", "status", "machine", "label"]);
+    const machine = shown.find((c) => c.key === "machine")!;
+    expect(machine.cell(rows[1]!, { now: 0, depth: 0 })).toBe("build-box");
+    expect(columnWidths(shown, 100, rows)[2]).toBe("build-box".length);
+  });
+
   test("widths fill the line exactly at 80 columns and never go negative on a narrow one", () => {
     const rows = [sessionRow({ display: "close-pending", archived: true })];
     const at80 = columnWidths(COLUMNS, 78, rows);

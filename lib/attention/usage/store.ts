@@ -3,6 +3,7 @@
 // it added up to by day and model. It is a cache of what the transcripts say
 // (delete it and the next read starts over from their first byte), so it is
 // replaced atomically through lib/nofollow but not fsynced.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeStoreFile } from "../../nofollow";
 import { readJsonState } from "../../record";
@@ -38,9 +39,13 @@ export function emptyUsage(): UsageFile {
 
 /** The stored usage, or an empty one when there is none or it cannot be read (it is rebuilt from the transcripts then). */
 export function readUsage(store: ProjectStore, id: string): UsageFile {
+  const file = usageFile(store, id);
+  // Most sessions have no usage file: a check that cannot throw says so, where a failed read
+  // builds an error object per row of a listing (\`ls\` reads this for every session).
+  if (!existsSync(file)) return emptyUsage();
   let read;
   try {
-    read = readJsonState<UsageFile>(usageFile(store, id));
+    read = readJsonState<UsageFile>(file);
   } catch {
     return emptyUsage();
   }

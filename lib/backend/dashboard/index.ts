@@ -4,8 +4,12 @@
 // bundle both carry them). The hashed files never change under their name, so
 // browsers keep them for good; the page is never kept (it names the current
 // files and carries a fresh style nonce). Each file is sent brotli or gzip
-// compressed when the browser takes it, both made at build time.
+// compressed when the browser takes it. Only the brotli form is embedded
+// (scripts/build-web.ts: the Node bundle reads and compiles all it carries on
+// every start); the plain text and the gzip form are made from it the first
+// time a browser asks for them, once per server.
 import { randomBytes } from "node:crypto";
+import { brotliDecompressSync, gzipSync } from "node:zlib";
 import { DASHBOARD_FILES, DASHBOARD_HTML } from "../../generated/dashboard";
 
 export interface DashboardAnswer {
@@ -27,10 +31,11 @@ const FOREVER = "public, max-age=31536000, immutable";
 
 interface Encoded {
   type: string;
-  text: string;
-  gzip: string;
+  /** base64, as embedded */
   br: string;
-  decoded?: { gzip: Buffer; br: Buffer };
+  brBytes?: Buffer;
+  text?: string;
+  gzip?: Buffer;
 }
 
 const files = new Map<string, Encoded>(DASHBOARD_FILES.map((f) => [f.path, { ...f }]));
@@ -51,12 +56,13 @@ export function dashboardAnswer(path: string, acceptEncoding: string | undefined
   if (path === "/" || path === "/index.html") return page();
   const f = files.get(path);
   if (!f) return undefined;
-  f.decoded ??= { gzip: Buffer.from(f.gzip, "base64"), br: Buffer.from(f.br, "base64") };
+  const br = (f.brBytes ??= Buffer.from(f.br, "base64"));
+  const text = () => (f.text ??= brotliDecompressSync(br).toString("utf8"));
   const headers: Record<string, string> = { "cache-control": FOREVER, vary: "Accept-Encoding" };
   const takes = accepted(acceptEncoding);
-  if (takes.has("br")) return { type: f.type, body: f.decoded.br, headers: { ...headers, "content-encoding": "br" } };
-  if (takes.has("gzip")) return { type: f.type, body: f.decoded.gzip, headers: { ...headers, "content-encoding": "gzip" } };
-  return { type: f.type, body: f.text, headers };
+  if (takes.has("br")) return { type: f.type, body: br, headers: { ...headers, "content-encoding": "br" } };
+  if (takes.has("gzip")) return { type: f.type, body: (f.gzip ??= gzipSync(Buffer.from(text()), { level: 9 })), headers: { ...headers, "content-encoding": "gzip" } };
+  return { type: f.type, body: text(), headers };
 }
 
 /** The hashed paths of the page's files (for tests and the route table). */

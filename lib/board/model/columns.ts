@@ -30,6 +30,8 @@ const ok = <T>(r: ListRow, f: (r: Extract<ListRow, { kind: "ok" }>) => T, none: 
 export const COLUMNS: Column[] = [
   { key: "id", header: "ID", width: 8, cell: (r) => r.shortId },
   { key: "status", header: "STATUS", width: (rows) => Math.min(24, Math.max(7, ...rows.map((r) => statusWord(r).length))), cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
+  // `--all-machines`: where the session lives (this machine's name on its own rows too).
+  { key: "machine", header: "MACHINE", width: (rows) => Math.min(16, Math.max(7, ...rows.map((r) => cellWidth(r.machine ?? "")))), cell: (r) => r.machine ?? "", shown: (rows) => rows.some((r) => r.machine !== undefined) },
   {
     key: "label",
     header: "LABEL",

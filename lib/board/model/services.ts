@@ -3,9 +3,12 @@
 // read and action comes through this interface, implemented over the same lib
 // calls the CLI verbs make (lib/board/services). Types only, so the screen's
 // bundle carries no second copy of the stateful modules.
-import type { ListRow } from "../../sessions";
+import type { ListRow as SessionsRow } from "../../sessions";
 
-export type { ListRow, SessionRow, CorruptRow } from "../../sessions";
+export type { SessionRow, CorruptRow } from "../../sessions";
+
+/** A row of `spex session ls --json`; with `--all-machines`, the machine it lives on as well. */
+export type ListRow = SessionsRow & { machine?: string };
 
 /** Everything `spex session ls --all --json` would print now, and when it was read. */
 export interface BoardSnapshot {

@@ -8,7 +8,8 @@ import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import { listSessions } from "../../verbs/list";
 import { type ProjectStore, isSessionId } from "../../store";
-import type { BoardSnapshot } from "../model/services";
+import type { BoardSnapshot, ListRow } from "../model/services";
+import type { RemoteRows } from "./machines";
 
 /** A stat of every record this often, for changes the file events missed (they are the fast path: this is the net under it). */
 const POLL_MS = 2000;
@@ -43,9 +44,18 @@ export class BoardWatch {
   private again = false;
   private last = "";
   private lastSnapshot: BoardSnapshot | undefined;
+  /** This machine's rows as last listed (kept when a listing fails). */
+  private local: ListRow[] = [];
   private stopped = false;
 
-  constructor(private store: ProjectStore) {}
+  /**
+   * `machine`: this machine's name, put on its rows (`--all-machines`);
+   * `remote`: the other machines' rows, appended after this machine's.
+   */
+  constructor(
+    private store: ProjectStore,
+    private fleet: { machine?: string; remote?: RemoteRows } = {},
+  ) {}
 
   subscribe(listener: (s: BoardSnapshot) => void): () => void {
     this.listeners.add(listener);
@@ -70,11 +80,13 @@ export class BoardWatch {
     this.stopped = false;
     this.watchRoot();
     this.timers.push(setInterval(() => this.pollStamps(), POLL_MS), setInterval(() => void this.list(), RELIST_MS));
+    this.fleet.remote?.start(() => this.poke());
     void this.list();
   }
 
   stop(): void {
     this.stopped = true;
+    this.fleet.remote?.stop();
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     if (this.settle) clearTimeout(this.settle);
@@ -146,9 +158,11 @@ export class BoardWatch {
       let snapshot: BoardSnapshot;
       try {
         const { rows, warnings } = await listSessions(this.store, { all: true }); // archived rows too: the board hides them as ls does, and shows them on `A`
-        snapshot = { rows, warnings: warnings.map((w) => w.message), at: Date.now() };
+        const machine = this.fleet.machine;
+        this.local = machine === undefined ? rows : rows.map((r) => ({ ...r, machine }));
+        snapshot = { rows: this.local, warnings: warnings.map((w) => w.message), at: Date.now() };
       } catch (e) {
-        snapshot = { rows: this.lastSnapshot?.rows ?? [], warnings: [], error: (e as Error).message, at: Date.now() };
+        snapshot = { rows: this.local, warnings: [], error: (e as Error).message, at: Date.now() };
       }
       this.watchRoot();
       const live = new Set<string>();
@@ -156,6 +170,8 @@ export class BoardWatch {
         live.add(r.id);
         this.watchFolder(r.id);
       }
+      const remote = this.fleet.remote;
+      if (remote) snapshot = { ...snapshot, rows: [...snapshot.rows, ...remote.all()], warnings: [...snapshot.warnings, ...remote.warnings()] };
       for (const [id, w] of this.folders) {
         if (live.has(id)) continue;
         w.close();

@@ -2,6 +2,7 @@
 // scripts/build-board.ts): `spex board` loads it with the services it needs
 // (lib/board/index.ts) and this draws them with Ink on the alternate screen.
 import { render } from "ink";
+import { Component, type ReactNode } from "react";
 import type { BoardServices } from "../model/services";
 import { App } from "./components/App";
 import { AlternateScreen, guardTerminal } from "./terminal";
@@ -15,11 +16,34 @@ export interface BoardOptions {
   stderr: NodeJS.WriteStream;
 }
 
+/**
+ * An error thrown while drawing ends the board as an uncaught one does
+ * (terminal restored, the error printed, exit 70). Without it Ink's own
+ * boundary takes it and unmounts from inside React's commit, which left the
+ * board's last frame up, deaf to every key (test/integration/board-crash.test.ts).
+ */
+class CrashGuard extends Component<{ crash: (error: unknown) => void; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown): void {
+    // Out of React's commit first: the crash unmounts the tree.
+    setImmediate(() => this.props.crash(error));
+  }
+
+  override render(): ReactNode {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
 export async function startBoard(services: BoardServices, opts: BoardOptions): Promise<number> {
   await layoutReady;
   const screen = new AlternateScreen({ stdout: opts.stdout, stdin: opts.stdin });
   let app: ReturnType<typeof render> | undefined;
-  const unguard = guardTerminal(screen, () => app?.unmount());
+  const guard = guardTerminal(screen, () => app?.unmount());
   screen.enter();
   /** Outside tmux an attach needs this terminal: leave the alternate screen, let tmux have it, then draw again from scratch. */
   const suspend = (run: () => number): number => {
@@ -34,7 +58,12 @@ export async function startBoard(services: BoardServices, opts: BoardOptions): P
     }
   };
   try {
-    app = render(<App services={services} color={opts.color} archived={opts.archived} suspend={suspend} />, {
+    const board = (
+      <CrashGuard crash={guard.crash}>
+        <App services={services} color={opts.color} archived={opts.archived} suspend={suspend} />
+      </CrashGuard>
+    );
+    app = render(board, {
       stdout: opts.stdout,
       stdin: opts.stdin,
       stderr: opts.stderr,
@@ -48,6 +77,6 @@ export async function startBoard(services: BoardServices, opts: BoardOptions): P
   } finally {
     app?.unmount();
     screen.leave();
-    unguard();
+    guard.release();
   }
 }

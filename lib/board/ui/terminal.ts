@@ -48,13 +48,19 @@ export class AlternateScreen {
   }
 }
 
+export interface TerminalGuard {
+  /** The board's own orderly end: the handlers go. */
+  release(): void;
+  /** An error the board caught itself (a render's, through its error boundary): the same end as an uncaught one. */
+  crash(error: unknown): void;
+}
+
 /**
  * Restore the terminal before anything else can print: on a signal (then
  * end with its conventional code), and on an uncaught error (printed after the
- * restore, so it lands on the main screen where it can be read). Returns the
- * undo, for the board's own orderly end.
+ * restore, so it lands on the main screen where it can be read).
  */
-export function guardTerminal(screen: AlternateScreen, stop: () => void): () => void {
+export function guardTerminal(screen: AlternateScreen, stop: () => void): TerminalGuard {
   const signals: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
   const codes: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -80,10 +86,13 @@ export function guardTerminal(screen: AlternateScreen, stop: () => void): () => 
   process.on("uncaughtException", onCrash);
   process.on("unhandledRejection", onCrash);
   process.on("exit", onExit);
-  return () => {
-    for (const s of signals) process.off(s, onSignal);
-    process.off("uncaughtException", onCrash);
-    process.off("unhandledRejection", onCrash);
-    process.off("exit", onExit);
+  return {
+    release() {
+      for (const s of signals) process.off(s, onSignal);
+      process.off("uncaughtException", onCrash);
+      process.off("unhandledRejection", onCrash);
+      process.off("exit", onExit);
+    },
+    crash: onCrash,
   };
 }

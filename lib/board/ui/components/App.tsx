@@ -2,7 +2,7 @@
 // or the dialog of the key just pressed), footer. State lives in small hooks;
 // every read and action goes through the services (../../model/services.ts).
 import { Box, useApp } from "ink";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { type Key, KeyRouter, useCurrent, useKeyRouter } from "../hooks/useKeys";
 import { shownColumns } from "../../model/columns";
 import type { AttachPlan, BoardDiff, BoardServices, ListRow, MergeChoice, NewSessionForm as Form } from "../../model/services";
@@ -11,6 +11,7 @@ import { useNow } from "../hooks/useNow";
 import { usePreview } from "../hooks/usePreview";
 import { useSnapshot } from "../hooks/useSnapshot";
 import { type Size, useTerminalSize } from "../hooks/useTerminalSize";
+import { renderFault } from "../faults";
 import { ColorContext } from "../theme";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { DiffView } from "./DiffView";
@@ -68,6 +69,7 @@ export function layout(size: Size): { list: { width: number; height: number }; p
 
 export function App({ services, color, archived = false, suspend, size: fixedSize, now: fixedNow }: AppProps) {
   const { exit } = useApp();
+  renderFault();
   const router = useKeyRouter();
   const size = useTerminalSize(fixedSize);
   const now = useNow(10_000, fixedNow);
@@ -262,7 +264,8 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
 
   const full = mode.kind === "diff" || mode.kind === "help";
   const bodyHeight = box.wide ? box.list.height : box.list.height + box.panel.height;
-  const columns = shownColumns(view.all);
+  // The same columns while the rows stay: the list's rows compare them by identity.
+  const columns = useMemo(() => shownColumns(view.all), [view.all]);
   return (
     <KeyRouter.Provider value={router}>
     <ColorContext.Provider value={color}>

@@ -1,5 +1,6 @@
 // The bottom line: the keys, or what the last action said (an error in red).
 import { Text } from "ink";
+import { memo } from "react";
 import { fitCell } from "../../model/columns";
 import { footerKeys } from "../../model/keys";
 import { toneProps, useColor } from "../theme";
@@ -16,7 +17,7 @@ export interface FooterProps {
   width: number;
 }
 
-export function Footer({ message, keys, width }: FooterProps) {
+export const Footer = memo(function Footer({ message, keys, width }: FooterProps) {
   const color = useColor();
   if (message) {
     const tone = message.tone === "error" ? "red" : message.tone === "busy" ? "cyan" : "green";
@@ -31,4 +32,4 @@ export function Footer({ message, keys, width }: FooterProps) {
       {fitCell(keys ?? footerKeys(), width)}
     </Text>
   );
-}
+});

@@ -1,6 +1,7 @@
 // The top line: the project, the counts by status (`3 working · 1 asking`),
 // and what narrows the list (filter, group, order, archived).
 import { Text } from "ink";
+import { memo } from "react";
 import { fitCell } from "../../model/columns";
 import { useColor } from "../theme";
 
@@ -16,7 +17,7 @@ export interface HeaderProps {
   width: number;
 }
 
-export function Header({ project, counts, total, shown, filter, group, order, archived, width }: HeaderProps) {
+export const Header = memo(function Header({ project, counts, total, shown, filter, group, order, archived, width }: HeaderProps) {
   const color = useColor();
   const narrowed = [
     filter ? `/${filter}` : "",
@@ -33,4 +34,4 @@ export function Header({ project, counts, total, shown, filter, group, order, ar
       {fitCell(left + " ".repeat(gap) + right, width)}
     </Text>
   );
-}
+});

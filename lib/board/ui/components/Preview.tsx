@@ -2,6 +2,7 @@
 // agent's prompt and question are), each line cut at the width, under a title
 // saying where it comes from.
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { fitCell } from "../../model/columns";
 import type { BoardPreview, ListRow } from "../../model/services";
 import { toneProps, useColor } from "../theme";
@@ -21,7 +22,7 @@ export function tailLines(text: string, rows: number): string[] {
   return text.replace(/\t/g, "    ").split("\n").slice(-rows);
 }
 
-export function PreviewPane({ row, preview, width, height }: PreviewProps) {
+export const PreviewPane = memo(function PreviewPane({ row, preview, width, height }: PreviewProps) {
   const color = useColor();
   const title = row ? `${row.shortId} ${row.kind === "ok" ? row.label : row.display}${preview ? ` · ${preview.live ? SOURCE[preview.source] : preview.source === "pane" ? "exited" : SOURCE[preview.source]}` : ""}` : "";
   const bar = `── ${title} `;
@@ -39,4 +40,4 @@ export function PreviewPane({ row, preview, width, height }: PreviewProps) {
       ))}
     </Box>
   );
-}
+});

@@ -1,6 +1,7 @@
 // The list: a header line, then the lines of the tree (group headers and
 // rows) that fit, scrolled so the selection is always in view.
 import { Box, Text } from "ink";
+import { memo, useMemo } from "react";
 import { type Column, columnWidths, fitCell } from "../../model/columns";
 import type { BoardLine } from "../../model/order";
 import { useColor } from "../theme";
@@ -24,12 +25,21 @@ export function windowStart(selected: number, total: number, rows: number): numb
   return Math.max(0, Math.min(selected - Math.floor(rows / 2), total - rows));
 }
 
-export function SessionList({ lines, selectedId, columns, width, height, now, empty }: SessionListProps) {
+/**
+ * Drawn again on every move of the selection, but a row is drawn again only
+ * when its own props change (memo): a move redraws the two rows it touches.
+ */
+export const SessionList = memo(function SessionList({ lines, selectedId, columns, width, height, now, empty }: SessionListProps) {
   const color = useColor();
-  const widths = columnWidths(
-    columns,
-    Math.max(0, width - 2),
-    lines.flatMap((l) => (l.kind === "row" ? [l.row] : [])),
+  // The same array while the rows and the width stay: the rows' memo compares it by identity.
+  const widths = useMemo(
+    () =>
+      columnWidths(
+        columns,
+        Math.max(0, width - 2),
+        lines.flatMap((l) => (l.kind === "row" ? [l.row] : [])),
+      ),
+    [columns, width, lines],
   );
   const rows = Math.max(0, height - 1);
   const selected = lines.findIndex((l) => l.kind === "row" && l.row.id === selectedId);
@@ -52,4 +62,4 @@ export function SessionList({ lines, selectedId, columns, width, height, now, em
       )}
     </Box>
   );
-}
+});

@@ -3,6 +3,7 @@
 // The line is one string with its colour sequences in it: one text node a row
 // keeps Ink's per-frame work (it styles the frame cell by cell) small at 200 sessions.
 import { Text } from "ink";
+import { memo } from "react";
 import type { StatusTone } from "../../../cli/session-table";
 import { type Column, fitCell } from "../../model/columns";
 import type { ListRow } from "../../model/services";
@@ -41,7 +42,8 @@ export function rowLine(p: SessionRowProps, color: boolean): string {
   return p.row.kind === "ok" && p.row.archived ? `\u001b[2m${line}\u001b[22m` : line;
 }
 
-export function SessionRow(props: SessionRowProps) {
+/** Drawn again only when one of its props changes (a move of the selection redraws two rows, not the list). */
+export const SessionRow = memo(function SessionRow(props: SessionRowProps) {
   const color = useColor();
   return <Text wrap="truncate">{rowLine(props, color)}</Text>;
-}
+});

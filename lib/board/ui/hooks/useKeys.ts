@@ -7,6 +7,7 @@
 // starts from what the last key left, not from the last frame.
 import { type Key, useInput } from "ink";
 import { createContext, useContext, useRef, useState } from "react";
+import { keyFault } from "../faults";
 
 export type { Key };
 export type KeyHandler = (input: string, key: Key) => void;
@@ -28,7 +29,10 @@ export function useKeyRouter(): { current: KeyHandler | null } {
   const router = useRef<KeyHandler | null>(null);
   // Each render starts with nobody in front; the active component drawn last takes the keys.
   router.current = null;
-  useInput((input, key) => router.current?.(input, key));
+  useInput((input, key) => {
+    keyFault();
+    router.current?.(input, key);
+  });
   return router;
 }
 
