@@ -78,6 +78,13 @@ export class SessionNewCommand extends RemotableCommand {
   port = Option.String("--port", { description: "Create through the backend on this loopback port", validator: t.cascade(t.isNumber(), [t.isInteger()]) });
 
   async execute(): Promise<number> {
+    // `--sandbox off` reads as the bare flag and the prompt "off": a sandbox nobody asked for, running "off".
+    if (this.sandbox === true && this.prompt !== undefined && ["on", "off", "no-network"].includes(this.prompt)) {
+      throw new SpexError("usage", `--sandbox takes its value after "=": --sandbox ${this.prompt} reads as --sandbox and the prompt ${JSON.stringify(this.prompt)}`, {
+        hint: `write --sandbox=${this.prompt} and the prompt after it; see \`spex session new --help\``,
+        exitCode: 2,
+      });
+    }
     const prompt = await textFrom(this.prompt, this.promptFile, this.context.stdin, "prompt");
     if (prompt === undefined) throw new SpexError("usage", "a prompt is required", { hint: 'spex session new "what to do", or --prompt-file F', exitCode: 2 });
     const caller = process.env.SPEX_SESSION_ID;

@@ -6,7 +6,8 @@ import type { RemoteSpec } from "../../lib/machines";
 import { writeJson } from "../../lib/cli/output";
 import { currentProject, spexHome } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { fleetStores, resumeAll, resumeSession } from "../../lib/teardown";
+import { fleetStores, resumeAll } from "../../lib/teardown";
+import { raisedJson, resumeOrRaise } from "../../lib/verbs/resume";
 import { launchSpinner } from "../../lib/cli/launch-wait";
 import { SpexError } from "../../lib/errors";
 import { OFFLINE_REASONS, type OfflineReason, isOfflineReason } from "../../lib/survive/reason";
@@ -30,6 +31,8 @@ export class SessionResumeCommand extends RemotableCommand {
     description: "relaunch a stopped session's agent (or, with --all, every one whose agent died), continuing its conversation",
     details: `
       The agent is started again in the session's worktree with its harness's resume marker and the recorded native session id (Claude Code: \`--resume <id>\`, Codex: \`resume <id>\`, Gemini CLI: \`--resume <id>\`). A session whose agent is still running is refused unless \`--force\`, which stops it first (an agent pid that is some other process still refuses). A retired session (worktree gone) is refused with \`record_retired\`: only close remains.
+
+      A session its budget parked (note \`budget_exceeded\`, its own budget or a tree budget of an ancestor it counts toward) is refused with \`budget_exceeded\`, with or without \`--force\`: \`--budget-usd N\` / \`--budget-tokens N\` sets a new limit first (a running agent is put back at rest, a stopped one relaunched). A new limit still below what was spent is written and the resume refused.
 
       \`--all\` brings back every session, in every project of SPEX_HOME (\`--project\` narrows), whose agent died under it: the machine restarted (\`machine_restarted\`), its tmux server went (\`tmux_server_gone\`) or the agent exited (\`agent_exited\`), as \`spex session ls\` shows beside \`offline\`. A session spex stopped (\`killed\`) is left alone unless \`--reason killed\` is given; archived ones are left alone (\`spex session archive --restore\` first). As many as \`sessions.maxActive\` leaves room for launch at once, in parallel, the rest wait in the launch queue (\`queued #N\`) and start as slots free, each once. Messages sent while a session was down are handed over once it is at rest again; \`--note\` adds one for each session that died mid-turn (working or asking; not a shell session, which would run it). \`--dry-run\` prints the plan and changes nothing; \`--quiet\` prints only failures. Exit 1 when any session could not be resumed.
 
@@ -64,18 +67,15 @@ export class SessionResumeCommand extends RemotableCommand {
     if (this.selector === undefined) throw usage("name the session to resume, or give --all", "spex session resume SEL, or spex session resume --all --dry-run");
     const store = currentProject();
     const { id } = resolveSelector(store, this.selector);
-    if (this.budgetUsd !== undefined || this.budgetTokens !== undefined) {
-      const { raiseBudget } = await import("../../lib/attention/raise");
-      const raised = await raiseBudget(store, id, { usd: this.budgetUsd, tokens: this.budgetTokens });
-      // A running agent needs no relaunch: the new limit is all there was to do (and the unpark, if it was parked by its budget).
-      if (raised.running && !this.force) {
-        if (this.json) writeJson(this.context.stdout, { id, budget: raised.budget, percent: Math.floor(raised.percent), unparked: raised.unparked, resumed: false });
-        else this.context.stdout.write(`budget of ${id.slice(0, 8)} raised (${Math.floor(raised.percent)} % spent)${raised.unparked ? "; it is at rest again" : ""}\n`);
-        return 0;
-      }
-    }
     const { spinner, onWaiting } = launchSpinner(this.context.stderr, this.json, `relaunching session ${id.slice(0, 8)}`);
-    const result = await resumeSession(store, id, { force: this.force, onWaiting }).finally(() => spinner.stop());
+    const answer = await resumeOrRaise(store, id, { force: this.force, onWaiting, budget: { usd: this.budgetUsd, tokens: this.budgetTokens } }).finally(() => spinner.stop());
+    if (answer.kind === "raised") {
+      const { raised } = answer;
+      if (this.json) writeJson(this.context.stdout, raisedJson(id, raised));
+      else this.context.stdout.write(`budget of ${id.slice(0, 8)} raised (${Math.floor(raised.percent)} % spent)${raised.unparked ? "; it is at rest again" : ""}\n`);
+      return 0;
+    }
+    const result = answer.result;
     if (this.json) {
       writeJson(this.context.stdout, { id, resumeArgs: result.resumeArgs, ready: result.ready, stopped: result.stopped ? { leaf: result.stopped.leaf, tmux: result.stopped.tmux } : null, tmuxSession: result.launch.record.tmux_session });
     } else {

@@ -37,7 +37,7 @@ export class SessionShowCommand extends RemotableCommand {
   selector = Option.String({ name: "SEL" });
 
   async execute(): Promise<number> {
-    const { detail, screen, json, workspace } = await showSession(currentProject(), this.selector);
+    const { detail, screen, json, workspace, budget } = await showSession(currentProject(), this.selector);
     if (this.json) {
       writeJson(this.context.stdout, json);
       return 0;
@@ -71,6 +71,12 @@ export class SessionShowCommand extends RemotableCommand {
       ["proposal", row.proposal],
       ["note", detail.note],
       ["stall", row.stall ?? ""],
+      [
+        "budget",
+        budget
+          ? `${[budget.usd !== null ? formatCost(budget.usd) : "", budget.tokens !== null ? `${budget.tokens} tokens` : ""].filter(Boolean).join(" or ")}, ${budget.percent} % spent${budget.hard ? ", hard" : ""}${budget.scope === "tree" ? ", with its children" : ""} (from ${budget.source})`
+          : "",
+      ],
       [
         "usage",
         row.usage

@@ -189,3 +189,40 @@ async function notifyBudget(store: ProjectStore, state: BudgetState, change: { a
   if (!after) return;
   await announce(store, payloadOf("budget", after, change?.beforeView ?? after, { budget: facts(state) }));
 }
+
+export interface BudgetView {
+  usd: number | null;
+  tokens: number | null;
+  hard: boolean;
+  scope: "session" | "tree";
+  source: string;
+  spentUsd: number | null;
+  spentTokens: number;
+  percent: number;
+  exceeded: boolean;
+}
+
+/** A session's own budget as `show` presents it, or null without one. */
+export function budgetView(store: ProjectStore, id: string): BudgetView | null {
+  const budget = readBudget(store, id);
+  if (!budget) return null;
+  const s = budgetState(store, id, budget, () => records(store));
+  return { usd: budget.usd, tokens: budget.tokens, hard: budget.hard, scope: budget.scope, source: budget.source, spentUsd: s.spentUsd, spentTokens: s.spentTokens, percent: Math.floor(s.percent), exceeded: budget.exceeded };
+}
+
+/**
+ * The budget that stands in the way of relaunching session `id`: its own, or a
+ * tree-scoped ancestor's, once spex has acted on it reaching 100 % (the
+ * `exceeded` flag, reset when the limit is raised). Undefined when none does.
+ */
+export function spentBudget(store: ProjectStore, id: string): { owner: string; budget: Budget } | undefined {
+  const parentOf = (x: string) => {
+    const r = readSession(store, x);
+    return r.kind === "ok" ? r.record.parent : "";
+  };
+  for (const owner of coveringOwners(store, id, parentOf)) {
+    const budget = readBudget(store, owner);
+    if (budget?.exceeded) return { owner, budget };
+  }
+  return undefined;
+}

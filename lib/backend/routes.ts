@@ -8,9 +8,10 @@ import { type BudgetSpec, checkBudgetSpec } from "../attention/budget";
 import { SpexError } from "../errors";
 import { detailOf, listRows, parseHistory, readSessionScreen, renameSession, resolveSelector } from "../sessions";
 import { buildSnapshot } from "../snapshot";
-import { archiveSession, closeSession, quarantineRecord, restoreArchived, restoreRecord, resumeAll, resumeSession, sessionPaneTarget, stopSession } from "../teardown";
+import { archiveSession, closeSession, quarantineRecord, restoreArchived, restoreRecord, resumeAll, sessionPaneTarget, stopSession } from "../teardown";
 import { OFFLINE_REASONS, type OfflineReason } from "../survive/reason";
 import { STATUS_WORDS } from "../verbs/list";
+import { raisedJson, resumeOrRaise } from "../verbs/resume";
 import { capturePane } from "../tmux";
 import { eventsAfter, lastSeq, reparentSession, resolveSender, sendMessage, withDelivery } from "../comms";
 import { booleanField, httpError, readJsonObject, refuseUnknown, stringFields } from "./http";
@@ -119,9 +120,13 @@ async function lifecycle(ctx: RouteContext, verb: string): Promise<Reply> {
         return ok(withoutChange(await restoreArchived(ctx.store, id)));
       }
       return ok(withoutChange(await archiveSession(ctx.store, id, { stop: booleanField(body, "stop") })));
-    case "resume":
-      refuseUnknown(body, ["force"]);
-      return ok(await resumeSession(ctx.store, id, { force: booleanField(body, "force") }));
+    case "resume": {
+      // `budget` { usd?, tokens? }: a new limit first, as `resume --budget-usd/--budget-tokens`.
+      refuseUnknown(body, ["force", "budget"]);
+      const budget = budgetField(body.budget);
+      const answer = await resumeOrRaise(ctx.store, id, { force: booleanField(body, "force"), budget });
+      return ok(answer.kind === "raised" ? raisedJson(id, answer.raised) : answer.result);
+    }
     case "close":
       refuseUnknown(body, ["force"]);
       return ok({ ...(await closeSession(ctx.store, id, { force: booleanField(body, "force") })), closed: true });

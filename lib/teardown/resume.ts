@@ -11,6 +11,7 @@ import { hasTmuxSession } from "./runtime";
 import { type StopResult, stopSession } from "./stop";
 import { typeFirstCommand } from "../comms/first-command";
 import { sessionProcesses } from "./strays";
+import { spentBudget } from "../attention/enforce";
 
 export interface ResumeOptions {
   force?: boolean;
@@ -29,6 +30,27 @@ export interface ResumeResult {
   launch: LaunchResult;
 }
 
+/**
+ * A session whose budget spex has parked it for is not relaunched as it is: the
+ * agent would spend more of a limit already reached. Raising the limit
+ * (`resume --budget-usd N`, which clears the flag first) is the way back.
+ */
+function refuseSpentBudget(store: ProjectStore, id: string): void {
+  const spent = spentBudget(store, id);
+  if (!spent) return;
+  const id8 = id.slice(0, 8);
+  const owner8 = spent.owner.slice(0, 8);
+  const limit = [spent.budget.usd !== null ? `$${spent.budget.usd}` : "", spent.budget.tokens !== null ? `${spent.budget.tokens} tokens` : ""].filter(Boolean).join(" or ");
+  const whose = spent.owner === id ? `its budget (${limit})` : `the tree budget of session ${owner8} (${limit}), which it counts toward,`;
+  throw new SpexError("budget_exceeded", `session ${id8} is not resumed: ${whose} is spent`, {
+    hint:
+      spent.owner === id
+        ? `raise it as you resume: \`spex session resume ${id8} --budget-usd N\` or \`--budget-tokens N\``
+        : `raise that budget first: \`spex session resume ${owner8} --budget-usd N\` (or --budget-tokens N), then resume this one`,
+    details: { owner: spent.owner, usd: spent.budget.usd, tokens: spent.budget.tokens },
+  });
+}
+
 export async function resumeSession(store: ProjectStore, id: string, opts: ResumeOptions = {}): Promise<ResumeResult> {
   // A launch nobody waits on any more is settled first: resume then sees the agent as it is.
   await settleFence(store, id);
@@ -36,6 +58,7 @@ export async function resumeSession(store: ProjectStore, id: string, opts: Resum
   // Corrupt and retired records are refused here: a retired one is terminal, only close remains.
   refuseUnusable(reading);
   const record = publicRecord(reading.record, reading.pending);
+  refuseSpentBudget(store, id);
   const adapter = harnessAdapter(record.harness || "shell");
   // A session that never launched (--no-launch, still queued) has no conversation to resume: it starts fresh, out of turn.
   const fresh = !everLaunched(store, id);

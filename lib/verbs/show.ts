@@ -4,6 +4,7 @@
 import { settleFence } from "../launch/settle";
 import { publicRecord, readSession } from "../record";
 import { refreshUsage } from "../attention/usage";
+import { type BudgetView, budgetView } from "../attention/enforce";
 import { type SessionDetail, detailOf, readSessionScreen, resolveSelector } from "../sessions";
 import type { ProjectStore } from "../store";
 import { type WorkspaceDetail, workspaceDetail } from "../workspace/detail";
@@ -14,6 +15,8 @@ export interface ShownSession {
   screen: string | null;
   /** Its setup, included files, ports and sandbox (lib/workspace); null for a corrupt record. */
   workspace: WorkspaceDetail | null;
+  /** Its budget with what is spent of it; null without one (lib/attention/enforce). */
+  budget: BudgetView | null;
   /** The detail as one JSON object: the row's fields, then the full note, prompt, record, screen and last screen. */
   json: Record<string, unknown>;
 }
@@ -29,5 +32,6 @@ export async function showSession(store: ProjectStore, selector: string): Promis
   const now = reading.kind === "ok" ? readSessionScreen(store, reading) : undefined;
   const screen = now?.source === "pane" ? now.screen : null;
   const workspace = reading.kind === "ok" ? workspaceDetail(store, reading.record) : null;
-  return { detail, screen, workspace, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen, workspace } };
+  const budget = reading.kind === "ok" ? budgetView(store, reading.id) : null;
+  return { detail, screen, workspace, budget, json: { ...detail.row, note: detail.note, prompt: detail.prompt, record: detail.record, screen, lastScreen: detail.lastScreen, workspace, budget } };
 }

@@ -1,7 +1,9 @@
 // Budgets (issue 25 item 3): defaults settled at create, the 80 % notice,
 // parking at 100 % when the session comes to rest, a tree budget over a
 // parent and its children, --hard at the next tool call, and resume
-// --budget-tokens raising the limit and putting a running session back at rest.
+// --budget-tokens raising the limit and putting a running session back at rest
+// (a plain resume of a session its budget parked is refused; a stopped one
+// comes back only with a raised limit).
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,6 +11,7 @@ import { join } from "node:path";
 import { type Sandbox, REPO_ROOT, SPEX_BIN, okJson, sandbox, waitFor } from "../support/sandbox";
 import { seedRecord, storedRecord } from "../support/records";
 import { countingBin, installFakeAgents } from "../support/agents";
+import { http, serve } from "./backend-support";
 import { claudeProjectName } from "../../lib/attention/usage";
 import { type Budget, writeBudget } from "../../lib/attention/budget";
 import { projectStore, sessionPaths } from "../../lib/store";
@@ -105,6 +108,8 @@ describe("budgets", () => {
     expect(hook(s, rec.session_id, "stop", "Stop").code).toBe(0);
     expect(storedRecord(s.home, rec.session_id)).toMatchObject({ status: "parked", note: "budget_exceeded", declared: "park" });
     expect(readBudgetFile(s, rec.session_id)).toMatchObject({ warned: true, exceeded: true });
+    expect(okJson(s.spex(["session", "show", rec.session_id, "--json"])).budget).toMatchObject({ tokens: 450, usd: null, spentTokens: 570, percent: 126, exceeded: true, source: "flag" });
+    expect(s.spex(["session", "show", rec.session_id]).stdout).toContain("budget   450 tokens, 126 % spent (from flag)");
     await waitFor(() => notices().length === 2, "the 100 % notice");
     expect(notices()[1]).toMatchObject({ event: "budget", status: "parked", note: "budget_exceeded", budget: { percent: 126, spentTokens: 570 } });
     // The Stop of a later turn (still over, already parked) notifies nothing more; nor does a tool call.
@@ -187,6 +192,14 @@ describe("budgets", () => {
     expect(s.spex(["session", "resume", id]).code).toBe(0);
     await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
     expect(storedRecord(s.home, id).status).toBe("parked");
+    // A plain resume (even --force) is refused: it would spend more of a budget already reached.
+    for (const args of [[], ["--force"]]) {
+      const refused = s.spex(["session", "resume", id, ...args, "--json"]);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout).error).toMatchObject({ code: "budget_exceeded", owner: id, tokens: 100 });
+    }
+    expect(s.spex(["session", "resume", id]).stderr).toContain(`spex session resume ${id.slice(0, 8)} --budget-usd N`);
+    expect(storedRecord(s.home, id)).toMatchObject({ status: "parked", note: "budget_exceeded" });
     // A message waits: a session over its budget is not at rest.
     expect(s.spex(["session", "send", id, "one more thing"]).code).toBe(0);
     const raised = okJson(s.spex(["session", "resume", id, "--budget-tokens", "10000", "--json"]));
@@ -194,6 +207,38 @@ describe("budgets", () => {
     // At rest again: the waiting message is handed over, its turn runs.
     await waitFor(() => readFileSync(join(s.dir, "fake-agent.log"), "utf8").includes("one more thing"), "the waiting message delivered", 30000);
   }, 90000);
+
+  test("a stopped session its budget parked comes back only with a raised limit", async () => {
+    sb = sandbox();
+    const s = sb;
+    installFakeAgents(s, ["claude"]);
+    const id = okJson(s.spex(["session", "new", "--launcher", "claude", "--no-launch", "--budget-tokens", "100", "--json", "first task"])).session_id as string;
+    spend(s, storedRecord(s.home, id) as SessionRecord, 1);
+    expect(s.spex(["session", "resume", id]).code).toBe(0);
+    await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
+    expect(s.spex(["session", "stop", id]).code).toBe(0);
+    const refused = s.spex(["session", "resume", id, "--json"]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: "budget_exceeded" });
+    expect(okJson(s.spex(["session", "ls", id, "--json"]))[0]).toMatchObject({ liveness: "offline" });
+    // Still under the new limit's spend: refused as well, the limit is written all the same.
+    expect(JSON.parse(s.spex(["session", "resume", id, "--budget-tokens", "150", "--json"]).stdout).error).toMatchObject({ code: "budget_exceeded", tokens: 150 });
+    // The backend (the dashboard's resume) answers the same, and takes a new limit in its body.
+    const be = await serve(s);
+    try {
+      const post = (body: unknown) => http(be.url, `/api/sessions/${id}/resume`, { token: be.token, body });
+      const refusedHttp = await post({});
+      expect(refusedHttp.status).toBe(409);
+      expect(refusedHttp.json.error).toMatchObject({ code: "budget_exceeded" });
+      expect((await post({ budget: { tokens: -5 } })).status).toBe(400);
+      const resumed = await post({ budget: { tokens: 10000 } });
+      expect(resumed.status).toBe(200);
+      expect(resumed.json).toMatchObject({ id });
+      expect(resumed.json.resumeArgs.length).toBeGreaterThan(0);
+    } finally {
+      await be.stop();
+    }
+    expect(readBudgetFile(s, id)).toMatchObject({ tokens: 10000, exceeded: false });
+    await waitFor(() => okJson(s.spex(["session", "ls", id, "--json"]))[0].liveness === "online", "relaunched", 30000);
+  }, 90000);
 });
-
-

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type McpSession, connectMcp, errorCodeOf, jsonOf } from "../support/mcp";
-import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { join } from "node:path";
+import { type Sandbox, REPO_ROOT, sandbox, waitFor } from "../support/sandbox";
+import { seedRecord } from "../support/records";
 
 let sb: Sandbox;
 let alpha: string;
@@ -106,6 +108,12 @@ describe("spex mcp over stdio (SDK client)", () => {
     expect(shellModel.content[0]?.text).toContain("claude, codex, gemini");
   });
 
+  test("session_new takes a budget as new's flags do: the child's budget is shown, a bad one refused", async () => {
+    const made = await ok("session_new", { prompt: "a budgeted child", launcher: "shell", no_launch: true, budget_tokens: 5000, budget_usd: 2, budget_hard: true, budget_scope: "tree" });
+    expect(cli(["session", "show", made.session_id]).budget).toMatchObject({ tokens: 5000, usd: 2, hard: true, scope: "tree", source: "flag", percent: 0 });
+    expect(errorCodeOf(await call("session_new", { prompt: "no budget", launcher: "shell", no_launch: true, budget_usd: -1 }))).toBe("usage");
+  });
+
   test("session_send: queued from the caller, with the caller as the sender on the target's timeline", async () => {
     const sent = await ok("session_send", { session: "beta", text: "please look at the parser\nsecond line" });
     expect(sent.messageId).toMatch(new RegExp(`^${beta.slice(0, 8)}-\\d+$`));
@@ -116,6 +124,18 @@ describe("spex mcp over stdio (SDK client)", () => {
     // reply_to reaches the send: the caller cannot answer a message it sent itself.
     const reply = await call("session_send", { session: "beta", text: "answering myself", reply_to: sent.messageId });
     expect(errorCodeOf(reply)).toBe("reply_invalid");
+  });
+
+  test("session_wait looks at the panes: a Codex screen after a 429 (no hook fires) ends it with stalled and the session's stall", async () => {
+    const fixture = join(REPO_ROOT, "test", "fixtures", "screens", "codex-0.171.0-rate-limited.txt");
+    sb.tmux(["new-session", "-d", "-s", "stalled-codex", "-x", "200", "-y", "50", `cat '${fixture}'; exec sleep 600`]);
+    const rec = seedRecord(sb.home, sb.repo, { harness: "codex", launcher: "codex", status: "active", tmux_socket: sb.tmuxSocket, tmux_session: "stalled-codex" });
+    const waited = await ok("session_wait", { sessions: [rec.session_id], idle: true, timeout_seconds: 30 });
+    expect(waited.outcome).toBe("stalled");
+    expect(waited.sessions[0]).toMatchObject({ id: rec.session_id, stall: "rate_limited" });
+    expect(cli(["session", "ls", rec.session_id])[0]).toMatchObject({ stall: "rate_limited", lifecycle: "error" });
+    sb.tmux(["kill-session", "-t", "stalled-codex"]);
+    cli(["session", "archive", rec.session_id]);
   });
 
   test("session_wait: parks and times out as asked; its own message does not wake the caller; a wait over 5 min is refused", async () => {

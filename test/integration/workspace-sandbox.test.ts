@@ -180,6 +180,11 @@ describe("the sandbox", () => {
     const spaced = sb.spex(["session", "new", "--launcher", "agent", "--sandbox", "no-network", "boxed"]);
     expect(spaced.code).toBe(2);
     expect(spaced.stderr).toContain("write --sandbox=no-network");
+    // The value as the only word is not the prompt: `--sandbox off` is refused, not a sandboxed session running "off".
+    const alone = sb.spex(["session", "new", "--launcher", "agent", "--sandbox", "off"]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain("write --sandbox=off");
+    expect(madeBySpex(sb)).toEqual(before);
   });
 
   test.skipIf(!bwrap.usable)(`${bwrap.usable ? "" : `(skipped: ${why}) `}doctor reports a bubblewrap that works`, () => {

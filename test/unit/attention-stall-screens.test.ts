@@ -33,6 +33,20 @@ describe("stall screens", () => {
     });
   }
 
+  test("an answer that talks about logging in is not Gemini CLI's login screen", () => {
+    const idle = readFileSync(join(DIR, "gemini-0.61.0-answer-shown.txt"), "utf8");
+    const answer = ["✦ How would you like to authenticate? Pick Login with Google in the dialog, then:", ...Array.from({ length: 24 }, (_, i) => `  step ${i + 1} of the setup`)].join("\n");
+    const v = classifyPane({ paneDead: false, command: "gemini", screen: `${answer}\n${idle}`, ruleSet: ruleSetFor("gemini"), governed: { lifecycle: "idle" } });
+    expect(v.stall).toBeUndefined();
+  });
+
+  test("an answer that quotes an API-key error is not Claude Code's own", () => {
+    const idle = readFileSync(join(DIR, "claude-2.1.197-answer-shown.txt"), "utf8");
+    const answer = ["⏺ The handler now answers 401 with \"Invalid API key\" (API Error: 401 in the logs):", ...Array.from({ length: 12 }, (_, i) => `  ${i + 1}. a line of the change`)].join("\n");
+    const v = classifyPane({ paneDead: false, command: "claude", screen: `${answer}\n${idle}`, ruleSet: ruleSetFor("claude"), governed: { lifecycle: "idle" } });
+    expect(v.stall).toBeUndefined();
+  });
+
   test("a stall recorded on the session shows on its governed pane whatever the screen", () => {
     const screen = readFileSync(join(DIR, "codex-0.171.0-composer-idle.txt"), "utf8");
     const v = classifyPane({ paneDead: false, command: "codex", screen, ruleSet: ruleSetFor("codex"), governed: { lifecycle: "error", stall: "rate_limited" } });

@@ -35,7 +35,7 @@ export const sessionSend: ToolDefinition = {
 export const sessionWait: ToolDefinition = {
   name: "session_wait",
   title: "Wait for sessions",
-  description: `Park until sessions move, instead of polling them. By default it returns the next events on their timelines (state changes, messages) after the last ones you were given; with \`idle\` it returns once a session is at rest (its turn ended, nothing queued for it); with \`until\` once it shows one of those display statuses. Waits ${AGENT_WAIT_DEFAULT_MS / 1000} s unless \`timeout_seconds\` says otherwise (at most ${AGENT_WAIT_MAX_MS / 60000} min). \`outcome\` is reached, timed_out (nothing yet: call it again), died (the agent or its pane is gone while its record says it runs), stopped (stopped or archived instead) or gone (closed); \`sessions\` holds each one's state now.`,
+  description: `Park until sessions move, instead of polling them. By default it returns the next events on their timelines (state changes, messages) after the last ones you were given; with \`idle\` it returns once a session is at rest (its turn ended, nothing queued for it); with \`until\` once it shows one of those display statuses. Waits ${AGENT_WAIT_DEFAULT_MS / 1000} s unless \`timeout_seconds\` says otherwise (at most ${AGENT_WAIT_MAX_MS / 60000} min). \`outcome\` is reached, timed_out (nothing yet: call it again), died (the agent or its pane is gone while its record says it runs), stalled (its API holds it up: a rate or usage limit, or a login or key it needs; each session's \`stall\` says which), stopped (stopped or archived instead) or gone (closed); \`sessions\` holds each one's state now.`,
   input: {
     fields: {
       sessions: { type: "array", description: `Sessions to wait on (${SELECTOR}); default: every session of the project but you`, items: { maxLength: MCP_LIMITS.selector }, minItems: 1, maxItems: MCP_LIMITS.sessions },
@@ -59,6 +59,8 @@ export const sessionWait: ToolDefinition = {
       self: { id: me },
       // A cancelled call must not consume the events it would have returned.
       signal: ctx.signal,
+      // A stall no hook reports (a rate limit on a Codex or Gemini screen) ends the wait too.
+      probe: async (ids) => (await import("../../attention/stall-probe")).probeStalls(ctx.store, ids),
     });
   },
 };

@@ -63,6 +63,10 @@ export const sessionNew: ToolDefinition = {
       directory: { type: "string", description: "The folder its agent starts in, relative to its worktree (default: its group's directory)", minLength: 1, maxLength: MCP_LIMITS.directory },
       model: { type: "string", description: "The model its agent runs (claude, codex, gemini), kept by every resume", minLength: 1, maxLength: MCP_LIMITS.model },
       effort: { type: "string", description: "The reasoning effort (claude: low|medium|high|xhigh|max; codex: none|minimal|low|medium|high|xhigh)", minLength: 1, maxLength: MCP_LIMITS.effort },
+      budget_usd: { type: "number", description: "Park it with note budget_exceeded once it has spent this many dollars (default: its group's or the project's budget, if any)" },
+      budget_tokens: { type: "integer", description: "Park it once it has used this many tokens", minimum: 1 },
+      budget_hard: { type: "boolean", description: "With a budget: interrupt its turn at once when spent, not when it comes to rest (default false)" },
+      budget_scope: { type: "string", description: "session (default) or tree: its children's usage counts toward its budget too", enum: ["session", "tree"], maxLength: MCP_LIMITS.word },
     },
     required: ["prompt"],
   },
@@ -85,6 +89,10 @@ export const sessionNew: ToolDefinition = {
       directory: args.directory,
       model: args.model,
       effort: args.effort,
+      budget:
+        args.budget_usd !== undefined || args.budget_tokens !== undefined || args.budget_hard !== undefined || args.budget_scope !== undefined
+          ? { usd: args.budget_usd, tokens: args.budget_tokens, hard: args.budget_hard, scope: args.budget_scope }
+          : undefined,
     });
     return created.json;
   },
