@@ -28,6 +28,7 @@ import { type OfflineReason, RESUMABLE_REASONS } from "../survive/reason";
 import { clearResumeQueued, markResumeQueued } from "../survive/resume-marker";
 import { hasTmuxSession } from "./runtime";
 import { sessionProcesses } from "./strays";
+import { refuseSpentBudget } from "./resume";
 import { stopSession } from "./stop";
 
 export interface ResumeAllFilter {
@@ -232,6 +233,14 @@ async function resumeProject(store: ProjectStore, filter: ResumeAllFilter, opts:
       if (MID_TURN.has(reading.record.status)) midTurn.add(e.id);
     } catch (err) {
       fail(e, err);
+      continue;
+    }
+    try {
+      // Parked by its budget: left be, as a plain resume leaves it (raising the limit is a person's call).
+      refuseSpentBudget(store, e.id);
+    } catch (err) {
+      fail(e, err);
+      e.outcome = "skipped";
     }
   }
   const slots = plan(store, entries, byId);

@@ -35,7 +35,7 @@ export interface ResumeResult {
  * agent would spend more of a limit already reached. Raising the limit
  * (`resume --budget-usd N`, which clears the flag first) is the way back.
  */
-function refuseSpentBudget(store: ProjectStore, id: string): void {
+export function refuseSpentBudget(store: ProjectStore, id: string): void {
   const spent = spentBudget(store, id);
   if (!spent) return;
   const id8 = id.slice(0, 8);

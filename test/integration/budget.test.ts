@@ -241,4 +241,20 @@ describe("budgets", () => {
     expect(readBudgetFile(s, id)).toMatchObject({ tokens: 10000, exceeded: false });
     await waitFor(() => okJson(s.spex(["session", "ls", id, "--json"]))[0].liveness === "online", "relaunched", 30000);
   }, 90000);
+
+  test("resume --all after its tmux server went leaves a session its budget parked as it is, and says why", async () => {
+    sb = sandbox();
+    const s = sb;
+    installFakeAgents(s, ["claude"]);
+    const id = okJson(s.spex(["session", "new", "--launcher", "claude", "--no-launch", "--budget-tokens", "100", "--json", "first task"])).session_id as string;
+    spend(s, storedRecord(s.home, id) as SessionRecord, 1);
+    expect(s.spex(["session", "resume", id]).code).toBe(0);
+    await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
+    s.tmux(["kill-server"]);
+    await waitFor(() => okJson(s.spex(["session", "ls", id, "--json"]))[0].offlineReason === "tmux_server_gone", "its agent gone with the server", 30000);
+    const all = okJson(s.spex(["session", "resume", "--all", "--json"]));
+    expect(all.entries).toHaveLength(1);
+    expect(all.entries[0]).toMatchObject({ id, outcome: "skipped", error: { code: "budget_exceeded" } });
+    expect(okJson(s.spex(["session", "ls", id, "--json"]))[0]).toMatchObject({ liveness: "offline", offlineReason: "tmux_server_gone" });
+  }, 90000);
 });
