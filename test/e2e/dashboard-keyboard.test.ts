@@ -12,6 +12,8 @@ declare const document: any;
 let f: Fleet;
 let page: Page;
 const ids: string[] = [];
+/** Each session's display name, by id. */
+const names = new Map<string, string>();
 
 const focusedRow = () => page.evaluate(() => document.activeElement?.closest?.("tr.row")?.dataset.id ?? "");
 const hash = () => page.evaluate(() => (globalThis as any).location.hash);
@@ -19,10 +21,22 @@ const hash = () => page.evaluate(() => (globalThis as any).location.hash);
 beforeAll(async () => {
   f = await fleet();
   page = f.page;
-  for (const name of ["first by key", "second by key", "third by key"]) ids.push((await f.session(`echo ${name.replace(/ /g, "-")}`, ["--name", name])).id);
+  for (const name of ["first by key", "second by key", "third by key"]) {
+    const id = (await f.session(`echo ${name.replace(/ /g, "-")}`, ["--name", name])).id;
+    ids.push(id);
+    names.set(id, name);
+  }
   await page.goto(f.be.dashboard);
   await page.waitForSelector("#conn.up");
   await page.waitForFunction(() => document.querySelectorAll("tr.row").length === 3, undefined, { timeout: 10000 });
+  // The page orders rows by triage (status first): once every command ran and all three rest, the order holds still.
+  // The walk below follows the rows as the page shows them.
+  await waitFor(async () => (JSON.parse(await f.cli(["session", "ls", "--json"])) as { display: string }[]).every((r) => r.display === "idle"), "all three at rest", 30000);
+  const shown = () => page.evaluate(() => [...document.querySelectorAll("tr.row")].map((r: any) => `${r.dataset.id} ${r.textContent.includes("idle")}`).join(","));
+  await waitFor(async () => (await shown()).split(",").every((r) => r.endsWith(" true")), "the page showing all three at rest", 10000);
+  const order = (await shown()).split(",").map((r) => r.split(" ")[0]!);
+  expect([...order].sort()).toEqual([...ids].sort());
+  ids.splice(0, ids.length, ...order);
 });
 
 afterAll(async () => {
@@ -52,7 +66,7 @@ test("Tab reaches the rows; j/k and the arrows walk them; Enter opens one and Es
   await page.keyboard.press("j");
   await page.keyboard.press("Enter");
   await page.waitForSelector("#detail:not([hidden])");
-  expect(await textOf(page, "#d-label")).toBe("second by key");
+  expect(await textOf(page, "#d-label")).toBe(names.get(ids[1]!)!);
   await shots(page, "dashboard-keyboard-open");
   await page.keyboard.press("Escape");
   await page.waitForSelector("#detail", { state: "hidden" });
@@ -92,21 +106,21 @@ test("a panel's URL names the session and the tab, survives a reload and opens i
   await waitFor(async () => (await hash()) === `#/s/${ids[2]}/changes`, "the panel's URL");
   await page.reload();
   await page.waitForSelector("#conn.up");
-  await page.waitForFunction(() => document.getElementById("d-label")?.textContent === "third by key", undefined, { timeout: 10000 });
+  await page.waitForFunction((label) => document.getElementById("d-label")?.textContent === label, names.get(ids[2]!), { timeout: 10000 });
   expect(await page.locator("#pane-changes").isVisible()).toBe(true);
   // Back closes the panel, forward opens it again.
   await page.locator("#d-close-panel").click();
   expect(await hash()).not.toContain("/s/");
   await page.goBack();
-  await page.waitForFunction(() => document.getElementById("d-label")?.textContent === "third by key" && !document.getElementById("detail").hidden, undefined, { timeout: 5000 });
+  await page.waitForFunction((label) => document.getElementById("d-label")?.textContent === label && !document.getElementById("detail").hidden, names.get(ids[2]!), { timeout: 5000 });
 
   // Someone holding the token opens the URL spex dashboard prints for a session, in a fresh tab.
-  const url = (await f.cli(["dashboard", "second by key"])).trim();
+  const url = (await f.cli(["dashboard", names.get(ids[1]!)!])).trim();
   expect(url).toBe(`${f.be.dashboard}#/s/${ids[1]}`);
   const other = await page.context().newPage();
   try {
     await other.goto(`${url}/terminal`);
-    await other.waitForFunction(() => document.getElementById("d-label")?.textContent === "second by key", undefined, { timeout: 10000 });
+    await other.waitForFunction((label) => document.getElementById("d-label")?.textContent === label, names.get(ids[1]!), { timeout: 10000 });
     await other.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 10000 });
     expect(other.url()).toBe(`${f.be.url}/#/s/${ids[1]}/terminal`);
     // A session that is not there says so, and opens nothing.
