@@ -186,11 +186,11 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
       const cpuRatio = at(what).cpu / at(base.name).cpu;
       return { what, value: at(what), yardstick: at(base.name), yardstickName: base.name, ratio, ratioText: times(ratio), budget, budgetText: `≤ ${budget} ×`, cpuRatio, cpuText: times(cpuRatio), limit };
     };
-    // Budgets met in CPU time on the 2-core machine (bench/README.md): the limit is twice today's figure, so
-    // loading the manifest or a command on --version, or the session machinery on a verb's completion, fails.
-    figures.push(against("--version", hello, 1.3, VERSION_LIMIT), against("help", hello, 1.3), against("complete a verb", hello, 1.5, COMPLETE_VERB_LIMIT));
-    figures.push(against("complete a selector, 20 sessions", hello, 1.5), against("complete a selector, 200 sessions", hello, 1.5));
-    figures.push(against("node bundle --version", nodeZero, 1.5), against("node bundle help", nodeZero, 1.5));
+    // The limits (below) fail a clear regression only: loading the manifest or a command on --version, or the
+    // session machinery on a verb's completion.
+    figures.push(against("--version", hello, 1.3, VERSION_LIMIT), against("help", hello, 1.3, HELP_LIMIT), against("complete a verb", hello, 1.5, COMPLETE_VERB_LIMIT));
+    figures.push(against("complete a selector, 20 sessions", hello, 1.5, COMPLETE_SELECTOR_LIMIT), against("complete a selector, 200 sessions", hello, 1.5, COMPLETE_SELECTOR_LIMIT));
+    figures.push(against("node bundle --version", nodeZero, 1.5, NODE_LIMIT), against("node bundle help", nodeZero, 1.5, NODE_LIMIT));
     // What listing 200 sessions adds to the same verb listing none, in hello-world starts: the budget's
     // 15 ms were 0.39 of one on the machine it was set on (a hello-world started in 38.7 ms there).
     const ls0 = at("ls --json, no sessions");
@@ -218,16 +218,22 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
   return figures;
 }
 
-// The two budgets not met yet (bench/README.md says why): bench-check guards
-// today's figure instead, failing past about twice it. In CPU time (live's
-// counts the tmux clients it starts), in hello-world starts, on the 2-core
-// machine these figures were taken on (2026-12-02, load 16-20): listing 200
-// sessions added 1.6, live past its own verb's start 2.1-2.3.
-const LS_LIMIT = 3.2;
-const LIVE_LIMIT = 4.6;
-// Budgets met in CPU time: --version 0.8 × a hello-world, a verb's completion 0.9-1.0 ×.
-const VERSION_LIMIT = 1.6;
-const COMPLETE_VERB_LIMIT = 2;
+// What bench-check fails past, in CPU time against the same-run yardstick:
+// about twice the worst figure seen on the 2-core machine across runs at load
+// 2 to 20 (2026-12-02), because a ratio over a 15 ms yardstick swings by half
+// between runs. A clear regression (every command loaded on --version, the
+// session machinery on completion: 3.5 × and more) still fails.
+// The two budgets not met yet (bench/README.md says why) are guarded the same
+// way, in hello-world starts: listing 200 sessions added 1.6-2.7, live past its
+// own verb's start 2.1-2.8.
+const LS_LIMIT = 5;
+const LIVE_LIMIT = 6;
+// Seen: --version 0.8-1.3 ×, help 1.2-1.9 ×, a verb's completion 0.9-1.7 ×, a selector's 1.4-3.0 ×, the Node bundle 1.6-2.1 ×.
+const VERSION_LIMIT = 2.2;
+const HELP_LIMIT = 3.5;
+const COMPLETE_VERB_LIMIT = 3;
+const COMPLETE_SELECTOR_LIMIT = 5;
+const NODE_LIMIT = 4;
 
 /**
  * `live --json` at 200 panes: what it costs past its start, in raw tmux
