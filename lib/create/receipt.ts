@@ -206,6 +206,8 @@ export function readReceipts(store: ProjectStore): ReceiptReadings {
     try {
       text = readFileSync(file, "utf8");
     } catch (e) {
+      // Retired between the listing and the read (its create finished meanwhile): nothing left to settle.
+      if (errnoCode(e) === "ENOENT") continue;
       out.stuck.push(stuckReceipt(file, `cannot be read (${errnoCode(e) ?? (e as Error).message})`));
       continue;
     }

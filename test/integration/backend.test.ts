@@ -323,6 +323,10 @@ describe("the list and the stream", () => {
     const before = (await read("/api/sessions")).json;
     expect(before.sessions.some((r: any) => r.id === id)).toBe(true);
     expect(Number.isInteger(before.eventId)).toBe(true);
+    // Someone listens, as the page does once its list is read (with nobody listening the backend only follows file events, and needs not).
+    const listening = new AbortController();
+    const stream = await fetch(`${be.url}/api/events`, { signal: listening.signal, headers: { authorization: `Bearer ${be.token}` } });
+    const drained = stream.body!.pipeTo(new WritableStream()).catch(() => {});
     const r = await (await import("./backend-support")).spexAsync(sb, ["session", "park", "--note", "after the list", "--session", id]);
     expect(r.stderr).toBe("");
     let after = before;
@@ -330,6 +334,8 @@ describe("the list and the stream", () => {
       after = (await read("/api/sessions")).json;
       return after.sessions.find((row: any) => row.id === id)?.note === "after the list" && after.eventId > before.eventId;
     }, "a newer list after the park");
+    listening.abort();
+    await drained;
     // A stream opened now starts with a hello whose id is the list's (nothing changed since): the page keeps its list.
     const ac = new AbortController();
     const res = await fetch(`${be.url}/api/events`, { signal: ac.signal, headers: { authorization: `Bearer ${be.token}` } });
