@@ -7,7 +7,8 @@
 // conversation: the request that carries the message carries the earlier
 // turn too, and the message reaches the model once.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { findTranscript } from "../../lib/attention/usage";
 import { type AgentSandbox, CLAUDE_BIN, CODEX_BIN, GEMINI_BIN, agentSandbox, spexAsync } from "../support/agent-sandbox";
 import { explainedWait } from "../support/real-sessions";
 import { storedRecord } from "../support/records";
@@ -61,6 +62,14 @@ for (const c of CASES) {
       await wait(async () => (await show()).display === "idle", "idle after the first turn", 90000);
       const native = storedRecord(sb.home, id).harness_session_id;
       expect(native).toBeTruthy();
+      // The turn is on disk before the machine goes down: a CLI writes its transcript after it shows the answer, and one
+      // killed before that has no conversation to go back to (Claude Code: "No conversation found").
+      const rec = storedRecord(sb.home, id);
+      const transcript = () => findTranscript({ harness: c.cli, nativeId: native, cwd: rec.worktree_path, createdAt: rec.createdAt, env: sb.env, deep: true });
+      await wait(() => {
+        const file = transcript();
+        return file !== undefined && existsSync(file) && readFileSync(file, "utf8").includes(FIRST);
+      }, "the first turn in the CLI's transcript", 30000);
 
       // The machine goes down: the agent's whole process group killed outright, then the tmux server; it comes back with another boot id.
       const pid = Number(storedRecord(sb.home, id).agent_pid);
