@@ -30,6 +30,8 @@ export class SessionTable {
   private shown: string[] = [];
   /** The row Tab lands on (roving tabindex: one row is in the tab order). */
   private current: string | null = null;
+  /** The keyboard has been on a row: Tab goes back to it. Until then Tab lands on the first row as the list is now ordered. */
+  private currentVisited = false;
   /** Rows ticked for a bulk action. */
   readonly picked = new Set<string>();
   filterText = "";
@@ -133,7 +135,8 @@ export class SessionTable {
     }
     this.changed.clear();
     this.shown = next.map((n) => n.id);
-    this.setCurrent(this.current && this.shown.includes(this.current) ? this.current : this.selected && this.shown.includes(this.selected) ? this.selected : (this.shown[0] ?? null));
+    const keep = this.currentVisited && this.current && this.shown.includes(this.current) ? this.current : undefined;
+    this.setCurrent(keep ?? (this.selected && this.shown.includes(this.selected) ? this.selected : (this.shown[0] ?? null)));
     while (cursor) {
       const gone = cursor;
       cursor = cursor.nextSibling;
@@ -200,7 +203,10 @@ export class SessionTable {
     pick.addEventListener("change", () => this.pick(id, pick.checked));
     for (const _c of COLUMNS) tr.appendChild(el("td"));
     tr.addEventListener("click", () => this.onSelect(id));
-    tr.addEventListener("focus", () => this.setCurrent(id));
+    tr.addEventListener("focus", () => {
+      this.currentVisited = true;
+      this.setCurrent(id);
+    });
     this.trs.set(id, tr);
     return tr;
   }
