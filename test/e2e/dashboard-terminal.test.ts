@@ -106,9 +106,14 @@ test("24-bit colour shows under the page's CSP, with no violation", async () => 
 test("Ctrl+C copies a selection and sends nothing; without one it interrupts; Ctrl+V is one bracketed paste", async () => {
   await page.locator("#term").click();
   await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
-  // Select a word of the screen (double click) and copy it.
-  const word = (await page.locator("#term .xterm-rows span", { hasText: /^TRUE-RED$/ }).first().boundingBox())!;
-  await page.mouse.dblclick(word.x + word.width / 2, word.y + word.height / 2);
+  // Select a word of the screen (double click) and copy it. A frame repaints the rows, so
+  // the word's span can be replaced between finding it and measuring it: found again then.
+  await waitFor(async () => {
+    const word = await page.locator("#term .xterm-rows span", { hasText: /^TRUE-RED$/ }).first().boundingBox();
+    if (!word) return false;
+    await page.mouse.dblclick(word.x + word.width / 2, word.y + word.height / 2);
+    return page.evaluate(() => document.querySelectorAll("#term .xterm-selection div").length > 0);
+  }, "the word TRUE-RED selected");
   keys.length = 0;
   await page.keyboard.press("Control+C");
   await waitFor(async () => (await page.evaluate(() => navigator.clipboard.readText())).includes("TRUE"), "the selection on the clipboard");
