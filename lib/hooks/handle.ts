@@ -88,12 +88,15 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       return change;
     }
     case "stop": {
+      // A `done --then` asked once the turn had ended (seeing it idle) is for the next turn: only one standing now is carried out.
+      const before = readSession(store, id);
+      const requested = before.kind === "ok" && before.record.after_turn !== "";
       const change = await declareState(store, id, { status: "idle", inferred: true });
-      // The turn's tokens are in the transcript now: counted before anything else happens at rest.
-      await usageAtRest(store, id);
+      // The turn's tokens are counted before anything else happens at rest.
+      await usageAtRest(store, id, { turnEnded: true });
       // The turn is over: carry out an after-turn request, and hand over queued messages
       // (both in detached processes: the agent is waiting for this hook to return).
-      await runAfterTurn(store, id);
+      if (requested) await runAfterTurn(store, id);
       await drainDeliveries(store, id);
       // An agent at rest gives its slot to the launch queue when so configured.
       if (queueMayWait(store) && loadConfig(store.root).idleFreesSlot) await scheduleLaunchDrain(store);

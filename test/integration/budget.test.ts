@@ -5,7 +5,7 @@
 // (a plain resume of a session its budget parked is refused; a stopped one
 // comes back only with a raised limit).
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, REPO_ROOT, SPEX_BIN, okJson, sandbox, waitFor } from "../support/sandbox";
@@ -119,6 +119,25 @@ describe("budgets", () => {
     expect(s.spex(["session", "ls", "--json"]).code).toBe(0);
     expect(notices().length).toBe(2);
     expect(existsSync(join(s.home, "notify.log"))).toBe(false);
+  }, 60000);
+
+  test("a reply Claude Code writes after its Stop hook began (its transcript is written on a timer) still counts at that Stop", async () => {
+    sb = sandbox();
+    const s = sb;
+    const rec = claudeSession(s);
+    budget(s, rec.session_id, { tokens: 100 });
+    // The turn's prompt is on disk; its reply is still in the CLI's write queue when the hook starts.
+    const file = join(s.env.HOME!, ".claude", "projects", claudeProjectName(rec.worktree_path), `${rec.harness_session_id}.jsonl`);
+    mkdirSync(join(file, ".."), { recursive: true });
+    appendFileSync(file, JSON.stringify({ type: "user", message: { role: "user", content: "say hi" } }) + "\n");
+    const child = spawn(SPEX_BIN, ["internal", "hook", "claude", "stop", "Stop"], { cwd: s.repo, env: { ...s.env, SPEX_SESSION_ID: rec.session_id, SPEX_PROJECT_ROOT: s.repo } });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.end("{}");
+    await waitFor(() => storedRecord(s.home, rec.session_id).status === "idle", "the Stop hook at rest");
+    spend(s, rec, 1); // 190 of 100
+    expect(await exited).toBe(0);
+    expect(storedRecord(s.home, rec.session_id)).toMatchObject({ status: "parked", note: "budget_exceeded" });
+    expect(okJson(s.spex(["session", "show", rec.session_id, "--json"])).budget).toMatchObject({ spentTokens: 190, exceeded: true });
   }, 60000);
 
   test("a tree budget counts the children: crossing it parks every member at rest and notifies its owner once", async () => {

@@ -47,10 +47,19 @@ export function claudeProjectName(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9]/g, "-");
 }
 
+function claudeProjects(env: NodeJS.ProcessEnv): string {
+  return join(env.CLAUDE_CONFIG_DIR || join(home(env), ".claude"), "projects");
+}
+
+/** Where Claude Code puts a conversation started in `cwd` (when the folder's name is not shortened), there yet or not. */
+export function claudeTranscriptPath(cwd: string, nativeId: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(claudeProjects(env), claudeProjectName(cwd), `${nativeId}.jsonl`);
+}
+
 function claudeTranscript(q: TranscriptQuery, env: NodeJS.ProcessEnv): string | undefined {
-  const projects = join(env.CLAUDE_CONFIG_DIR || join(home(env), ".claude"), "projects");
+  const projects = claudeProjects(env);
   const file = `${q.nativeId}.jsonl`;
-  const direct = join(projects, claudeProjectName(q.cwd), file);
+  const direct = claudeTranscriptPath(q.cwd, q.nativeId, env);
   if (existsSync(direct) || !q.deep) return existsSync(direct) ? direct : undefined;
   // A long path is shortened in the folder name: look in every project folder.
   for (const name of listDir(projects)) {
