@@ -19,18 +19,21 @@ export interface PortForward {
   ended: Promise<number>;
 }
 
+/** Listen on 127.0.0.1:`port` and let go: the port it got, or undefined when it is taken. */
+function freePort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(undefined));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => {
+      const got = (server.address() as { port: number }).port;
+      server.close(() => resolve(got));
+    });
+  });
+}
+
 /** A local port: the remote's own number when it is free here, else one the system picks. */
 export function localPortFor(remotePort: number): Promise<number> {
-  const tryPort = (port: number) =>
-    new Promise<number | undefined>((resolve) => {
-      const server = createServer();
-      server.once("error", () => resolve(undefined));
-      server.listen({ port, host: "127.0.0.1", exclusive: true }, () => {
-        const got = (server.address() as { port: number }).port;
-        server.close(() => resolve(got));
-      });
-    });
-  return tryPort(remotePort).then((p) => p ?? tryPort(0).then((q) => q!));
+  return freePort(remotePort).then((p) => p ?? freePort(0).then((q) => q!));
 }
 
 /** The ssh options (up to `--`) every call to this machine uses. */
@@ -63,6 +66,7 @@ export async function forwardPort(machine: Machine, localPort: number, remotePor
   const spec = `127.0.0.1:${localPort}:127.0.0.1:${remotePort}`;
   const url = `http://127.0.0.1:${localPort}/`;
   const { file, head } = sshHead(machine);
+  const handle = (ended: Promise<number>, close: () => Promise<void>): PortForward => ({ localPort, remotePort, url, ended, close });
   if (controlPath(machine)) {
     // The master first (it is made if there is none), then the listener in it.
     await runSsh(machine, "true");
@@ -72,45 +76,27 @@ export async function forwardPort(machine: Machine, localPort: number, remotePor
     const hold = spawn(file, [...head, "-T", "--", machine.destination, "cat >/dev/null"], { stdio: ["pipe", "ignore", "ignore"] });
     hold.stdin!.on("error", () => {});
     const ended = exitOf(hold);
-    return {
-      localPort,
-      remotePort,
-      url,
-      ended,
-      async close() {
-        await run(file, [...head, "-O", "cancel", "-L", spec, "--", machine.destination]);
-        hold.stdin!.end();
-        await ended;
-      },
-    };
+    return handle(ended, async () => {
+      await run(file, [...head, "-O", "cancel", "-L", spec, "--", machine.destination]);
+      hold.stdin!.end();
+      await ended;
+    });
   }
   const child = spawn(file, [...head, "-N", "-o", "ExitOnForwardFailure=yes", "-L", spec, "--", machine.destination], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const ended = exitOf(child);
-  // Listening once the port answers here, or failed once ssh ended.
+  // Listening once the port is taken here, or failed once ssh ended.
   const deadline = Date.now() + 15000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once("error", () => resolve(true));
-      s.listen({ port: localPort, host: "127.0.0.1", exclusive: true }, () => s.close(() => resolve(false)));
-    });
-    if (up) break;
+  while ((await freePort(localPort)) !== undefined) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill();
       throw forwardFailed(machine, spec, stderr);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return {
-    localPort,
-    remotePort,
-    url,
-    ended,
-    async close() {
-      child.kill();
-      await ended;
-    },
-  };
+  return handle(ended, async () => {
+    child.kill();
+    await ended;
+  });
 }

@@ -7,11 +7,9 @@
 // read. (A SIGKILL cannot be answered: docs/board.md says what to type then.)
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { seedRecord } from "../support/records";
-import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
-import { type BoardTerminal, boardTerminal } from "../support/board-terminal";
+import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { type BoardTerminal, boardPid, boardTerminal, expectRestored, openBoard } from "../support/board-terminal";
 
 let sb: Sandbox | undefined;
 let term: BoardTerminal | undefined;
@@ -27,33 +25,11 @@ async function boardOpen(env: Record<string, string> = {}): Promise<{ sb: Sandbo
   sb = sandbox();
   seedRecord(sb.home, sb.repo, { prompt: "a session to look at", status: "idle" });
   term = boardTerminal(sb, { env });
-  term.type(`stty -g > '${sb.dir}/stty-before'; echo before-the-board; '${SPEX_BIN}' board; echo "board exited $?"`);
-  term.keys("Enter");
+  await openBoard(term, sb);
   await term.until("1 session");
   // On the alternate screen, the cursor hidden: what is to be undone.
   expect(term.format("#{alternate_on} #{cursor_flag}")).toBe("1 0");
   return { sb, term };
-}
-
-/** The terminal as the board found it, once the shell says how the board exited. */
-async function expectRestored(t: BoardTerminal, sbx: Sandbox, exit: number): Promise<string> {
-  const after = await t.until(/board exited \d+/);
-  expect(after).toContain(`board exited ${exit}`);
-  expect(after).toContain("before-the-board");
-  expect(after).not.toContain("spex board ·");
-  expect(t.format("#{alternate_on} #{cursor_flag}")).toBe("0 1");
-  t.type(`stty -g > '${sbx.dir}/stty-after'; echo compared`);
-  t.keys("Enter");
-  await t.until(/^compared$/m);
-  expect(readFileSync(join(sbx.dir, "stty-after"), "utf8")).toBe(readFileSync(join(sbx.dir, "stty-before"), "utf8"));
-  return after;
-}
-
-/** The board's process: the child of the pane's shell. */
-function boardPid(t: BoardTerminal): number {
-  const kids = spawnSync("pgrep", ["-P", t.format("#{pane_pid}")], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
-  if (kids.length !== 1) throw new Error(`expected one board process under the pane's shell, found ${kids.length}`);
-  return Number(kids[0]);
 }
 
 const alive = (pid: number) => {

@@ -4,11 +4,11 @@
 // handed back as it was found.
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, SPEX_CJS, sandbox, waitFor } from "../support/sandbox";
 import { installed, row, startShellSession, waitIdle } from "../support/shell-sessions";
-import { type BoardTerminal, boardTerminal } from "../support/board-terminal";
+import { type BoardTerminal, boardPid, boardTerminal, expectRestored, openBoard } from "../support/board-terminal";
 
 let sb: Sandbox | undefined;
 let term: BoardTerminal | undefined;
@@ -21,24 +21,9 @@ afterEach(() => {
 
 const bash = installed("bash");
 
-/** Start the board in the test terminal after a line of our own, and the tty settings saved to compare at the end. */
-async function openBoard(t: BoardTerminal, sbx: Sandbox, command = `'${SPEX_BIN}' board`): Promise<void> {
-  t.type(`stty -g > '${sbx.dir}/stty-before'; echo before-the-board; ${command}; echo "board exited $?"`);
-  t.keys("Enter");
-  await t.until("spex board · repo");
-}
-
 async function quitAndCheckRestored(t: BoardTerminal, sbx: Sandbox): Promise<void> {
   t.keys("q");
-  const after = await t.until("board exited 0");
-  // The shell's own lines are back, the board's are gone, and tmux says the main screen is showing with the cursor on.
-  expect(after).toContain("before-the-board");
-  expect(after).not.toContain("spex board ·");
-  expect(t.format("#{alternate_on} #{cursor_flag}")).toBe("0 1");
-  t.type(`stty -g > '${sbx.dir}/stty-after'; echo compared`);
-  t.keys("Enter");
-  await t.until(/^compared$/m);
-  expect(readFileSync(join(sbx.dir, "stty-after"), "utf8")).toBe(readFileSync(join(sbx.dir, "stty-before"), "utf8"));
+  await expectRestored(t, sbx, 0);
 }
 
 test.skipIf(!bash)(
@@ -175,20 +160,12 @@ test("SIGTERM, NO_COLOR and a resize to 80×24: the board draws no colour, reflo
     return r.length === 24 && r[0]!.startsWith("spex board · repo") && r[22]!.startsWith("↑↓ move") ? r : undefined;
   }, "the board redrawn at 80×24, header on the first line and keys on the 23rd", 15000);
   expect(rows.every((l) => [...l].length <= 80)).toBe(true);
-  spawnKill(term);
+  process.kill(boardPid(term), "SIGTERM");
   const after = await term.until(/board exited \d+/);
   expect(after).toContain("board exited 143");
   expect(after).toContain("before-the-board");
   expect(t2(term)).toBe("0 1");
 });
-
-/** SIGTERM to the board: the process running in the pane under the shell. */
-function spawnKill(t: BoardTerminal): void {
-  const shellPid = t.format("#{pane_pid}");
-  const kids = spawnSync("pgrep", ["-P", shellPid], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
-  if (kids.length === 0) throw new Error("no board process under the pane's shell");
-  for (const k of kids) process.kill(Number(k), "SIGTERM");
-}
 
 test.skipIf(!bash || !installed("script"))("Enter attaches: outside tmux the board steps aside for tmux attach and is drawn again on detach; inside tmux the session opens in a popup that detach closes", async () => {
   sb = sandbox();

@@ -48,6 +48,20 @@ function hook(s: Sandbox, id: string, action: string, event: string) {
   return s.spex(["internal", "hook", "claude", action, event], { env: { SPEX_SESSION_ID: id, SPEX_PROJECT_ROOT: s.repo }, input: "{}" });
 }
 
+/**
+ * A session of the fake Claude CLI with a 100-token budget, launched over a
+ * transcript already past it (one reply of 190 tokens, where Claude Code would
+ * write it): parked by its budget at its first Stop.
+ */
+async function parkedByBudget(s: Sandbox): Promise<string> {
+  installFakeAgents(s, ["claude"]);
+  const id = okJson(s.spex(["session", "new", "--launcher", "claude", "--no-launch", "--budget-tokens", "100", "--json", "first task"])).session_id as string;
+  spend(s, storedRecord(s.home, id) as SessionRecord, 1);
+  expect(s.spex(["session", "resume", id]).code).toBe(0);
+  await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
+  return id;
+}
+
 /** A command sink that appends each notification to a file. */
 function notifySink(s: Sandbox): () => any[] {
   const log = join(s.dir, "budget-notices.log");
@@ -203,13 +217,7 @@ describe("budgets", () => {
   test("resume --budget-tokens raises the limit and puts a running session parked by its budget back at rest", async () => {
     sb = sandbox();
     const s = sb;
-    installFakeAgents(s, ["claude"]);
-    const created = okJson(s.spex(["session", "new", "--launcher", "claude", "--no-launch", "--budget-tokens", "100", "--json", "first task"]));
-    const id = created.session_id as string;
-    // Its transcript, where Claude Code would write it: one reply of 190 tokens, more than the whole budget.
-    spend(s, storedRecord(s.home, id) as SessionRecord, 1);
-    expect(s.spex(["session", "resume", id]).code).toBe(0);
-    await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
+    const id = await parkedByBudget(s);
     expect(storedRecord(s.home, id).status).toBe("parked");
     // A plain resume (even --force) is refused: it would spend more of a budget already reached.
     for (const args of [[], ["--force"]]) {
@@ -230,11 +238,7 @@ describe("budgets", () => {
   test("a stopped session its budget parked comes back only with a raised limit", async () => {
     sb = sandbox();
     const s = sb;
-    installFakeAgents(s, ["claude"]);
-    const id = okJson(s.spex(["session", "new", "--launcher", "claude", "--no-launch", "--budget-tokens", "100", "--json", "first task"])).session_id as string;
-    spend(s, storedRecord(s.home, id) as SessionRecord, 1);
-    expect(s.spex(["session", "resume", id]).code).toBe(0);
-    await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
+    const id = await parkedByBudget(s);
     expect(s.spex(["session", "stop", id]).code).toBe(0);
     const refused = s.spex(["session", "resume", id, "--json"]);
     expect(refused.code).toBe(1);
@@ -264,11 +268,7 @@ describe("budgets", () => {
   test("resume --all after its tmux server went leaves a session its budget parked as it is, and says why", async () => {
     sb = sandbox();
     const s = sb;
-    installFakeAgents(s, ["claude"]);
-    const id = okJson(s.spex(["session", "new", "--launcher", "claude", "--no-launch", "--budget-tokens", "100", "--json", "first task"])).session_id as string;
-    spend(s, storedRecord(s.home, id) as SessionRecord, 1);
-    expect(s.spex(["session", "resume", id]).code).toBe(0);
-    await waitFor(() => storedRecord(s.home, id).note === "budget_exceeded", "parked at the first Stop", 30000);
+    const id = await parkedByBudget(s);
     s.tmux(["kill-server"]);
     await waitFor(() => okJson(s.spex(["session", "ls", id, "--json"]))[0].offlineReason === "tmux_server_gone", "its agent gone with the server", 30000);
     const all = okJson(s.spex(["session", "resume", "--all", "--json"]));

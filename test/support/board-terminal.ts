@@ -1,8 +1,11 @@
 // A real terminal for the board: a pane of a tmux server of its own (not the
 // one the sessions run on), driven with send-keys and read with capture-pane,
 // as a person at a terminal would see it.
+import { expect } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { type Sandbox, waitFor } from "./sandbox";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, SPEX_BIN, waitFor } from "./sandbox";
 
 export interface BoardTerminal {
   socket: string;
@@ -53,4 +56,33 @@ export function boardTerminal(sb: Sandbox, opts: { columns?: number; rows?: numb
     kill: () => void tmux(["kill-server"]),
   };
   return t;
+}
+
+/** Start the board after a line of the shell's own, the tty settings saved to compare when it has gone; once its header shows. */
+export async function openBoard(t: BoardTerminal, sb: Sandbox, command = `'${SPEX_BIN}' board`): Promise<void> {
+  t.type(`stty -g > '${sb.dir}/stty-before'; echo before-the-board; ${command}; echo "board exited $?"`);
+  t.keys("Enter");
+  await t.until("spex board ·");
+}
+
+/** The terminal as the board found it, once the shell says the board exited with `exit`: the shell's screen and tty settings back. */
+export async function expectRestored(t: BoardTerminal, sb: Sandbox, exit: number): Promise<string> {
+  const after = await t.until(/board exited \d+/);
+  expect(after).toContain(`board exited ${exit}`);
+  // The shell's own lines are back, the board's are gone, and tmux says the main screen is showing with the cursor on.
+  expect(after).toContain("before-the-board");
+  expect(after).not.toContain("spex board ·");
+  expect(t.format("#{alternate_on} #{cursor_flag}")).toBe("0 1");
+  t.type(`stty -g > '${sb.dir}/stty-after'; echo compared`);
+  t.keys("Enter");
+  await t.until(/^compared$/m);
+  expect(readFileSync(join(sb.dir, "stty-after"), "utf8")).toBe(readFileSync(join(sb.dir, "stty-before"), "utf8"));
+  return after;
+}
+
+/** The board's process: the one child of the pane's shell. */
+export function boardPid(t: BoardTerminal): number {
+  const kids = spawnSync("pgrep", ["-P", t.format("#{pane_pid}")], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
+  if (kids.length !== 1) throw new Error(`expected one board process under the pane's shell, found ${kids.length}`);
+  return Number(kids[0]);
 }

@@ -23,9 +23,10 @@ function lastConversationEntry(file: string): { type: string; stopReason: unknow
     // Whole lines only: the first may be cut by the tail, the last may be half written.
     const lines = text.slice(from > 0 ? text.indexOf("\n") + 1 : 0, text.lastIndexOf("\n") + 1).split("\n");
     for (let i = lines.length - 1; i >= 0; i--) {
-      if (!lines[i]) continue;
+      const line = lines[i];
+      if (!line) continue;
       try {
-        const d = JSON.parse(lines[i]) as { type?: unknown; message?: { stop_reason?: unknown } };
+        const d = JSON.parse(line) as { type?: unknown; message?: { stop_reason?: unknown } };
         if (d.type === "assistant" || d.type === "user") return { type: d.type, stopReason: d.message?.stop_reason };
       } catch {
         // a line that is not JSON says nothing about the turn
