@@ -5,8 +5,9 @@
 // command manifest, printed with console.log (the runtime's own writer,
 // which costs nothing to set up; a closed pipe ends it quietly); a verb loads
 // cmd/run-verb.ts, which imports only that verb's command module.
-import { dispatchArgv } from "./argv";
+import { dispatchArgv, isHelpFlag } from "./argv";
 import { BUILD_COMMIT, BUILD_DATE, BUILD_TARGET, VERSION, versionLine } from "../lib/version";
+import { overviewHead } from "../lib/cli/overview";
 
 // Node ≥ 22.1 can keep compiled code between runs (for the modules loaded from here on, e.g. the MCP SDK); older Node has no such call.
 if (typeof Bun === "undefined") (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
@@ -32,10 +33,21 @@ function isVersion(args: string[]): boolean {
   return args.length > 0 && ["--version", "-v", "version"].includes(args[0]!) && args.slice(1).every((a) => a === "--json");
 }
 
+/** `spex`, `spex --help`, `spex help` (help words only): the overview, as cmd/front.ts answers it. */
+function isOverview(args: string[]): boolean {
+  return args[0] === "help" ? args.slice(1).every((a) => a.startsWith("-")) : args.every(isHelpFlag);
+}
+
 async function main(args: string[]): Promise<number> {
   if (isVersion(args)) {
     if (args.includes("--json")) print(JSON.stringify({ version: VERSION, commit: BUILD_COMMIT, built: BUILD_DATE, target: BUILD_TARGET }, null, 2));
     else print(versionLine());
+    return 0;
+  }
+  if (isOverview(args)) {
+    // Made at build time from the manifest: the one string, without the manifest itself.
+    const { OVERVIEW_BODY } = await import(/* webpackMode: "eager" */ "../lib/generated/overview");
+    print(overviewHead(VERSION) + OVERVIEW_BODY);
     return 0;
   }
   const { COMMANDS } = await import(/* webpackMode: "eager" */ "../lib/generated/commands");

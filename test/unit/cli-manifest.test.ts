@@ -7,10 +7,19 @@ import { Command, type CommandClass, Option } from "clipanion";
 import { commands } from "../../cmd/registry";
 import { COMMANDS } from "../../lib/generated/commands";
 import { shapeOf } from "../../lib/cli/shape";
-import { MANIFEST_FILE, renderManifest } from "../../scripts/gen-commands";
+import { MANIFEST_FILE, OVERVIEW_FILE, renderManifest, renderOverviewModule } from "../../scripts/gen-commands";
+import { OVERVIEW_BODY } from "../../lib/generated/overview";
+import { renderOverview } from "../../lib/cli/overview";
 
 test("the manifest is what the registry's classes generate today (run `make build` after adding a verb or an option)", () => {
   expect(readFileSync(MANIFEST_FILE, "utf8")).toBe(renderManifest());
+  expect(readFileSync(OVERVIEW_FILE, "utf8")).toBe(renderOverviewModule());
+});
+
+test("the overview made at build time is the one the manifest renders: every visible verb's usage, under its category", () => {
+  expect(`spex - 9.9.9\n${OVERVIEW_BODY}`).toBe(renderOverview(COMMANDS, "9.9.9"));
+  for (const e of COMMANDS.filter((c) => !c.hidden)) expect(OVERVIEW_BODY).toContain(`\n  ${e.usage}\n`);
+  expect(OVERVIEW_BODY).toContain("\n  spex help [command...]\n");
 });
 
 test("each manifest entry describes its class and loads exactly that class", async () => {
