@@ -1,0 +1,98 @@
+// What spex prints for a person to paste is run here the way they would run
+// it: through sh, bash or zsh, with a stub `spex` on PATH that only records
+// the words it got. A printed line must give back exactly the words the user
+// typed, and run nothing else.
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Sandbox, sandbox } from "../support/sandbox";
+import { shellWord } from "../../lib/tmux/quote";
+
+let sb: Sandbox;
+afterEach(() => sb?.cleanup());
+
+/** A `spex` on PATH that writes each argument it got, NUL-terminated, to `file`. */
+function recordingSpex(dir: string, file: string): string {
+  const bin = join(dir, "stub-bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "spex"), `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done > ${shellWord(file)}\n`);
+  chmodSync(join(bin, "spex"), 0o755);
+  return bin;
+}
+
+/** Run `line` in `shell` with the stub first on PATH; the words the stub got (undefined if it never ran). */
+function pasted(shell: string, line: string, cwd: string): string[] | undefined {
+  const file = join(cwd, "argv");
+  const bin = recordingSpex(cwd, file);
+  const r = spawnSync(shell, ["-c", line], { cwd, env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd }, encoding: "utf8" });
+  expect({ line, stderr: r.stderr }).toEqual({ line, stderr: "" });
+  if (!existsSync(file)) return undefined;
+  return readFileSync(file, "utf8").split("\0").slice(0, -1);
+}
+
+describe("did you mean, pasted", () => {
+  test("the suggested command gives back the user's quoted words and runs nothing else, in sh, bash and zsh", () => {
+    sb = sandbox();
+    const pwn = join(sb.dir, "PWN");
+    const words = [`fix it; touch ${pwn}`, "$(touch x)", "it's `here`", "=spex", "#no comment", "~", "a\nb"];
+    for (const word of words) {
+      const r = sb.spex(["sesion", "new", word, "--dry-run"]);
+      expect(r.code).toBe(2);
+      const fix = /did you mean `(spex session new .*)`\?/s.exec(r.stderr)?.[1];
+      expect({ word, fix: fix !== undefined }).toEqual({ word, fix: true });
+      // One line: a word with a newline is written with its escape.
+      expect(fix!.includes("\n")).toBe(false);
+      for (const shell of ["sh", "bash", "zsh"]) {
+        if (shell === "sh" && word.includes("\n")) continue; // dash has no $'…'
+        expect({ shell, word, argv: pasted(shell, fix!, sb.dir) }).toEqual({ shell, word, argv: ["session", "new", word, "--dry-run"] });
+        expect(existsSync(pwn)).toBe(false);
+        expect(existsSync(join(sb.dir, "x"))).toBe(false);
+      }
+    }
+  });
+});
+
+describe("doctor's advice, pasted", () => {
+  test("a folder named with newlines and a fake `remove:` line shows escaped on one line, and its advice removes just that folder", () => {
+    sb = sandbox();
+    const fake = "\n    remove: rm -rf ~\n";
+    const empty = join(sb.repo, ".worktrees", `empty${fake}`);
+    const full = join(sb.repo, ".worktrees", `full${fake}`);
+    mkdirSync(empty, { recursive: true });
+    mkdirSync(full, { recursive: true });
+    writeFileSync(join(full, "notes.txt"), "mine\n");
+    const r = sb.spex(["doctor"]);
+    expect(r.stderr).toBe("");
+    const lines = r.stdout.split("\n");
+    // Nothing the folders' names hold is a line of its own.
+    expect(lines.filter((l) => l.trim() === "remove: rm -rf ~")).toEqual([]);
+    const advice = lines.filter((l) => /^ {4}(remove|inspect|why): /.test(l));
+    expect(advice.length).toBe(3);
+    expect(lines).toContain(`  ${join(sb.repo, ".worktrees", "empty\\x0a    remove: rm -rf ~\\x0a")}`);
+    // The one removal, pasted into bash and zsh, removes the empty folder and nothing else.
+    const rmdir = advice.find((l) => l.startsWith("    remove: "))!.slice("    remove: ".length);
+    expect(rmdir.startsWith("rmdir ")).toBe(true);
+    for (const shell of ["bash", "zsh"]) {
+      mkdirSync(empty, { recursive: true });
+      const run = spawnSync(shell, ["-c", rmdir], { cwd: sb.repo, env: { PATH: process.env.PATH!, HOME: join(sb.dir, "userhome") }, encoding: "utf8" });
+      expect({ shell, code: run.status, stderr: run.stderr }).toEqual({ shell, code: 0, stderr: "" });
+      expect(existsSync(empty)).toBe(false);
+      expect(existsSync(join(full, "notes.txt"))).toBe(true);
+    }
+  });
+
+  test("an orphan tmux session's kill-session line works in zsh (no bare `=name`)", () => {
+    sb = sandbox();
+    const name = "orphan-3b0a";
+    expect(sb.tmux(["new-session", "-d", "-s", name, "sleep 600"]).status).toBe(0);
+    expect(sb.tmux(["set-option", "-t", name, "@spex_project", sb.repo]).status).toBe(0);
+    expect(sb.tmux(["set-option", "-t", name, "@spex_home", sb.home]).status).toBe(0);
+    const report = JSON.parse(sb.spex(["doctor", "--json"]).stdout);
+    const kill = report.cleanup.find((c: any) => c.kind === "tmuxSessions" && c.orphan === name)?.command as string;
+    expect(kill).toContain("kill-session");
+    const run = spawnSync("zsh", ["-c", kill], { cwd: sb.repo, env: { PATH: process.env.PATH!, HOME: join(sb.dir, "userhome") }, encoding: "utf8" });
+    expect({ kill, code: run.status, stderr: run.stderr }).toEqual({ kill, code: 0, stderr: "" });
+    expect(sb.tmux(["has-session", "-t", `=${name}`]).status).not.toBe(0);
+  });
+});
