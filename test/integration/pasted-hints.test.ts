@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { type Sandbox, sandbox } from "../support/sandbox";
 import { shellWord } from "../../lib/tmux/quote";
+import { backendPaths, readToken } from "../../lib/backend/endpoint";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -94,5 +95,32 @@ describe("doctor's advice, pasted", () => {
     const run = spawnSync("zsh", ["-c", kill], { cwd: sb.repo, env: { PATH: process.env.PATH!, HOME: join(sb.dir, "userhome") }, encoding: "utf8" });
     expect({ kill, code: run.status, stderr: run.stderr }).toEqual({ kill, code: 0, stderr: "" });
     expect(sb.tmux(["has-session", "-t", `=${name}`]).status).not.toBe(0);
+  });
+});
+
+describe("the backend's unsafe-file hint, pasted", () => {
+  test("`rm <file>` under a repository folder named `r$(touch x)` removes that file and runs nothing else", () => {
+    sb = sandbox({ repo: false });
+    const dir = join(sb.dir, "r$(touch x)");
+    const store = { dir, locksDir: join(dir, "locks") };
+    const token = backendPaths(store).token;
+    mkdirSync(join(dir, "backend"), { recursive: true });
+    writeFileSync(token, "t0ken\n", { mode: 0o644 });
+    chmodSync(token, 0o644);
+    let hint = "";
+    try {
+      readToken(store);
+    } catch (e) {
+      hint = (e as { hint: string }).hint;
+    }
+    const rm = /\((rm .*)\) and start `spex serve`/.exec(hint)?.[1];
+    expect({ hint, rm: rm !== undefined }).toEqual({ hint, rm: true });
+    for (const shell of ["sh", "bash", "zsh"]) {
+      writeFileSync(token, "t0ken\n");
+      const run = spawnSync(shell, ["-c", rm!], { cwd: sb.dir, env: { PATH: process.env.PATH!, HOME: sb.dir }, encoding: "utf8" });
+      expect({ shell, code: run.status, stderr: run.stderr }).toEqual({ shell, code: 0, stderr: "" });
+      expect(existsSync(token)).toBe(false);
+      expect(existsSync(join(sb.dir, "x"))).toBe(false);
+    }
   });
 });
