@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type Sandbox, sandbox } from "../support/sandbox";
 import { shellWord } from "../../lib/tmux/quote";
 import { backendPaths, readToken } from "../../lib/backend/endpoint";
+import { installPostCheckout } from "../../lib/hooks/post-checkout";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -122,5 +123,21 @@ describe("the backend's unsafe-file hint, pasted", () => {
       expect(existsSync(token)).toBe(false);
       expect(existsSync(join(sb.dir, "x"))).toBe(false);
     }
+  });
+});
+
+describe("the generated post-checkout hook", () => {
+  test("names the spex binary byte for byte when its path holds $&, $` and $' (no replacement patterns)", () => {
+    sb = sandbox();
+    const folder = join(sb.dir, "bin $& $` $' it's");
+    mkdirSync(folder);
+    const marker = join(sb.dir, "ran");
+    const bin = join(folder, "spex");
+    writeFileSync(bin, `#!/bin/sh\nprintf '%s\\n' "$@" > ${shellWord(marker)}\n`);
+    chmodSync(bin, 0o755);
+    installPostCheckout(join(sb.repo, ".git"), sb.repo, bin);
+    sb.git(["checkout", "-q", "-b", "elsewhere"]);
+    expect(existsSync(marker)).toBe(true);
+    expect(readFileSync(marker, "utf8").split("\n")[0]).toBe("internal");
   });
 });
