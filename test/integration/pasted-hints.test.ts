@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Sandbox, sandbox } from "../support/sandbox";
+import { dirname, join } from "node:path";
+import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
 import { shellWord } from "../../lib/tmux/quote";
 import { backendPaths, readToken } from "../../lib/backend/endpoint";
 import { installPostCheckout } from "../../lib/hooks/post-checkout";
@@ -139,5 +139,22 @@ describe("the generated post-checkout hook", () => {
     sb.git(["checkout", "-q", "-b", "elsewhere"]);
     expect(existsSync(marker)).toBe(true);
     expect(readFileSync(marker, "utf8").split("\n")[0]).toBe("internal");
+  });
+});
+
+describe("group hints, pasted", () => {
+  test("the missing parent of `-x/y` is made by the printed commands (the path goes after --)", () => {
+    sb = sandbox();
+    const r = sb.spex(["group", "new", "--", "-x/y"]);
+    expect(r.stderr).toContain("[group_parent_missing]");
+    const first = /make it first \((spex group new [^)]*)\)/.exec(r.stderr)?.[1];
+    const both = /make both at once with -p: (spex group new .*) \[group_parent_missing\]/.exec(r.stderr)?.[1];
+    expect({ first, both }).toEqual({ first: "spex group new -- -x", both: "spex group new -p -- -x/y" });
+    const env = { ...sb.env, PATH: `${dirname(SPEX_BIN)}:${sb.env.PATH}` };
+    for (const line of [first!, both!]) {
+      const run = spawnSync("sh", ["-c", line], { cwd: sb.repo, env, encoding: "utf8" });
+      expect({ line, code: run.status, stderr: run.stderr }).toEqual({ line, code: 0, stderr: "" });
+      sb.spex(["group", "rm", "--", "-x"]);
+    }
   });
 });
