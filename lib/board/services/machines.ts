@@ -6,9 +6,8 @@
 import { type Machine, parseRemoteJson, runSpexOn } from "../../machines";
 import { remoteRefusal } from "../../machines/fleet";
 import { printable } from "../../cli/output";
-import { shortId } from "../../naming";
-import { isSessionId } from "../../store";
 import type { ListRow } from "../model/services";
+import { remoteRow } from "./remote-row";
 
 /** One round of asking every machine this often (an ssh connection is shared, so a round is one command per machine). */
 const ROUND_MS = 4000;
@@ -75,7 +74,8 @@ export class RemoteRows {
       const refusal = remoteRefusal(m, answer);
       if (refusal) throw refusal;
       if (!Array.isArray(answer)) throw new Error("its answer was not a list of sessions");
-      const rows = remoteRows(m, answer);
+      // Each row checked and made whole (remote-row.ts): one without a session id is left out, and counted below.
+      const rows = answer.flatMap((r) => remoteRow(r, m.name) ?? []);
       for (const [id, at] of this.where) if (at.name === m.name) this.where.delete(id);
       for (const r of rows) this.where.set(r.id, m);
       this.rows.set(m.name, rows);
@@ -87,21 +87,4 @@ export class RemoteRows {
       this.errors.set(m.name, (e as Error).message);
     }
   }
-}
-
-/**
- * Another machine's answer as board rows. Its ids end up in the commands the
- * board prints for a person to paste and in the verbs run over ssh, so a row
- * whose id is not a session id (a hostile or broken machine) is dropped, as
- * this machine's listing skips a folder whose name is not one; the short id
- * shown is made here from the id, not taken from the answer.
- */
-export function remoteRows(m: Machine, answer: unknown[]): ListRow[] {
-  const rows: ListRow[] = [];
-  for (const r of answer) {
-    const id = (r as { id?: unknown } | null)?.id;
-    if (typeof r !== "object" || r === null || typeof id !== "string" || !isSessionId(id)) continue;
-    rows.push({ ...(r as ListRow), id, shortId: shortId(id, 8), machine: m.name });
-  }
-  return rows;
 }
