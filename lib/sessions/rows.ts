@@ -120,6 +120,21 @@ export interface ListingFacts {
   merged: Set<string>;
 }
 
+/**
+ * The files of a session's folder that its row reads (rowOf and the listing's
+ * facts): the record, the prompt (preview), files.json, usage.json and
+ * merged.json. Watchers of the store (the board, the dashboard's feed) react
+ * to these names only: a setup script's log, the timeline, a pid file or a
+ * budget marker written many times a second changes no row. Keep this beside
+ * rowOf: a side file a row starts reading belongs here too.
+ */
+export const ROW_FILES: ReadonlySet<string> = new Set(["session.json", "prompt", "files.json", "usage.json", "merged.json"]);
+
+/** Whether a file event in a session's folder can change its row; an event without a name (some platforms give none) counts. */
+export function changesRow(name: string | null | undefined): boolean {
+  return !name || ROW_FILES.has(name);
+}
+
 const REASON_FACTS = { get boot() { return agentBoot(); }, serverRunning: serverRunningShown };
 
 export function rowOf(store: ProjectStore, reading: RecordReading, facts?: ListingFacts): ListRow | undefined {

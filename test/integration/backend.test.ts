@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { sandboxAvailability } from "../../lib/workspace/sandbox";
-import { type Served, branches, http, serve, sessionCount, worktrees } from "./backend-support";
+import { type Served, branches, http, serve, sessionCount, spexAsync, worktrees } from "./backend-support";
 
 let sb: Sandbox;
 let be: Served;
@@ -320,6 +320,10 @@ describe("the list and the stream", () => {
   // The page loads the list beside /api/events: the list's eventId against the hello's id tells it whether a change fell between.
   test("the list names the last event frame sent before it was read; a change after it comes with a higher id, and a hello carries the id the list has", async () => {
     const id = (await create({ prompt: "between list and stream", launcher: "shell" }, "k-between")).json.session_id;
+    // The prompt runs as the shell's first command, and its turn is reported by a hook process of its own: a turn
+    // reported after the park below is a new turn, which clears the park's note (the list never shows it). At rest first.
+    const rest = await spexAsync(sb, ["session", "wait", id, "--idle", "--timeout", "60", "--json"]);
+    expect(JSON.parse(rest.stdout).outcome).toBe("reached");
     const before = (await read("/api/sessions")).json;
     expect(before.sessions.some((r: any) => r.id === id)).toBe(true);
     expect(Number.isInteger(before.eventId)).toBe(true);
@@ -327,7 +331,7 @@ describe("the list and the stream", () => {
     const listening = new AbortController();
     const stream = await fetch(`${be.url}/api/events`, { signal: listening.signal, headers: { authorization: `Bearer ${be.token}` } });
     const drained = stream.body!.pipeTo(new WritableStream()).catch(() => {});
-    const r = await (await import("./backend-support")).spexAsync(sb, ["session", "park", "--note", "after the list", "--session", id]);
+    const r = await spexAsync(sb, ["session", "park", "--note", "after the list", "--session", id]);
     expect(r.stderr).toBe("");
     let after = before;
     await waitFor(async () => {

@@ -43,10 +43,11 @@ function sessionTarget(store: ProjectStore, id: string): { socket: string; sessi
  * A key on a row of another machine (`--all-machines`): the board acts on this
  * machine's sessions only, so it names the command that does it there.
  */
-function elsewhere(machine: string, id: string, verb: string): SpexError {
+export function elsewhere(machine: string, id: string, verb: string): SpexError {
   // One footer line: the command first, so a narrow terminal cuts the why, not the what.
+  // Both values came from outside this process (machines.json, the other machine's answer): each is one shell word.
   return new SpexError("board_remote_session", `${id.slice(0, 8)} lives on machine ${machine}`, {
-    hint: `run it there: spex session ${verb} --machine ${shellWord(machine)} ${id.slice(0, 8)} (the board acts on this machine's sessions)`,
+    hint: `run it there: spex session ${verb} --machine ${shellWord(machine)} ${shellWord(id.slice(0, 8))} (the board acts on this machine's sessions)`,
   });
 }
 

@@ -7,6 +7,7 @@ import { type Machine, parseRemoteJson, runSpexOn } from "../../machines";
 import { remoteRefusal } from "../../machines/fleet";
 import { printable } from "../../cli/output";
 import type { ListRow } from "../model/services";
+import { remoteRow } from "./remote-row";
 
 /** One round of asking every machine this often (an ssh connection is shared, so a round is one command per machine). */
 const ROUND_MS = 4000;
@@ -73,11 +74,14 @@ export class RemoteRows {
       const refusal = remoteRefusal(m, answer);
       if (refusal) throw refusal;
       if (!Array.isArray(answer)) throw new Error("its answer was not a list of sessions");
-      const rows = (answer as ListRow[]).map((r) => ({ ...r, machine: m.name }));
+      // Each row checked and made whole (remote-row.ts): one without a session id is left out, and counted below.
+      const rows = answer.flatMap((r) => remoteRow(r, m.name) ?? []);
       for (const [id, at] of this.where) if (at.name === m.name) this.where.delete(id);
       for (const r of rows) this.where.set(r.id, m);
       this.rows.set(m.name, rows);
-      this.errors.delete(m.name);
+      const dropped = answer.length - rows.length;
+      if (dropped > 0) this.errors.set(m.name, `${dropped} of its rows ${dropped === 1 ? "has" : "have"} no valid session id (not shown)`);
+      else this.errors.delete(m.name);
     } catch (e) {
       // The last rows stay (marked by the warning): a machine that stops answering is not a fleet that vanished.
       this.errors.set(m.name, (e as Error).message);

@@ -1,12 +1,14 @@
 // The board's rows, kept current cheaply (DESIGN.md §14): the listing is the
 // one `ls` makes (lib/verbs/list), read again only when something changed —
-// a file event in the sessions folder or a session's folder (records and
-// timelines), or a change of mtime seen by a poll of stats where events are
-// lost. A whole listing also runs every few seconds, since an agent can die
+// a file event in the sessions folder, or in a session's folder on a file its
+// row reads (lib/sessions ROW_FILES: not a setup script's log, which grows
+// many times a second), or a change of mtime seen by a poll of stats where
+// events are lost. A whole listing also runs every few seconds, since an agent can die
 // without touching a file (liveness is read from its process). Never a tmux call.
 import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import { listSessions } from "../../verbs/list";
+import { changesRow } from "../../sessions";
 import { type ProjectStore, isSessionId } from "../../store";
 import type { BoardSnapshot, ListRow } from "../model/services";
 import type { RemoteRows } from "./machines";
@@ -47,6 +49,8 @@ export class BoardWatch {
   /** This machine's rows as last listed (kept when a listing fails). */
   private local: ListRow[] = [];
   private stopped = false;
+  /** How many listings ran (the tests and the bench count them: a listing is the board's one cost). */
+  listings = 0;
 
   /**
    * `machine`: this machine's name, put on its rows (`--all-machines`);
@@ -113,7 +117,9 @@ export class BoardWatch {
   private watchFolder(id: string): void {
     if (this.folders.has(id)) return;
     try {
-      const w = watch(join(this.store.sessionsDir, id), () => this.poke());
+      const w = watch(join(this.store.sessionsDir, id), (_event, name) => {
+        if (changesRow(name === null ? null : String(name))) this.poke();
+      });
       w.on("error", () => {
         w.close();
         this.folders.delete(id);
@@ -154,6 +160,7 @@ export class BoardWatch {
       return;
     }
     this.listing = true;
+    this.listings++;
     try {
       let snapshot: BoardSnapshot;
       try {
