@@ -110,6 +110,9 @@ export async function fleet(opts: { maxActive?: number; serveArgs?: string[] } =
     cli,
     async session(prompt, extra = []) {
       const rec = JSON.parse(await cli(["session", "new", "--launcher", "shell", "--json", ...extra, prompt]));
+      // The prompt runs as the shell's first command and a hook process of its own reports that turn: a state a
+      // test sets before the report lands is undone by it. At rest first (a queued session has no turn yet).
+      if (rec.status !== "queued") await cli(["session", "wait", rec.session_id, "--idle", "--timeout", "60"]);
       return { id: rec.session_id, worktree: rec.worktree_path, tmux: rec.tmux_session, branch: rec.branch };
     },
     async close() {
