@@ -5,7 +5,7 @@
 // command rolls back what it can prove that create made, and nothing else.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SPEX_BIN, type Sandbox, madeBySpex, sandbox, waitFor } from "../support/sandbox";
 
@@ -153,6 +153,21 @@ describe("a create killed while git works", () => {
     const [entry] = sb.git(["worktree", "list", "--porcelain"]).split("\n\n").filter((e) => !e.startsWith(`worktree ${sb.repo}\n`));
     expect(entry).toContain("locked initializing");
     expect(entry).toContain("HEAD 0000000000000000000000000000000000000000");
+    nothingLeft(sb);
+  });
+
+  test("killed inside git's worktree add between registering the worktree and writing its .git file: the next ls removes the registration too", () => {
+    sb = sandbox();
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "killed in git"], { env: killInsideWorktreeAdd(sb) });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
+    // git writes locked, the folder, gitdir, then the folder's .git file, HEAD and commondir: take back the last three
+    // and the registration is as a kill just after gitdir leaves it (listed, locked, the folder empty).
+    const [path] = worktreePaths(sb);
+    const gitFile = readFileSync(join(path!, ".git"), "utf8");
+    const adminDir = gitFile.replace(/^gitdir: /, "").trim();
+    for (const f of [join(path!, ".git"), join(adminDir, "HEAD"), join(adminDir, "commondir")]) rmSync(f);
+    expect(readdirSync(path!)).toEqual([]);
+    expect(worktreePaths(sb)).toEqual([path!]);
     nothingLeft(sb);
   });
 
