@@ -38,15 +38,17 @@ const NULL_OID = /^0+$/;
 
 /**
  * A `git worktree add` killed before it pointed the new HEAD anywhere: git's
- * own lock (`initializing`) still held, HEAD the null id, the folder empty but
- * for git's first file. Nobody's work can be in it yet.
+ * own lock still held, HEAD the null id, the folder empty but for git's first
+ * file. Nobody's work can be in it yet. The lock's reason is not read: git
+ * writes it in the user's language ("initializing", "initialisiere"…), and
+ * the null HEAD, which only an unfinished add leaves, is the proof.
  */
 function halfAdded(entry: WorktreeEntry, path: string): boolean {
-  return entry.locked && entry.lockReason === "initializing" && entry.branch === "" && NULL_OID.test(entry.head) && onlyGitsFirstFile(path);
+  return entry.locked && entry.branch === "" && NULL_OID.test(entry.head) && onlyGitsFirstFile(path);
 }
 
 async function removeRegistered(root: string, path: string): Promise<void> {
-  // Twice forced: a worktree git left locked ("initializing") is removed too.
+  // Twice forced: a worktree git left locked (its own "initializing") is removed too.
   const r = await runGit(root, ["worktree", "remove", "--force", "--force", "--end-of-options", path]);
   if (r.code === 0) return;
   // Registered to this create's branch, made by this create: what git will not remove is still ours to delete.

@@ -4,7 +4,7 @@
 // inside the step) kills the spex above it, and git with it or not. The next
 // command rolls back what it can prove that create made, and nothing else.
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SPEX_BIN, type Sandbox, madeBySpex, sandbox, waitFor } from "../support/sandbox";
@@ -86,6 +86,10 @@ function killInsideWorktreeAdd(s: Sandbox): Record<string, string> {
 /** Killed while `git branch` commits the session's branch: the branch exists, no worktree yet. */
 const AT_BRANCH = { name: "reference-transaction", guard: `[ "$1" = committed ] || exit 0\ngrep -q ' refs/heads/spex/' || exit 0` };
 
+/** A German messages locale, and whether this machine's git speaks it (its translations installed). */
+const GERMAN = { LANG: "C.UTF-8", LC_ALL: "C.UTF-8", LANGUAGE: "de" };
+const gitSpeaksGerman = /Verwendung/.test(spawnSync("git", ["worktree", "lock", "-h"], { env: { ...process.env, ...GERMAN }, encoding: "utf8" }).stdout);
+
 function newKilled(s: Sandbox, prompt = "killed while git works") {
   const r = s.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", prompt]);
   expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
@@ -153,6 +157,16 @@ describe("a create killed while git works", () => {
     const [entry] = sb.git(["worktree", "list", "--porcelain"]).split("\n\n").filter((e) => !e.startsWith(`worktree ${sb.repo}\n`));
     expect(entry).toContain("locked initializing");
     expect(entry).toContain("HEAD 0000000000000000000000000000000000000000");
+    nothingLeft(sb);
+  });
+
+  test.skipIf(!gitSpeaksGerman)("killed inside git's worktree add under a German locale (git's lock reason translated): the next ls removes worktree and branch", () => {
+    sb = sandbox();
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "killed in git"], { env: { ...killInsideWorktreeAdd(sb), ...GERMAN } });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
+    const [entry] = sb.git(["worktree", "list", "--porcelain"]).split("\n\n").filter((e) => !e.startsWith(`worktree ${sb.repo}\n`));
+    expect(entry).toContain("locked ");
+    expect(entry).not.toContain("locked initializing");
     nothingLeft(sb);
   });
 
@@ -290,6 +304,17 @@ describe("a git step that fails for reasons that are not spex's", () => {
     expect(error).toMatchObject({ code: "post_checkout_failed", exit: 3, stderr: "npm install failed: no network", rolledBack: true });
     expect(error.message).toContain("exit 3");
     expect(error.message).toContain("npm install failed: no network");
+    nothingLeft(sb);
+  });
+
+  test.skipIf(!gitSpeaksGerman)("a failing post-checkout hook under a German locale: the error carries the hook's words only, not git's own", () => {
+    sb = sandbox();
+    const hook = join(sb.repo, ".git", "hooks", "post-checkout");
+    writeFileSync(hook, "#!/bin/sh\necho 'npm install failed: no network' >&2\nexit 3\n");
+    chmodSync(hook, 0o755);
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "hooked"], { env: GERMAN });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "post_checkout_failed", exit: 3, stderr: "npm install failed: no network", rolledBack: true });
     nothingLeft(sb);
   });
 
