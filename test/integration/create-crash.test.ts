@@ -328,3 +328,28 @@ describe("a git step that fails for reasons that are not spex's", () => {
     nothingLeft(sb);
   });
 });
+
+describe("a create killed once its session is published", () => {
+  // The record published is a session that stands: whatever limit the create was given stands with it.
+  for (const step of ["record", "published"]) {
+    test(`killed at "${step}": the session it leaves has the budget it was made with (--budget-usd, --hard)`, () => {
+      sb = sandbox();
+      const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--budget-usd", "5", "--hard", "budgeted"], { env: { SPEX_TEST_CRASH_AT: step } });
+      expect(r.code).toBe(-1);
+      const rows = JSON.parse(sb.spex(["session", "ls", "--json"]).stdout) as { id: string }[];
+      expect(rows).toHaveLength(1);
+      const dir = join(sb.home, "projects", readdirSync(join(sb.home, "projects"))[0]!, "sessions", rows[0]!.id);
+      expect(existsSync(join(dir, "budget.json")) ? JSON.parse(readFileSync(join(dir, "budget.json"), "utf8")) : undefined).toMatchObject({ usd: 5, hard: true, source: "flag" });
+      expect(existsSync(join(dir, "budget.hard"))).toBe(true);
+    });
+  }
+
+  test("killed with its budget written and its record not yet: the rollback takes the budget with the session", () => {
+    sb = sandbox();
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--budget-usd", "5", "--hard", "budgeted"], { env: { SPEX_TEST_CRASH_AT: "budget" } });
+    expect(r.code).toBe(-1);
+    nothingLeft(sb);
+    const sessions = join(sb.home, "projects", readdirSync(join(sb.home, "projects"))[0]!, "sessions");
+    expect(existsSync(sessions) ? readdirSync(sessions) : []).toEqual([]);
+  });
+});
