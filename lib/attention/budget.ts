@@ -43,18 +43,36 @@ export function hardMarker(store: ProjectStore, id: string): string {
   return join(sessionPaths(store, id).dir, "budget.hard");
 }
 
+const isLimit = (v: unknown, whole: boolean) => v === null || (typeof v === "number" && Number.isFinite(v) && v > 0 && (!whole || Number.isInteger(v)));
+
+/** A budget.json spex wrote: anything else (hand-edited, planted) is no budget rather than a crash of every reader. */
+function isBudget(v: unknown): v is Budget {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const b = v as Record<string, unknown>;
+  return (
+    b.version === 1 &&
+    isLimit(b.usd, false) &&
+    isLimit(b.tokens, true) &&
+    typeof b.hard === "boolean" &&
+    (b.scope === "session" || b.scope === "tree") &&
+    typeof b.source === "string" &&
+    typeof b.warned === "boolean" &&
+    typeof b.exceeded === "boolean"
+  );
+}
+
 export function readBudget(store: ProjectStore, id: string): Budget | undefined {
   const read = readJsonState<Budget>(budgetFile(store, id));
-  if (read.kind !== "ok" || !read.value || read.value.version !== 1) return undefined;
-  return read.value;
+  return read.kind === "ok" && isBudget(read.value) ? read.value : undefined;
 }
 
 export function writeBudget(store: ProjectStore, id: string, budget: Budget): void {
-  writeStoreFile(budgetFile(store, id), JSON.stringify(budget, null, 2) + "\n", { durable: true });
+  // The marker is what turns the mid-turn checks on: made before a hard budget lands and taken away
+  // after a soft one has, so a crash between the two writes leaves extra checks, never missing ones.
   const marker = hardMarker(store, id);
-  if (budget.hard) {
-    if (!existsSync(marker)) writeStoreFile(marker, "", { durable: true });
-  } else rmSync(marker, { force: true });
+  if (budget.hard && !existsSync(marker)) writeStoreFile(marker, "", { durable: true });
+  writeStoreFile(budgetFile(store, id), JSON.stringify(budget, null, 2) + "\n", { durable: true });
+  if (!budget.hard) rmSync(marker, { force: true });
 }
 
 /** `--budget-usd`, `--budget-tokens` as the CLI and the API take them: positive numbers, tokens whole. */
@@ -106,6 +124,6 @@ export function resolveBudget(spec: BudgetSpec | undefined, fallback: { budget: 
 /** A new session's budget (written before its agent starts), or undefined when none applies. */
 export function resolveNewBudget(store: ProjectStore, spec: BudgetSpec | undefined, group: string): Budget | undefined {
   if (spec) checkBudgetSpec(spec);
-  const config = loadAttentionConfig(store.home, store.root);
+  const config = loadAttentionConfig(store.home, store.root, { notify: false, prices: false, budgets: true });
   return resolveBudget(spec, defaultFor(config.budgets, group));
 }

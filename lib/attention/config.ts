@@ -108,8 +108,20 @@ export function parseBudgetDefault(raw: unknown, where: string, source: string):
   return out;
 }
 
-/** Read every layer; `config_invalid` names the file and the entry that is wrong. */
-export function loadAttentionConfig(home: string, mainRoot: string | undefined): AttentionConfig {
+/** The parts of the attention settings a caller reads; a broken part it does not read cannot fail it. */
+export interface AttentionParts {
+  notify: boolean;
+  prices: boolean;
+  budgets: boolean;
+}
+const ALL_PARTS: AttentionParts = { notify: true, prices: true, budgets: true };
+
+/**
+ * Read every layer; `config_invalid` names the file and the entry that is
+ * wrong. `parts`: only these are parsed (a create reads the budgets alone, so
+ * a wrong notify entry never stops `session new`).
+ */
+export function loadAttentionConfig(home: string, mainRoot: string | undefined, parts: AttentionParts = ALL_PARTS): AttentionConfig {
   const layers: { source: string; value: Record<string, unknown> }[] = [{ source: `${home}/config.json`, value: userConfig(home) }];
   if (mainRoot) {
     const [tracked, local] = configLayers(mainRoot);
@@ -117,15 +129,15 @@ export function loadAttentionConfig(home: string, mainRoot: string | undefined):
   }
   const config: AttentionConfig = { sinks: [], minIntervalSeconds: DEFAULT_MIN_INTERVAL_SECONDS, prices: {}, budgets: { groups: {} } };
   for (const { source, value } of layers) {
-    if (value.notify !== undefined) {
+    if (parts.notify && value.notify !== undefined) {
       if (!Array.isArray(value.notify)) throw invalid(source, '"notify" must be a list');
       config.sinks.push(...value.notify.map((s) => parseSink(s, source)));
     }
     const interval = nonNegative(value.notifyMinIntervalSeconds);
     if (interval !== undefined) config.minIntervalSeconds = interval;
-    Object.assign(config.prices, parsePrices(value.prices, source));
+    if (parts.prices) Object.assign(config.prices, parsePrices(value.prices, source));
     const budgets = value.budgets as Record<string, unknown> | undefined;
-    if (budgets !== undefined) {
+    if (parts.budgets && budgets !== undefined) {
       if (!budgets || typeof budgets !== "object" || Array.isArray(budgets)) throw invalid(source, '"budgets" is an object with "default" and "groups"');
       if (budgets.default !== undefined) config.budgets.project = parseBudgetDefault(budgets.default, "budgets.default", source);
       if (budgets.groups !== undefined) {

@@ -58,7 +58,9 @@ async function admitted(store: ProjectStore, payload: NotificationPayload, inter
     join(store.locksDir, `${payload.session_id}.notify.lock`),
     () => {
       const read = readJsonState<NotifiedState>(file);
-      const last = read.kind === "ok" && read.value && typeof read.value.last === "object" ? read.value.last : {};
+      // A file spex did not write as it writes it (null, a list) counts as no notification yet, and is written anew.
+      const raw = read.kind === "ok" && read.value ? (read.value as { last?: unknown }).last : undefined;
+      const last = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
       const prev = last[payload.event];
       if (typeof prev === "number" && now - prev < intervalMs) return false;
       writeStoreFile(file, JSON.stringify({ last: { ...last, [payload.event]: now } }) + "\n");

@@ -72,7 +72,8 @@ async function desktop(p: NotificationPayload): Promise<void> {
     await run(["osascript", "-e", "on run argv", "-e", "display notification (item 2 of argv) with title (item 1 of argv)", "-e", "end run", title, body], "", process.env, undefined);
     return;
   }
-  await run(["notify-send", "--app-name=spex", title, body], "", process.env, undefined);
+  // `--`: a title or note that starts with "-" is text, never one of notify-send's options.
+  await run(["notify-send", "--app-name=spex", "--", title, body], "", process.env, undefined);
 }
 
 function tmuxClients(): SinkOutcome | { clients: { name: string; tty: string }[] } {
@@ -91,8 +92,8 @@ function tmuxShow(p: NotificationPayload): SinkOutcome {
   const found = tmuxClients();
   if (!("clients" in found)) return found;
   const { title, body } = headline(p);
-  // display-message expands formats: a label or note with #(…) must stay text.
-  const text = `${title}: ${body}`.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/#/g, "##");
+  // display-message expands formats, then strftime: a label or note with #(…) or %Y must stay text.
+  const text = `${title}: ${body}`.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/#/g, "##").replace(/%/g, "%%");
   const failed: string[] = [];
   for (const c of found.clients) {
     const r = tmuxSync("", ["display-message", "-c", c.name, "-d", "8000", text]);

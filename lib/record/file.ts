@@ -139,16 +139,12 @@ export function writeJsonDurably(file: string, value: unknown): void {
 export type JsonReading<T> = { kind: "absent" } | { kind: "corrupt"; error: string } | { kind: "ok"; value: T };
 
 export function readJsonState<T>(file: string): JsonReading<T> {
-  let text: string;
+  // As a record is read: never through a link, and a fifo, folder or socket in its place is corrupt, not a hang or a crash.
+  const got = readOwnBytes(file);
+  if ("absent" in got) return { kind: "absent" };
+  if ("refused" in got) return { kind: "corrupt", error: got.refused };
   try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    const code = errnoCode(e);
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
-    throw e;
-  }
-  try {
-    return { kind: "ok", value: JSON.parse(text) as T };
+    return { kind: "ok", value: JSON.parse(got.bytes.toString("utf8")) as T };
   } catch (e) {
     return { kind: "corrupt", error: (e as Error).message };
   }

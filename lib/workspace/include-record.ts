@@ -4,9 +4,9 @@
 // the session's work (it is the main checkout's file, not the agent's).
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { errnoCode } from "../errors";
 import { sha256Hex } from "../hash";
 import { writeStoreFile } from "../nofollow";
+import { readJsonState } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 
 export interface IncludedFiles {
@@ -26,14 +26,18 @@ export function writeIncluded(store: ProjectStore, id: string, files: IncludedFi
   return file;
 }
 
+/** The side file as spex writes it; anything else reads as nothing copied (show and close then count every file). */
 export function readIncluded(store: ProjectStore, id: string): IncludedFiles | undefined {
-  try {
-    const v = JSON.parse(readFileSync(includedPath(store, id), "utf8"));
-    return v && Array.isArray(v.copied) && Array.isArray(v.skipped) ? (v as IncludedFiles) : undefined;
-  } catch (e) {
-    if (errnoCode(e) === "ENOENT" || e instanceof SyntaxError) return undefined;
-    throw e;
-  }
+  const read = readJsonState<Record<string, unknown>>(includedPath(store, id));
+  if (read.kind !== "ok" || typeof read.value !== "object" || read.value === null) return undefined;
+  const { copied, skipped } = read.value;
+  const entry = (e: unknown, field: string) => typeof e === "object" && e !== null && typeof (e as Record<string, unknown>).path === "string" && typeof (e as Record<string, unknown>)[field] === (field === "bytes" ? "number" : "string");
+  const ok =
+    Array.isArray(copied) &&
+    Array.isArray(skipped) &&
+    copied.every((e) => entry(e, "sha256") && entry(e, "bytes")) &&
+    skipped.every((e) => entry(e, "reason"));
+  return ok ? (read.value as unknown as IncludedFiles) : undefined;
 }
 
 /**

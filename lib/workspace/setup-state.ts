@@ -3,9 +3,8 @@
 // `setup: "failed"` while that stands (the display reads it); the side file
 // keeps the details (exit status, reason, log) and the runner's identity, so a
 // reader can tell a setup still running from one whose runner died.
-import { readFileSync } from "node:fs";
-import { errnoCode } from "../errors";
 import { writeStoreFile } from "../nofollow";
+import { readJsonState } from "../record";
 import { type ProcessIdentity, ownerAlive } from "../proc";
 import { type ProjectStore, sessionPaths } from "../store";
 
@@ -29,14 +28,20 @@ export function setupPaths(store: ProjectStore, id: string): { state: string; lo
   return { state: `${dir}/setup.json`, log: `${dir}/setup.log` };
 }
 
+/** The side file as spex writes it; anything else (hand-edited, planted, a folder in its place) reads as no setup recorded. */
 export function readSetupState(store: ProjectStore, id: string): SetupState | undefined {
-  try {
-    const v = JSON.parse(readFileSync(setupPaths(store, id).state, "utf8"));
-    return v && typeof v === "object" && typeof v.state === "string" ? (v as SetupState) : undefined;
-  } catch (e) {
-    if (errnoCode(e) === "ENOENT" || e instanceof SyntaxError) return undefined;
-    throw e;
-  }
+  const read = readJsonState<Record<string, unknown>>(setupPaths(store, id).state);
+  if (read.kind !== "ok") return undefined;
+  const v = read.value;
+  const ok =
+    typeof v === "object" &&
+    v !== null &&
+    (v.state === "running" || v.state === "ok" || v.state === "failed") &&
+    typeof v.runner === "object" &&
+    v.runner !== null &&
+    typeof v.startedAt === "string" &&
+    typeof v.log === "string";
+  return ok ? (v as unknown as SetupState) : undefined;
 }
 
 export function writeSetupState(store: ProjectStore, id: string, state: SetupState): void {

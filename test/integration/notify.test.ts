@@ -220,13 +220,15 @@ describe("notifications", () => {
       await waitFor(() => own(["list-clients"]).stdout.trim() !== "", "a client on the user's server");
       writeFileSync(join(s.repo, "spexcode.json"), JSON.stringify({ notify: [{ on: ["asking"], builtin: "tmux" }] }));
       const rec = seedRecord(s.home, s.repo, { status: "active", name: "tmux watcher" });
-      expect(s.spex(["session", "ask", "--session", rec.session_id, "--note", "keep #(touch pwned) as text?"]).code).toBe(0);
+      expect(s.spex(["session", "ask", "--session", rec.session_id, "--note", "keep #(touch pwned) and 100%Y as text?"]).code).toBe(0);
       const screen = await waitFor(() => {
         const text = s.tmux(["capture-pane", "-p", "-t", "viewer"]).stdout;
         return text.includes("tmux watcher") ? text : undefined;
       }, "the message on the user's client");
       expect(screen).toContain("asks you");
       expect(screen).toContain("#(touch pwned)");
+      // tmux runs the text through strftime too: %Y stays two characters, not the year.
+      expect(screen).toContain("and 100%Y as text?");
       expect(existsSync(join(s.repo, "pwned"))).toBe(false);
       expect(existsSync(join(s.home, "notify.log"))).toBe(false);
     } finally {
@@ -234,23 +236,28 @@ describe("notifications", () => {
     }
   }, 60000);
 
-  test("desktop: notify-send gets the title and the note as two arguments", async () => {
+  test("desktop: notify-send gets the title and the note as two arguments, a note that starts with - included", async () => {
     sb = sandbox();
     const s = sb;
     const bin = join(s.dir, "desktop-bin");
     require("node:fs").mkdirSync(bin);
     const log = join(s.dir, "notify-send.log");
-    // Stands in for the OS notification service, which a test machine has no display for.
+    // Stands in for the OS notification service, which a test machine has no display for. It reads
+    // options as notify-send's own parser does: words starting with - until a "--", then the texts.
     writeFileSync(join(bin, "notify-send"), `#!/bin/sh
-for a in "$@"; do printf '%s\n' "$a"; done > '${log}'
+opts=1
+for a in "$@"; do
+  if [ "$opts" = 1 ] && [ "$a" = "--" ]; then opts=0; continue; fi
+  case "$opts:$a" in 1:-*) printf 'option %s\n' "$a" ;; *) printf '%s\n' "$a" ;; esac
+done > '${log}'
 `);
     chmodSync(join(bin, "notify-send"), 0o755);
     s.env.PATH = `${bin}:${s.env.PATH}`;
     writeFileSync(join(s.repo, "spexcode.json"), JSON.stringify({ notify: ["desktop"] }));
     const rec = seedRecord(s.home, s.repo, { status: "active", name: "desk" });
-    expect(s.spex(["session", "ask", "--session", rec.session_id, "--note", "it's $(whoami) time; ok?"]).code).toBe(0);
+    expect(s.spex(["session", "ask", "--session", rec.session_id, "--note=--urgency=critical: it's $(whoami) time; ok?"]).code).toBe(0);
     await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("time"), "notify-send's arguments");
-    expect(readFileSync(log, "utf8").split("\n")).toEqual(["--app-name=spex", `spex: desk (${rec.session_id.slice(0, 8)}) asks you`, "it's $(whoami) time; ok?", ""]);
+    expect(readFileSync(log, "utf8").split("\n")).toEqual(["option --app-name=spex", `spex: desk (${rec.session_id.slice(0, 8)}) asks you`, "--urgency=critical: it's $(whoami) time; ok?", ""]);
   }, 60000);
 });
 

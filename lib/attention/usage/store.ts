@@ -49,8 +49,32 @@ export function readUsage(store: ProjectStore, id: string): UsageFile {
   } catch {
     return emptyUsage();
   }
-  if (read.kind !== "ok" || !read.value || read.value.version !== 1 || !Array.isArray(read.value.sources)) return emptyUsage();
-  return read.value;
+  return read.kind === "ok" && isUsageFile(read.value) ? read.value : emptyUsage();
+}
+
+// The file is spex's own, but a hand edit, a crash of an older writer or a planted file must
+// cost the row its usage (recounted from the transcripts), never the listing: checked in full.
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const isTokens = (v: unknown): boolean => isObject(v) && isCount(v.input) && isCount(v.output) && isCount(v.cacheRead) && isCount(v.cacheWrite);
+const isBuckets = (v: unknown): boolean => isObject(v) && Object.values(v).every((models) => isObject(models) && Object.values(models).every(isTokens));
+const isCounted = (v: unknown): boolean => isObject(v) && typeof v.id === "string" && typeof v.day === "string" && typeof v.model === "string" && isTokens(v.tokens);
+const isSource = (v: unknown): boolean =>
+  isObject(v) &&
+  (v.harness === "claude" || v.harness === "codex" || v.harness === "gemini") &&
+  typeof v.nativeId === "string" &&
+  typeof v.file === "string" &&
+  isCount(v.offset) &&
+  isCount(v.ino) &&
+  isObject(v.state) &&
+  isBuckets(v.state.buckets) &&
+  Array.isArray(v.state.recent) &&
+  v.state.recent.every(isCounted) &&
+  (v.state.model === undefined || typeof v.state.model === "string") &&
+  (v.state.total === undefined || isTokens(v.state.total));
+
+export function isUsageFile(v: unknown): v is UsageFile {
+  return isObject(v) && v.version === 1 && Array.isArray(v.sources) && v.sources.every(isSource) && typeof v.updatedAt === "string";
 }
 
 export function writeUsage(store: ProjectStore, id: string, usage: UsageFile): void {
