@@ -14,7 +14,9 @@ afterEach(() => sb?.cleanup());
 
 function receiptsDir(s: Sandbox): string {
   const projects = join(s.home, "projects");
-  return existsSync(projects) ? join(projects, readdirSync(projects)[0]!, "receipts") : "";
+  // The first create may have made projects/ and not yet its project's folder in it.
+  const project = existsSync(projects) ? readdirSync(projects)[0] : undefined;
+  return project ? join(projects, project, "receipts") : "";
 }
 
 function receipts(s: Sandbox): Record<string, any>[] {
