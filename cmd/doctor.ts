@@ -14,6 +14,16 @@ function projectHere(): ProjectStore | undefined {
   }
 }
 
+/**
+ * Text on its one line of the listing: a folder named with a newline and
+ * `    remove: rm -rf ~` must not print as advice of its own, so line breaks
+ * and tabs show as `\x0a`, `\x09` like every other control character. The
+ * commands stay pasteable: their words hold no control character (shellWord).
+ */
+function shown(text: string): string {
+  return printable(text).replace(/[\n\t]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 export class DoctorCommand extends SpexCommand {
   static paths = [["doctor"], ["session", "doctor"]];
   static usage = SpexCommand.Usage({
@@ -47,8 +57,8 @@ export class DoctorCommand extends SpexCommand {
     for (const [kind, title] of Object.entries(titles)) {
       const items = report.cleanup.filter((c) => c.kind === kind);
       const advice = (c: (typeof items)[number]) =>
-        c.action === "inspect" ? `    inspect: ${printable(c.command)}\n    why: ${printable(c.reason)}\n` : `    remove: ${printable(c.command)}\n`;
-      if (items.length) out.write(`\n${title}:\n${items.map((c) => `  ${printable(c.orphan)}\n${advice(c)}`).join("")}`);
+        c.action === "inspect" ? `    inspect: ${shown(c.command)}\n    why: ${shown(c.reason)}\n` : `    remove: ${shown(c.command)}\n`;
+      if (items.length) out.write(`\n${title}:\n${items.map((c) => `  ${shown(c.orphan)}\n${advice(c)}`).join("")}`);
     }
     return report.ok ? 0 : 1;
   }

@@ -64,14 +64,17 @@ say "    source $(fish_word "$share/spex.fish")"
 # The status segment: tmux runs #(…) through sh after expanding formats in
 # it, and only #{pane_id} (tmux's own `%N`) goes in; the script asks tmux for
 # that pane's folder itself, so no folder name ever reaches a shell as code.
-# In #(…) `#` is written `##`, and a `(` or `)` could end it early. It is
+# In #(…) `#` is written `##`, except that tmux keeps any run of `#` before
+# `[` as it is (a style, for drawing): there the quoted word is split, `#''[`,
+# which sh reads as `#[`. A `(` or `)` could end #(…) early. tmux runs the
+# whole status text through strftime first: `%` is written `%%`. It is
 # appended once: sourcing the config again finds it there and adds nothing.
 script=$share/tmux-status.sh
 say "tmux, to ~/.tmux.conf (each adds to what you have)"
 case $script in
   *[\(\)]*) say "  (no status segment: $script holds a parenthesis, which tmux's #(…) cannot carry; install with another PREFIX)" ;;
   *)
-    segment=" #($(sh_word "$script" | sed 's/#/##/g') #{pane_id})"
+    segment=" #($(sh_word "$script" | sed -e "s/#\\[/#''[/g" -e 's/#/##/g' -e 's/%/%%/g') #{pane_id})"
     say "  the spex status at the end of your status-right (raise status-right-length if it is cut short):"
     say "    if-shell -F '#{?#{m:*tmux-status.sh*,#{status-right}},0,1}' { set -ga status-right $(tmux_string "$segment") }"
     ;;

@@ -11,9 +11,14 @@ _spex_complete() {
   if [ "${spex_cmd##*/}" = sessions ]; then
     spex_words=(session "${spex_words[@]}")
   fi
-  local IFS=$'\n'
-  # shellcheck disable=SC2207
-  COMPREPLY=($(spex internal complete -- "${spex_words[@]}" 2>/dev/null))
+  # One candidate a line, read as it is: an unquoted $(…) would also be
+  # glob-expanded, and a session named `*` would complete to the files here.
+  local spex_out spex_line
+  spex_out=$(spex internal complete -- "${spex_words[@]}" 2>/dev/null)
+  COMPREPLY=()
+  while IFS= read -r spex_line; do
+    [ -z "$spex_line" ] || COMPREPLY+=("$spex_line")
+  done <<<"$spex_out"
   # The shell inserts a candidate as it is: quote it, since a session name is
   # anyone's text ("Night Shift", or "x; rm -rf ~" from an agent's --name).
   local spex_q spex_quoted=()

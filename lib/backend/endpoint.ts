@@ -13,6 +13,7 @@ import { SpexError, errnoCode } from "../errors";
 import { writeStoreFile } from "../nofollow";
 import { ownerAlive } from "../proc";
 import { type ProjectStore, listProjectKeys, spexHome } from "../store";
+import { shellWord } from "../tmux/quote";
 
 export interface EndpointRecord {
   instanceId: string;
@@ -43,7 +44,7 @@ export function backendPaths(store: Pick<ProjectStore, "dir" | "locksDir">): Bac
 
 function unsafe(file: string, why: string): SpexError {
   return new SpexError("backend_file_unsafe", `${file} ${why}; spex does not trust it`, {
-    hint: `if you did not make it so, find out who did; then remove it (rm ${file}) and start \`spex serve\` again`,
+    hint: `if you did not make it so, find out who did; then remove it (rm ${shellWord(file)}) and start \`spex serve\` again`,
     details: { file },
   });
 }

@@ -6,16 +6,12 @@ import { SpexError } from "../errors";
 import { isNamespace, nextWords } from "./namespaces";
 import { type CommandShape, maxPositionals, splitArgs } from "./shape";
 import { nearest, orList } from "./suggest";
+import { shellWord } from "../tmux/quote";
 
 const usage = (message: string, hint: string) => new SpexError("usage", message, { hint, exitCode: 2 });
 
 /** Options that may stand alone and take a value only as `--option=VALUE`, with the values they know. */
 const EQUALS_ONLY: Record<string, string[]> = { "--sandbox": ["on", "no-network", "off"] };
-
-/** An argument as a user would retype it in a POSIX shell. */
-export function shellWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The leading words of an argv, up to its first option. */
 export function leadingWords(args: string[]): string[] {
@@ -43,7 +39,7 @@ function textArgument(name: string | undefined): string | undefined {
   return name !== undefined && /^(prompt|message|name|title|note|body)$/i.test(name) ? name.toLowerCase() : undefined;
 }
 
-function unknownVerb(shapes: CommandShape[], words: string[]): SpexError {
+function unknownVerb(shapes: CommandShape[], words: string[], args: string[]): SpexError {
   let depth = 0;
   while (depth < words.length && isNamespace(shapes, words.slice(0, depth + 1))) depth++;
   const prefix = words.slice(0, depth);
@@ -59,7 +55,10 @@ function unknownVerb(shapes: CommandShape[], words: string[]): SpexError {
     const owner = next.find((n) => n.word === w)?.command;
     return !owner || all.findIndex((o) => next.find((n) => n.word === o)?.command === owner) === i;
   });
-  const rest = words.slice(depth + 1).join(" ");
+  // The rest, options too (a dropped --dry-run would make the fix do more than
+  // what was typed), retyped word by word as the user's shell had it: joined
+  // bare, a quoted `fix it; rm x` would come back as two commands.
+  const rest = args.slice(depth + 1).map(shellWord).join(" ");
   const fixes = near.map((w) => [where, w, rest].filter(Boolean).join(" "));
   return usage(`unknown command "${[where, typed, rest].filter(Boolean).join(" ")}"`, near.length > 0 ? `did you mean ${orList(fixes)}? ${lists}` : lists);
 }
@@ -68,7 +67,7 @@ function unknownVerb(shapes: CommandShape[], words: string[]): SpexError {
 export function diagnoseArgs(shapes: CommandShape[], args: string[]): SpexError | undefined {
   const words = leadingWords(args);
   const match = matchCommand(shapes, words);
-  if (!match) return unknownVerb(shapes, words);
+  if (!match) return unknownVerb(shapes, words, args);
   const { shape, path } = match;
   const verb = `spex ${path.join(" ")}`;
   // A message follows "spex: ", so it names the verb without the program again (hints keep it: they are pasted).

@@ -10,6 +10,7 @@ import { writeJsonDurably } from "../record";
 import { relativeInside } from "../nofollow";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 import { COORD_LIMITS, refuseTooLong } from "./limits";
+import { shellWord } from "../tmux/quote";
 
 export interface GroupEntry {
   path: string;
@@ -150,6 +151,11 @@ export function missingParents(file: GroupsFile, path: string): string[] {
   return missing;
 }
 
+/** A group path as the last argument of a printed command: after `--` when it starts with `-` (else it reads as an option). */
+function groupArg(path: string): string {
+  return path.startsWith("-") ? `-- ${shellWord(path)}` : shellWord(path);
+}
+
 export function addGroup(file: GroupsFile, path: string, directory: string, now: string): GroupEntry {
   checkGroupPath(path);
   if (file.groups.some((g) => g.path === path)) {
@@ -161,7 +167,7 @@ export function addGroup(file: GroupsFile, path: string, directory: string, now:
   const parent = parentOf(path);
   if (parent !== "" && !file.groups.some((g) => g.path === parent)) {
     throw new SpexError("group_parent_missing", `the parent group "${parent}" of "${path}" does not exist`, {
-      hint: `make it first (spex group new ${parent}), or make both at once with -p: spex group new -p ${path}`,
+      hint: `make it first (spex group new ${groupArg(parent)}), or make both at once with -p: spex group new -p ${groupArg(path)}`,
       details: { path, parent },
     });
   }

@@ -17,6 +17,7 @@ import { queueMayWait, scheduleLaunchDrain } from "../launch/queue-marker";
 import { loadConfig } from "../config";
 import { usageAtRest, usageMidTurn } from "../attention/rest";
 import { stallOfHookError } from "../attention/stall";
+import { serverRunning } from "../tmux";
 
 // Claude's permission and question dialogs; Gemini's tool approval.
 const QUESTION_NOTIFICATIONS = new Set(["permission_prompt", "elicitation_dialog", "ToolPermission"]);
@@ -67,6 +68,12 @@ function lateForStopped(store: ProjectStore, id: string): boolean {
   const reading = readSession(store, id);
   if (reading.kind !== "ok" || !reading.record.stopped) return false;
   return probeRecordedLeaf(recordedLeaf(reading.record, sessionPaths(store, id).agentPid)) !== "owned";
+}
+
+/** The session's own tmux server is known to be gone (never asked of the user's default server). */
+function serverGoneUnder(store: ProjectStore, id: string): boolean {
+  const r = readSession(store, id);
+  return r.kind === "ok" && r.record.tmux_socket !== "" && serverRunning(r.record.tmux_socket) === false;
 }
 
 const LIVE_ONLY: ReadonlySet<HookAction> = new Set(["turn", "tool", "ask", "notify"]);
@@ -126,6 +133,14 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       return change;
     }
     case "end": {
+      // A tmux server that died takes its agents with it (a hangup), and they still report their end:
+      // that is the server's doing, not the agent's own exit. Left unrecorded, the session reads as its
+      // server gone, with the turn it was in (resume --all --note tells it what happened).
+      if (serverGoneUnder(store, id)) {
+        await usageAtRest(store, id);
+        await scheduleLaunchDrain(store);
+        return undefined;
+      }
       const change = await declareState(store, id, { status: "idle", stopped: true, inferred: true });
       await usageAtRest(store, id);
       // The agent exited: its slot goes to the launch queue (in a detached process: the agent waits for this hook).

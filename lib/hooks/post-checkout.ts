@@ -103,7 +103,8 @@ export function postCheckoutState(commonDir: string, mainRoot: string): PostChec
 }
 
 function hookText(spexBin: string, chained: string[]): string {
-  return ASSETS["hooks/post-checkout.sh"]!.replace("@@CHAINED@@", chained.join(" ")).replace("@@SPEX_BIN@@", spexBin.replace(/'/g, "'\\''"));
+  // Replacer functions: a replacement string would read `$&`, `$\``, `$'` in the binary's path as patterns.
+  return ASSETS["hooks/post-checkout.sh"]!.replace("@@CHAINED@@", () => chained.join(" ")).replace("@@SPEX_BIN@@", () => spexBin.replace(/'/g, () => "'\\''"));
 }
 
 /**

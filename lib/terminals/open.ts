@@ -13,6 +13,7 @@ import { shortId, slugify } from "../naming";
 import { readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, formatLiteral, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
+import { tmuxCommandLine } from "../tmux/quote";
 import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName, takenTerminalNames, terminalOwner, terminalsLockPath } from "./names";
 import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
 import { randomId } from "../hash";
@@ -163,7 +164,7 @@ export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalRead
   const left = sessionPanes(socket, name);
   if (left.length > 0) {
     throw new SpexError("tmux_pane_left", `terminal ${shortId(reading.id, 8)}: tmux session ${name} still has panes ${left.join(", ")} after kill-session; its record was kept`, {
-      hint: `inspect it with \`tmux -L ${socket || "default"} list-panes -s -t =${name}\``,
+      hint: `inspect it with \`${tmuxCommandLine(socket || "default", ["list-panes", "-s", "-t", exactSession(name)])}\``,
       details: { tmuxSession: name, panes: left },
     });
   }

@@ -6,9 +6,30 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A word for a command a person reads and pastes: bare when the shell takes it as is, else quoted. */
+/**
+ * A word for a command a person reads and pastes: bare when every shell takes
+ * it as is, else quoted. Bare never starts with `=` (zsh expands `=name` to
+ * the path of the command name), `~` or `#` (those two are outside the bare
+ * set anyway). A word holding a control character (a newline in a folder's
+ * name) is written `$'…'` with escapes, so the command stays on one line and
+ * nothing in the word can print as a line of its own: bash, zsh and ksh read
+ * it back byte for byte; a shell without `$'…'` (dash) gets a different word,
+ * which fails rather than runs anything else.
+ */
 export function shellWord(value: string): string {
-  return /^[\w./:@%+=-]+$/.test(value) ? value : shellQuote(value);
+  if (/^[\w./:@%+-][\w./:@%+=-]*$/.test(value)) return value;
+  // C0, DEL and C1 (U+0080..U+009F): none is visible, a newline ends a line.
+  if (/[\u0000-\u001f\u007f-\u009f]/u.test(value)) return dollarQuote(value);
+  return shellQuote(value);
+}
+
+/** `$'…'`: `\\` and `\'` escaped, each control character as the `\xHH` of its UTF-8 bytes. */
+function dollarQuote(value: string): string {
+  const body = value.replace(/[\\']|[\u0000-\u001f\u007f-\u009f]/gu, (c) => {
+    if (c === "\\" || c === "'") return `\\${c}`;
+    return [...Buffer.from(c, "utf8")].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("");
+  });
+  return `$'${body}'`;
 }
 
 /**

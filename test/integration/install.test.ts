@@ -1,7 +1,7 @@
 // `make install PREFIX=…` puts the binary, the `sessions` alias and the shell
 // integration in place and prints the lines that turn it on. Those lines are
 // code a person pastes: here they are pasted, from a PREFIX with blanks,
-// quotes, `#` and a backslash in it, into bash, zsh, fish and a real tmux
+// quotes, `#`, `#[`, `%` and a backslash in it, into bash, zsh, fish and a real tmux
 // server, and they work there and run nothing else, whatever folder a pane
 // sits in.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -17,7 +17,7 @@ let printed: string;
 
 beforeAll(() => {
   sb = sandbox();
-  prefix = join(sb.dir, `pre fix 'q' "d" #h \\b`);
+  prefix = join(sb.dir, `pre fix 'q' "d" #h \\b %d #[fg=red]`);
   const env: Record<string, string> = { ...sb.env };
   for (const k of ["MAKEFLAGS", "MFLAGS", "MAKELEVEL"]) delete env[k];
   // The binary this run already built is installed as it is (-o: not remade here).

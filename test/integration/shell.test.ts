@@ -39,6 +39,19 @@ test("a completed session name goes into the command line quoted: its spaces and
   expect(readdirSync(sb.dir).filter((n) => n.startsWith("pwned-"))).toEqual([]);
 });
 
+test("a session named `*` or `[R]EADME.md` completes to itself, not to the files of the current folder (no glob)", () => {
+  sb = sandbox();
+  const names = ["*", "[R]EADME.md"];
+  for (const name of names) seedRecord(sb.home, sb.repo, { name });
+  const init = `. '${join(REPO_ROOT, "shell", "spex.bash")}'`;
+  for (const name of names) {
+    const typed = name.slice(0, 1);
+    const got = bash(`${init}; COMP_WORDS=(spex session show '${typed}'); COMP_CWORD=3; _spex_complete; printf '%s\\n' "\${COMPREPLY[@]}"`).split("\n");
+    // Quoted for the command line: %q writes `*` as `\*`.
+    expect({ name, got }).toEqual({ name, got: [name.replace(/[*[\]]/g, (c) => `\\${c}`)] });
+  }
+});
+
 test("the tmux status segment counts working, asking and review sessions, and says nothing when all are quiet", () => {
   sb = sandbox();
   const script = join(REPO_ROOT, "shell", "tmux-status.sh");

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
 import { storedRecord } from "../support/records";
+import { installFakeAgents } from "../support/agents";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -79,5 +80,27 @@ describe("why an agent is gone", () => {
     const snapshot = JSON.parse(sb.spex(["snapshot", "--json"], { env: restarted }).stdout);
     expect(snapshot.sessions.find((r: any) => r.id === d).offlineReason).toBe("killed");
     expect(snapshot.sessions.find((r: any) => r.id === b).offlineReason).toBe("machine_restarted");
+  }, 120000);
+
+  test("an agent that reports its end as its server dies (Claude Code's SessionEnd on the hangup) reads tmux_server_gone, mid-turn as it was", async () => {
+    sb = sandbox();
+    installFakeAgents(sb, ["claude"]);
+    // Each turn takes a while: the server dies in the middle of the first one.
+    sb.env.FAKE_AGENT_TURN_MS = "60000";
+    const made = sb.spex(["session", "new", "--launcher", "claude", "--json", "a long turn"]);
+    expect(made.stderr).toBe("");
+    const id = JSON.parse(made.stdout).session_id as string;
+    await waitFor(() => storedRecord(sb.home, id).status === "active", "the turn under way", 30000);
+    const pid = Number(storedRecord(sb.home, id).agent_pid);
+    sb.tmux(["kill-server"]);
+    await waitFor(() => !alive(pid), "the agent gone with its server", 30000);
+    // Its SessionEnd hook, as the dying agent runs it (whether the stand-in's own got that far or not).
+    const hook = sb.spex(["internal", "hook", "claude", "end", "SessionEnd"], { env: { SPEX_SESSION_ID: id, SPEX_PROJECT_ROOT: sb.repo }, input: JSON.stringify({ reason: "other" }) });
+    expect(hook.code).toBe(0);
+    expect(reasons(sb)[id]).toEqual({ liveness: "offline", offlineReason: "tmux_server_gone" });
+    expect(storedRecord(sb.home, id)).toMatchObject({ status: "active", stopped: false });
+    // So resume --all sees a session that died mid-turn (its --note goes to it).
+    const plan = JSON.parse(sb.spex(["session", "resume", "--all", "--dry-run", "--json"]).stdout);
+    expect(plan.entries).toEqual([expect.objectContaining({ id, reason: "tmux_server_gone" })]);
   }, 120000);
 });
