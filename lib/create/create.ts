@@ -31,7 +31,7 @@ import { faultPoint } from "../faults";
 import { type CreatePlan, planCreate } from "./plan";
 import { drainLaunchQueue, launchDecision, queuePositionOf } from "./launch-queue";
 import type { CreateInput, CreateResult } from "./types";
-import { resolveNewBudget, writeBudget } from "../attention/budget";
+import { budgetFile, hardMarker, resolveNewBudget, writeBudget } from "../attention/budget";
 import { sha256Hex, randomId } from "../hash";
 import { includeIntoWorktree } from "../workspace/include";
 import { type IncludedFiles, includedPath, writeIncluded } from "../workspace/include-record";
@@ -194,10 +194,13 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
             writeIncluded(store, id, included);
           }
           writeStoreFile(paths.prompt, input.prompt);
+          // Before the record: a published session always has its budget, and a rollback takes it with the folder.
+          if (budget) writeBudget(store, id, budget);
+          faultPoint("budget");
           if (slot === "launch") markLauncher(store, id);
           if (slot === "queue") syncQueueMarker(store, 1);
           writeRecordFile(paths.record, made);
-          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(slot === "launch" ? [launcherFile(store, id)] : []), ...(included ? [includedPath(store, id)] : [])] }, false);
+          if (!madeDir) noteMade(store, receipt, { files: [paths.prompt, paths.record, ...(budget ? [budgetFile(store, id), hardMarker(store, id)] : []), ...(slot === "launch" ? [launcherFile(store, id)] : []), ...(included ? [includedPath(store, id)] : [])] }, false);
           faultPoint("record");
         }, { purpose: `create ${id}` });
       },
@@ -211,8 +214,6 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
     if (plan.parent) await addWatcher(store, id, plan.parent, "parent");
     // Filed before the agent starts, so what it runs finds itself in its group.
     if (plan.group !== "") await fileSessions(store, plan.group, [id]);
-    // In place before the agent's first Stop can check it.
-    if (budget) writeBudget(store, id, budget);
     if (slot === "launch") {
       launched = await launchSession(store, id, { claimed: true, onStarted: (tmux) => noteMade(store, receipt!, { tmux }, false), onWaiting: input.onWaiting });
       faultPoint("launched");

@@ -30,8 +30,8 @@ function takenSince(what: string): SpexError {
 
 /** The repository's post-checkout hook failed: the worktree was checked out, then the hook git runs last exited non-zero. */
 function hookFailed(r: { code: number; stderr: string }): SpexError {
-  // git's own progress line is not the hook's.
-  const said = r.stderr.split("\n").filter((l) => l.trim() !== "" && !/^Preparing worktree/.test(l));
+  // git ran quiet, so what is on stderr is the hook's (in whatever language it speaks).
+  const said = r.stderr.split("\n").filter((l) => l.trim() !== "");
   const tail = said.slice(-10).map((l) => l.trim()).join(" | ");
   const stderr = said.join("\n");
   return new SpexError("post_checkout_failed", `the repository's post-checkout hook failed (exit ${r.code}) when git made the session's worktree${tail ? `: ${tail}` : ""}`, {
@@ -62,7 +62,9 @@ export async function makeBranch(store: ProjectStore, receipt: CreateReceipt, br
 /** `git worktree add <path> <branch>` on the branch makeBranch made. */
 export async function makeWorktree(store: ProjectStore, receipt: CreateReceipt, names: SessionNames): Promise<void> {
   noteBegun(store, receipt, { worktree: { path: names.worktree, branch: names.branch } });
-  const args = ["worktree", "add", "--end-of-options", names.worktree, names.branch];
+  // Quiet: git's own "Preparing worktree" line comes in the user's language, so it could not be told from
+  // the hook's words by its text. The locale itself is left alone: the user's hooks run under it.
+  const args = ["worktree", "add", "--quiet", "--end-of-options", names.worktree, names.branch];
   // The child-only defer marker: post-checkout must not render before the local config is copied.
   const r = await runGit(store.root, args, { SPEX_DEFER_RENDER: "1", SPEX_CREATE_ID: receipt.id });
   if (r.code === 0) return noteMade(store, receipt, { worktree: names.worktree }, true);

@@ -15,6 +15,7 @@ import { lstatOrAbsent } from "../nofollow";
 import { environMatcher, environReadable, listPids, commandLines } from "../proc";
 import type { WorktreeEntry } from "../git/worktrees";
 import { branchTip, listWorktrees, runGit } from "./git-run";
+import { oneLine } from "../git/sync";
 
 /** Why a thing a create's receipt names is not provably that create's: it stays, and the receipt says so. */
 export function notOurs(what: string, why: string): SpexError {
@@ -37,20 +38,28 @@ const NULL_OID = /^0+$/;
 
 /**
  * A `git worktree add` killed before it pointed the new HEAD anywhere: git's
- * own lock (`initializing`) still held, HEAD the null id, the folder empty but
- * for git's first file. Nobody's work can be in it yet.
+ * own lock still held, HEAD the null id, the folder empty but for git's first
+ * file. Nobody's work can be in it yet. The lock's reason is not read: git
+ * writes it in the user's language ("initializing", "initialisiere"…), and
+ * the null HEAD, which only an unfinished add leaves, is the proof.
  */
 function halfAdded(entry: WorktreeEntry, path: string): boolean {
-  return entry.locked && entry.lockReason === "initializing" && entry.branch === "" && NULL_OID.test(entry.head) && onlyGitsFirstFile(path);
+  return entry.locked && entry.branch === "" && NULL_OID.test(entry.head) && onlyGitsFirstFile(path);
 }
 
 async function removeRegistered(root: string, path: string): Promise<void> {
-  // Twice forced: a worktree git left locked ("initializing") is removed too.
+  // Twice forced: a worktree git left locked (its own "initializing") is removed too.
   const r = await runGit(root, ["worktree", "remove", "--force", "--force", "--end-of-options", path]);
-  if (r.code !== 0) {
-    // Registered to this create's branch, made by this create: what git will not remove is still ours to delete.
-    rmSync(path, { recursive: true, force: true });
-    await runGit(root, ["worktree", "prune"]);
+  if (r.code === 0) return;
+  // Registered to this create's branch, made by this create: what git will not remove is still ours to delete.
+  // git refuses a folder whose .git file is missing or cut short (a kill between git writing the registration
+  // and that file); prune takes the registration once its folder is gone, but never while it is locked.
+  await runGit(root, ["worktree", "unlock", "--end-of-options", path]);
+  rmSync(path, { recursive: true, force: true });
+  await runGit(root, ["worktree", "prune"]);
+  // What is still registered is not undone: the receipt stays and says so, rather than retiring over it.
+  if ((await listWorktrees(root)).some((e) => samePath(e.path, path))) {
+    throw new SpexError("git_failed", `git keeps the worktree ${path} registered after its folder was removed: git worktree remove said ${oneLine(r.stderr) || `exit ${r.code}`}`);
   }
 }
 

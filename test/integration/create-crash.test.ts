@@ -4,8 +4,8 @@
 // inside the step) kills the spex above it, and git with it or not. The next
 // command rolls back what it can prove that create made, and nothing else.
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SPEX_BIN, type Sandbox, madeBySpex, sandbox, waitFor } from "../support/sandbox";
 
@@ -14,7 +14,9 @@ afterEach(() => sb?.cleanup());
 
 function receiptsDir(s: Sandbox): string {
   const projects = join(s.home, "projects");
-  return existsSync(projects) ? join(projects, readdirSync(projects)[0]!, "receipts") : "";
+  // The first create may have made projects/ and not yet its project's folder in it.
+  const project = existsSync(projects) ? readdirSync(projects)[0] : undefined;
+  return project ? join(projects, project, "receipts") : "";
 }
 
 function receipts(s: Sandbox): Record<string, any>[] {
@@ -86,6 +88,10 @@ function killInsideWorktreeAdd(s: Sandbox): Record<string, string> {
 /** Killed while `git branch` commits the session's branch: the branch exists, no worktree yet. */
 const AT_BRANCH = { name: "reference-transaction", guard: `[ "$1" = committed ] || exit 0\ngrep -q ' refs/heads/spex/' || exit 0` };
 
+/** A German messages locale, and whether this machine's git speaks it (its translations installed). */
+const GERMAN = { LANG: "C.UTF-8", LC_ALL: "C.UTF-8", LANGUAGE: "de" };
+const gitSpeaksGerman = /Verwendung/.test(spawnSync("git", ["worktree", "lock", "-h"], { env: { ...process.env, ...GERMAN }, encoding: "utf8" }).stdout);
+
 function newKilled(s: Sandbox, prompt = "killed while git works") {
   const r = s.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", prompt]);
   expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
@@ -153,6 +159,31 @@ describe("a create killed while git works", () => {
     const [entry] = sb.git(["worktree", "list", "--porcelain"]).split("\n\n").filter((e) => !e.startsWith(`worktree ${sb.repo}\n`));
     expect(entry).toContain("locked initializing");
     expect(entry).toContain("HEAD 0000000000000000000000000000000000000000");
+    nothingLeft(sb);
+  });
+
+  test.skipIf(!gitSpeaksGerman)("killed inside git's worktree add under a German locale (git's lock reason translated): the next ls removes worktree and branch", () => {
+    sb = sandbox();
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "killed in git"], { env: { ...killInsideWorktreeAdd(sb), ...GERMAN } });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
+    const [entry] = sb.git(["worktree", "list", "--porcelain"]).split("\n\n").filter((e) => !e.startsWith(`worktree ${sb.repo}\n`));
+    expect(entry).toContain("locked ");
+    expect(entry).not.toContain("locked initializing");
+    nothingLeft(sb);
+  });
+
+  test("killed inside git's worktree add between registering the worktree and writing its .git file: the next ls removes the registration too", () => {
+    sb = sandbox();
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "killed in git"], { env: killInsideWorktreeAdd(sb) });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
+    // git writes locked, the folder, gitdir, then the folder's .git file, HEAD and commondir: take back the last three
+    // and the registration is as a kill just after gitdir leaves it (listed, locked, the folder empty).
+    const [path] = worktreePaths(sb);
+    const gitFile = readFileSync(join(path!, ".git"), "utf8");
+    const adminDir = gitFile.replace(/^gitdir: /, "").trim();
+    for (const f of [join(path!, ".git"), join(adminDir, "HEAD"), join(adminDir, "commondir")]) rmSync(f);
+    expect(readdirSync(path!)).toEqual([]);
+    expect(worktreePaths(sb)).toEqual([path!]);
     nothingLeft(sb);
   });
 
@@ -278,6 +309,17 @@ describe("a git step that fails for reasons that are not spex's", () => {
     nothingLeft(sb);
   });
 
+  test.skipIf(!gitSpeaksGerman)("a failing post-checkout hook under a German locale: the error carries the hook's words only, not git's own", () => {
+    sb = sandbox();
+    const hook = join(sb.repo, ".git", "hooks", "post-checkout");
+    writeFileSync(hook, "#!/bin/sh\necho 'npm install failed: no network' >&2\nexit 3\n");
+    chmodSync(hook, 0o755);
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "hooked"], { env: GERMAN });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "post_checkout_failed", exit: 3, stderr: "npm install failed: no network", rolledBack: true });
+    nothingLeft(sb);
+  });
+
   test("a receipt whose worktree and branch were removed by hand retires itself", () => {
     sb = sandbox();
     const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "crashy"], { env: { SPEX_TEST_CRASH_AT: "worktree" } });
@@ -286,5 +328,30 @@ describe("a git step that fails for reasons that are not spex's", () => {
     sb.git(["worktree", "remove", "--force", receipt!.worktree]);
     sb.git(["branch", "-D", receipt!.branch]);
     nothingLeft(sb);
+  });
+});
+
+describe("a create killed once its session is published", () => {
+  // The record published is a session that stands: whatever limit the create was given stands with it.
+  for (const step of ["record", "published"]) {
+    test(`killed at "${step}": the session it leaves has the budget it was made with (--budget-usd, --hard)`, () => {
+      sb = sandbox();
+      const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--budget-usd", "5", "--hard", "budgeted"], { env: { SPEX_TEST_CRASH_AT: step } });
+      expect(r.code).toBe(-1);
+      const rows = JSON.parse(sb.spex(["session", "ls", "--json"]).stdout) as { id: string }[];
+      expect(rows).toHaveLength(1);
+      const dir = join(sb.home, "projects", readdirSync(join(sb.home, "projects"))[0]!, "sessions", rows[0]!.id);
+      expect(existsSync(join(dir, "budget.json")) ? JSON.parse(readFileSync(join(dir, "budget.json"), "utf8")) : undefined).toMatchObject({ usd: 5, hard: true, source: "flag" });
+      expect(existsSync(join(dir, "budget.hard"))).toBe(true);
+    });
+  }
+
+  test("killed with its budget written and its record not yet: the rollback takes the budget with the session", () => {
+    sb = sandbox();
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--budget-usd", "5", "--hard", "budgeted"], { env: { SPEX_TEST_CRASH_AT: "budget" } });
+    expect(r.code).toBe(-1);
+    nothingLeft(sb);
+    const sessions = join(sb.home, "projects", readdirSync(join(sb.home, "projects"))[0]!, "sessions");
+    expect(existsSync(sessions) ? readdirSync(sessions) : []).toEqual([]);
   });
 });
