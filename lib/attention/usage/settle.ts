@@ -39,7 +39,7 @@ function lastConversationEntry(file: string): { type: string; stopReason: unknow
 }
 
 /** The transcript ends with the model's reply (not a prompt, a tool result, or a call still to be answered). */
-export function claudeTurnOnDisk(file: string): boolean {
+function claudeTurnOnDisk(file: string): boolean {
   const last = lastConversationEntry(file);
   return last?.type === "assistant" && last.stopReason !== "tool_use";
 }
