@@ -5,23 +5,20 @@
 // one shell word per value when a person pastes it.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { boardServices, elsewhere } from "../../lib/board/services";
 import type { BoardSnapshot } from "../../lib/board/model/services";
 import { sessionRow } from "../../lib/board/ui/test-rows";
-import { addMachine } from "../../lib/machines";
 import { projectStore } from "../../lib/store";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { type FakeMachine, machineAnswering } from "../support/fake-machine";
 
 const HOSTILE_ID = "$(id>Q)-0000-4000-8000-000000000000";
-const saved = { home: process.env.SPEX_HOME, ssh: process.env.SPEX_SSH_COMMAND };
 let sb: Sandbox | undefined;
+let machine: FakeMachine | undefined;
 afterEach(() => {
-  for (const [k, v] of [["SPEX_HOME", saved.home], ["SPEX_SSH_COMMAND", saved.ssh]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  machine?.restore();
   sb?.cleanup();
   sb = undefined;
 });
@@ -41,13 +38,7 @@ describe("another machine's rows on the board", () => {
   test("a row whose id is not a session id is dropped with a warning; no key on the board names a command that runs it", async () => {
     sb = sandbox();
     const good = sessionRow({ label: "work over on m1" });
-    const answer = join(sb.dir, "answer.json");
-    writeFileSync(answer, JSON.stringify([good, sessionRow({ id: HOSTILE_ID, label: "hostile" }), null, { ...good, id: 42 }]));
-    const ssh = join(sb.dir, "fake-ssh");
-    writeFileSync(ssh, `#!/bin/sh\ncat '${answer}'\n`);
-    chmodSync(ssh, 0o755);
-    Object.assign(process.env, { SPEX_HOME: sb.home, SPEX_SSH_COMMAND: ssh });
-    await addMachine({ name: "m1", destination: "m1", port: null, repo: "/srv/repo" }, sb.home);
+    machine = await machineAnswering(sb, "m1", [good, sessionRow({ id: HOSTILE_ID, label: "hostile" }), null, { ...good, id: 42 }]);
 
     const services = boardServices(projectStore(sb.repo, sb.home), sb.env, { allMachines: true });
     let last: BoardSnapshot | undefined;

@@ -4,26 +4,21 @@
 // the wrong type, are drawn as rows, and the board does not fall over.
 import "../test-env";
 import { afterEach, expect, test } from "bun:test";
-import { chmodSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { boardServices } from "../../services";
-import { addMachine } from "../../../machines";
 import { projectStore } from "../../../store";
 import { type Sandbox, sandbox } from "../../../../test/support/sandbox";
+import { type FakeMachine, machineAnswering } from "../../../../test/support/fake-machine";
 import { sessionRow } from "../test-rows";
 import { frameWith } from "../test-keys";
 import { App } from "./App";
 
-const saved = { home: process.env.SPEX_HOME, ssh: process.env.SPEX_SSH_COMMAND };
 let sb: Sandbox | undefined;
+let machine: FakeMachine | undefined;
 let unmount: (() => void) | undefined;
 afterEach(() => {
   unmount?.();
-  for (const [k, v] of [["SPEX_HOME", saved.home], ["SPEX_SSH_COMMAND", saved.ssh]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  machine?.restore();
   sb?.cleanup();
   sb = undefined;
 });
@@ -33,13 +28,7 @@ test("another machine's rows with fields missing or mistyped are drawn; the boar
   const whole = sessionRow({ label: "a whole row from m1" });
   const bare = { kind: "ok", id: "bbbbbbbb-0000-4000-8000-000000000000" };
   const mistyped = { ...sessionRow({ label: "x" }), id: "cccccccc-0000-4000-8000-000000000000", label: 42, note: { a: 1 }, preview: null, usage: { total: "many" }, files: "all", createdAt: 7 };
-  const answer = join(sb.dir, "answer.json");
-  writeFileSync(answer, JSON.stringify([whole, bare, mistyped]));
-  const ssh = join(sb.dir, "fake-ssh");
-  writeFileSync(ssh, `#!/bin/sh\ncat '${answer}'\n`);
-  chmodSync(ssh, 0o755);
-  Object.assign(process.env, { SPEX_HOME: sb.home, SPEX_SSH_COMMAND: ssh });
-  await addMachine({ name: "m1", destination: "m1", port: null, repo: "/srv/repo" }, sb.home);
+  machine = await machineAnswering(sb, "m1", [whole, bare, mistyped]);
 
   const services = boardServices(projectStore(sb.repo, sb.home), sb.env, { allMachines: true });
   const app = render(<App services={services} color={false} suspend={(run) => run()} size={{ columns: 120, rows: 24 }} now={Date.now()} />);
