@@ -1,5 +1,6 @@
 // Stale readiness fences in listings: rows still `starting` are handed to
 // settleFence (settle.ts) before they are shown.
+import { readSession } from "../record";
 import { type ListRow, listRows } from "../sessions/rows";
 import type { ProjectStore } from "../store";
 import { settleFence } from "./settle";
@@ -7,8 +8,16 @@ import { settleFence } from "./settle";
 /** Settle the given fenced sessions; returns the ids that were settled (here or by a racing reader). */
 export async function recoverStaleFences(store: ProjectStore, ids: string[], now = Date.now()): Promise<string[]> {
   const settled: string[] = [];
-  for (const id of ids) if (await settleFence(store, id, now)) settled.push(id);
+  for (const id of ids) {
+    if (await settleFence(store, id, now)) settled.push(id);
+    else if (!fenced(store, id)) settled.push(id); // a reader running beside this one settled it between our reads
+  }
   return settled;
+}
+
+function fenced(store: ProjectStore, id: string): boolean {
+  const r = readSession(store, id);
+  return r.kind === "ok" && r.pending !== null;
 }
 
 /**

@@ -24,7 +24,11 @@ export interface ShownSession {
 export async function showSession(store: ProjectStore, selector: string): Promise<ShownSession> {
   let reading = resolveSelector(store, selector);
   // A launch whose launcher died shows as what it became, not as starting for good.
-  if (reading.kind === "ok" && reading.pending && (await settleFence(store, reading.id))) reading = readSession(store, reading.id) as typeof reading;
+  if (reading.kind === "ok" && reading.pending) {
+    // Read again whoever settled it: this reader, or one running beside it since the read above.
+    await settleFence(store, reading.id);
+    reading = readSession(store, reading.id) as typeof reading;
+  }
   // The detail counts what the transcript holds now (only the bytes past the last read).
   if (reading.kind === "ok") await refreshUsage(store, publicRecord(reading.record, reading.pending)).catch(() => undefined);
   const detail = detailOf(store, reading)!;

@@ -119,7 +119,7 @@ describe("terminals, reads and the snapshot", () => {
 
     const sent = await api(`/api/terminals/${id}/send`, { text: "one\u001b[201~\ntwo\r" });
     expect(sent.body).toMatchObject({ id, sent: "text", enter: true });
-    await waitFor(() => existsSync(log), "the submission");
+    await waitFor(() => existsSync(log) && readFileSync(log, "utf8").endsWith("\n"), "the submission, its line whole");
     expect(readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l).text)).toEqual(["one\u241b[201~\ntwo\n"]);
     const keys = await api(`/api/terminals/${id}/send`, { keys: ["-t", "x"] });
     expect([keys.status, codeOf(keys)]).toEqual([400, "usage"]);
