@@ -11,7 +11,7 @@ import type { ProjectStore } from "../store";
 import { hardMarker } from "./budget";
 import { enforceBudgets } from "./enforce";
 import { refreshUsage } from "./usage/refresh";
-import { claudeTurnSettled } from "./usage/settle";
+import { waitForClaudeReply } from "./usage/settle";
 import { claudeTranscriptPath } from "./usage/transcripts";
 
 /** Claude Code's transcript of the session's conversation: where it was found, else where it will be. */
@@ -28,8 +28,12 @@ async function countAndCheck(store: ProjectStore, id: string, moment: "rest" | "
     const { usage } = await refreshUsage(store, record, { env, deep: true });
     const transcript = turnEnded ? claudeTranscriptOf(record, usage.sources.find((s) => s.harness === "claude" && s.nativeId === record.harness_session_id)?.file, env) : undefined;
     // The reply may still be in Claude Code's write queue: counted once it is on disk. Read again even when it is
-    // there now: it may have landed after the read above (a read with nothing new is a stat).
-    if (transcript && (await claudeTurnSettled(transcript))) await refreshUsage(store, record, { env, deep: true });
+    // there now: it may have landed after the read above (a read with nothing new is a stat). A transcript that
+    // does not exist is not waited for: the prompt is written long before the reply, so none means a CLI that keeps none.
+    if (transcript && existsSync(transcript)) {
+      await waitForClaudeReply(transcript);
+      await refreshUsage(store, record, { env, deep: true });
+    }
     await enforceBudgets(store, id, moment);
   } catch (e) {
     // Usage is an account of what happened: failing to read it must not fail the agent's hook.

@@ -2,7 +2,7 @@
 // so its Stop hook can run before the turn's last reply is on disk: counted
 // then, the turn's tokens would miss the budget check at rest. The hook waits
 // (briefly, bounded) until the transcript ends its turn with the reply.
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 
 const TAIL = 256 * 1024;
 
@@ -45,16 +45,27 @@ function claudeTurnOnDisk(file: string): boolean {
 }
 
 /**
- * Wait until `claudeTurnOnDisk`, at most `withinMs`; true when it is. A
- * missing file is not waited for: the prompt is written long before the
- * reply, so none means a CLI that keeps no transcript here.
+ * Wait until `claudeTurnOnDisk`, at most `withinMs`. The file is looked at
+ * again only when its size changed (one stat per poll otherwise).
  */
-export async function claudeTurnSettled(file: string, withinMs = 1500, everyMs = 20): Promise<boolean> {
-  if (!existsSync(file)) return false;
+export async function waitForClaudeReply(file: string, withinMs = 1500, everyMs = 20): Promise<void> {
   const deadline = Date.now() + withinMs;
+  let seen = -1;
   for (;;) {
-    if (claudeTurnOnDisk(file)) return true;
-    if (Date.now() >= deadline) return false;
+    const size = sizeOf(file);
+    if (size !== seen) {
+      if (claudeTurnOnDisk(file)) return;
+      seen = size;
+    }
+    if (Date.now() >= deadline) return;
     await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
   }
 }
