@@ -19,15 +19,17 @@ afterEach(() => {
   sb = undefined;
 });
 
-/** Two sessions: a Claude one with a transcript of one reply (190 tokens), and a shell one. */
+/** A fleet of 50: a Claude session with a transcript of one reply (190 tokens), and 49 shell ones (`shell` the first). */
 function fleet(s: Sandbox) {
   const claude = seedRecord(s.home, s.repo, { harness: "claude", launcher: "claude", harness_session_id: crypto.randomUUID(), prompt: "claude work" });
-  const shell = seedRecord(s.home, s.repo, { prompt: "shell work" });
+  const shells = Array.from({ length: 49 }, (_, i) => seedRecord(s.home, s.repo, { prompt: `shell work ${i}` }));
+  const shell = shells[0]!;
+  const all = [claude, ...shells].map((r) => r.session_id).sort();
   const transcript = join(s.env.HOME!, ".claude", "projects", claudeProjectName(claude.worktree_path), `${claude.harness_session_id}.jsonl`);
   mkdirSync(join(transcript, ".."), { recursive: true });
   writeFileSync(transcript, JSON.stringify({ type: "assistant", timestamp: "2026-12-01T10:00:00.000Z", message: { id: "m1", model: "claude-opus-4-8", usage: { input_tokens: 100, output_tokens: 90 } } }) + "\n");
   const dir = (id: string) => sessionPaths(projectStore(s.repo, s.home), id).dir;
-  return { claude, shell, dir };
+  return { claude, shell, all, dir };
 }
 
 /** `session ls --json` with a deadline of its own: a hang is a failure, not a stuck suite. */
@@ -46,11 +48,11 @@ describe("a side file spex did not write", () => {
     test(`usage.json with ${what}: ls keeps every row (no usage on that one), show counts the transcript again`, () => {
       sb = sandbox();
       const s = sb;
-      const { claude, shell, dir } = fleet(s);
+      const { claude, all, dir } = fleet(s);
       writeFileSync(join(dir(claude.session_id), "usage.json"), JSON.stringify(content));
       const ls = lsJson(s);
       expect(ls.code).toBe(0);
-      expect(ls.rows.map((r) => r.id).sort()).toEqual([claude.session_id, shell.session_id].sort());
+      expect(ls.rows.map((r) => r.id).sort()).toEqual(all);
       expect(ls.rows.find((r) => r.id === claude.session_id).usage).toBeNull();
       expect(okJson(s.spex(["session", "show", claude.session_id, "--json"])).usage).toMatchObject({ total: 190 });
       expect(lsJson(s).rows.find((r) => r.id === claude.session_id).usage).toMatchObject({ total: 190 });
@@ -61,11 +63,13 @@ describe("a side file spex did not write", () => {
   test("a fifo as usage.json: ls answers (it does not wait on the fifo) with every row", () => {
     sb = sandbox();
     const s = sb;
-    const { claude, shell, dir } = fleet(s);
+    const { claude, shell, all, dir } = fleet(s);
+    // The fifo on a row in the middle of the listing too.
     expect(spawnSync("mkfifo", [join(dir(claude.session_id), "usage.json")]).status).toBe(0);
+    expect(spawnSync("mkfifo", [join(dir(shell.session_id), "usage.json")]).status).toBe(0);
     const ls = lsJson(s);
     expect(ls.code).toBe(0);
-    expect(ls.rows.map((r) => r.id).sort()).toEqual([claude.session_id, shell.session_id].sort());
+    expect(ls.rows.map((r) => r.id).sort()).toEqual(all);
   });
 
   test("a folder as budget.json, setup.json or included.json, or an included.json with a null entry: show answers, without those extras", () => {
