@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { shellQuote } from "../../lib/tmux/quote";
 import { sandboxAvailability } from "../../lib/workspace/sandbox";
 import { type AgentSandbox, agentSandbox, CLAUDE_BIN } from "../support/agent-sandbox";
-import { explainedWait, paneOf, recordOf, rowOf, screenOf } from "../support/real-sessions";
+import { recordOf, rowOf, screenOf, newSandboxed } from "../support/real-sessions";
 
 let as: AgentSandbox<"claude"> | undefined;
 afterEach(async () => {
@@ -28,16 +28,7 @@ describe.skipIf(!CLAUDE_BIN || !usable)("real Claude Code in the sandbox", () =>
     api.options.queue = [{ toolUse: { name: "Bash", input: { command, description: "Write two probes" } } }];
     // No counting wrapper around spex here: its log lives where the sandbox may not write.
     // The hooks' work shows in the record instead (asking, then idle).
-    const hookWrites = (): string[] => [];
-
-    const r = sb.spex(["session", "new", "--launcher", "claude", "--sandbox", "--json", "write the probes"]);
-    expect(r.stderr).toBe("");
-    const created = JSON.parse(r.stdout);
-    expect(created.ready).toBe(true);
-    expect(created.sandbox).toBe("on");
-    const id = created.session_id;
-    const pane = paneOf(sb, id);
-    const until = explainedWait(sb, id, hookWrites);
+    const { created, id, pane, until } = newSandboxed(sb, "claude", "write the probes");
 
     // PermissionRequest from inside the sandbox: asking.
     await until(() => /Do you want to proceed\?/.test(screenOf(sb, pane)), "the permission dialog", 60000);

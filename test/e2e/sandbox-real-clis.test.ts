@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { sandboxAvailability } from "../../lib/workspace/sandbox";
 import { type AgentSandbox, agentSandbox, CODEX_BIN, GEMINI_BIN } from "../support/agent-sandbox";
-import { explainedWait, paneOf, recordOf, rowOf, screenOf } from "../support/real-sessions";
+import { recordOf, rowOf, screenOf, newSandboxed } from "../support/real-sessions";
 
 let as: AgentSandbox<"codex" | "gemini"> | undefined;
 afterEach(async () => {
@@ -18,14 +18,7 @@ for (const c of [{ cli: "codex", name: "Codex", bin: CODEX_BIN }, { cli: "gemini
     test("new --sandbox 'say hi': ready on its pid, its answer on screen, idle on Stop", async () => {
       as = await agentSandbox(c.cli, { replyText: "hi from the sandboxed model" });
       const { sb } = as;
-      const r = sb.spex(["session", "new", "--launcher", c.cli, "--sandbox", "--json", "say hi"]);
-      expect(r.stderr).toBe("");
-      const created = JSON.parse(r.stdout);
-      expect(created.ready).toBe(true);
-      expect(created.sandbox).toBe("on");
-      const id = created.session_id;
-      const pane = paneOf(sb, id);
-      const until = explainedWait(sb, id, () => []);
+      const { id, pane, until } = newSandboxed(sb, c.cli, "say hi");
       await until(() => screenOf(sb, pane).includes("hi from the sandboxed model"), "the answer on screen", 60000);
       await until(() => rowOf(sb, id).display === "idle", "idle after Stop", 60000);
       // SessionStart, from inside, recorded the CLI's own thread id.

@@ -1,6 +1,7 @@
 // Helpers for e2e tests that drive a real agent CLI through `spex session new`:
 // read the record and the ls row, paste into the pane, explain a timeout, and
 // end every pane's process group (a CLI in a dialog may ignore SIGHUP).
+import { expect } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, waitFor } from "./sandbox";
@@ -50,4 +51,15 @@ export function killPaneGroups(sb: Sandbox): void {
       /* already gone */
     }
   }
+}
+
+/** `session new --sandbox` with a real CLI, checked ready and sandboxed: what new answered, its id, its pane, and a wait that explains a timeout. */
+export function newSandboxed(sb: Sandbox, launcher: string, prompt: string, hookWrites: () => string[] = () => []) {
+  const r = sb.spex(["session", "new", "--launcher", launcher, "--sandbox", "--json", prompt]);
+  expect(r.stderr).toBe("");
+  const created = JSON.parse(r.stdout);
+  expect(created.ready).toBe(true);
+  expect(created.sandbox).toBe("on");
+  const id = created.session_id as string;
+  return { created, id, pane: paneOf(sb, id), until: explainedWait(sb, id, hookWrites) };
 }
