@@ -265,10 +265,17 @@ async function resumeProject(store: ProjectStore, filter: ResumeAllFilter, opts:
     const e = entries.find((x) => x.id === err.details.session);
     if (e) fail(e, err);
   }
+  // Taken from the queue by this run's drain, or by one running beside it (another `resume --all`, a hook's): it is
+  // launching either way. The drain above waited for the project lock, so a claim made before it is seen here.
+  const taken = (id: string) => {
+    const r = readSession(store, id);
+    // Claimed (its fence up) or running (an agent recorded); one a drain failed to launch has neither.
+    return r.kind === "ok" && r.record.status !== "queued" && (r.pending !== null || r.record.agent_pid !== "");
+  };
   const waits: Promise<void>[] = [];
   for (const e of entries) {
     if (e.outcome !== "queued") continue;
-    if (launched.has(e.id)) {
+    if (launched.has(e.id) || taken(e.id)) {
       e.outcome = "launched";
       e.decision = "launch";
       e.queuePosition = null;
