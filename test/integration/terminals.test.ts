@@ -271,8 +271,11 @@ describe("terminal names (issue 21 item 5, issue 28 item 9)", () => {
     await waitFor(() => ls().find((r: any) => r.id === t.id)?.state === "exited", "the command to exit");
     const human = sb.spex(["terminal", "ls"]).stdout;
     expect(human).toContain(`sh -c 'echo running tests; echo "it'\\''s done"' 'x y'`);
-    const read = sb.spex(["terminal", "read", "quoted"]);
-    expect(read.code).toBe(0);
+    // tmux marks the pane dead a moment before it draws its "Pane is dead" line (and may before the last output): read until both show.
+    const read = await waitFor(() => {
+      const r = sb.spex(["terminal", "read", "quoted"]);
+      return r.code === 0 && r.stdout.includes("it's done") && r.stdout.includes("Pane is dead") && r;
+    }, "the command's last line in the read");
     const lines = read.stdout.trimEnd().split("\n");
     expect(lines.slice(-3, -1)).toEqual(["running tests", "it's done"]);
     expect(lines.at(-1)).toMatch(/^Pane is dead \(status 0/);
