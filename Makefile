@@ -47,18 +47,18 @@ lib/generated/dashboard.ts: node_modules/.installed $(WEB) scripts/build-web.ts 
 # The command manifest (lib/cli/manifest.ts): made from the command classes
 # cmd/registry.ts lists, so help, completion and the verb lookup never drift
 # from them. Gitignored; every target that runs or checks the code makes it.
-lib/generated/commands.ts: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts scripts/gen-commands.ts $(filter-out lib/generated/commands.ts lib/generated/overview.ts,$(SOURCES))
+lib/generated/commands.ts: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts scripts/gen-commands.ts $(filter-out lib/generated/commands.ts lib/generated/overview.ts lib/generated/completion.ts,$(SOURCES))
 	$(BIN)/bun scripts/gen-commands.ts
 # `spex help`'s text, written by the same script.
-lib/generated/overview.ts: lib/generated/commands.ts ;
+lib/generated/overview.ts lib/generated/completion.ts: lib/generated/commands.ts ;
 
 # How every standalone binary is compiled (bin/spex here, each target's in
 # `make release`): scripts/compile.ts says how and why.
-bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts dist/mcp-sdk.mjs dist/board.mjs scripts/compile.ts $(SOURCES)
+bin/spex: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts lib/generated/completion.ts dist/mcp-sdk.mjs dist/board.mjs scripts/compile.ts $(SOURCES)
 	@mkdir -p bin
 	$(BIN)/bun scripts/compile.ts bin/spex '$(BUILD_STAMP)'
 
-dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts dist/mcp-sdk.mjs $(SOURCES)
+dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts lib/generated/completion.ts dist/mcp-sdk.mjs $(SOURCES)
 	@mkdir -p dist
 	$(BIN)/ncc build cmd/main.ts -o dist/ncc -q --transpile-only
 	@# Node compiles the whole file before the first line runs: minified syntax and whitespace (names kept) start it faster.
@@ -67,7 +67,7 @@ dist/spex.cjs: node_modules/.installed lib/generated/assets.ts lib/generated/das
 
 build: bin/spex dist/spex.cjs dist/mcp-sdk.mjs dist/board.mjs
 
-typecheck: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts
+typecheck: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts lib/generated/completion.ts
 	$(BIN)/tsc -p .
 	$(BIN)/tsc -p web
 
@@ -98,7 +98,7 @@ test: test-tools test-agents build typecheck
 	$(BIN)/bun test --timeout 120000 test/unit lib/board test/integration test/e2e
 	@$(MAKE) --no-print-directory test-portable test-locale release-check bench-check
 
-test-unit: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts
+test-unit: node_modules/.installed lib/generated/dashboard.ts lib/generated/commands.ts lib/generated/overview.ts lib/generated/completion.ts
 	$(BIN)/bun test test/unit lib/board
 
 test-integration: build

@@ -50,13 +50,14 @@ async function main(args: string[]): Promise<number> {
     print(overviewHead(VERSION) + OVERVIEW_BODY);
     return 0;
   }
-  const { COMMANDS } = await import(/* webpackMode: "eager" */ "../lib/generated/commands");
   if (args[0] === "internal" && args[1] === "complete") {
+    // Completion's own table (lib/generated/completion.ts), not the manifest: each Tab is a process start.
     const { completeArgv } = await import(/* webpackMode: "eager" */ "../lib/cli/complete-sources");
-    const words = await completeArgv(args.slice(2), COMMANDS);
+    const words = await completeArgv(args.slice(2));
     if (words.length > 0) print(words.join("\n"));
     return 0;
   }
+  const { COMMANDS } = await import(/* webpackMode: "eager" */ "../lib/generated/commands");
   const { manifestAnswer, normalizeArgs } = await import(/* webpackMode: "eager" */ "./front");
   args = normalizeArgs(args);
   const answer = manifestAnswer(args, COMMANDS);

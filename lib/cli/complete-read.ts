@@ -1,10 +1,9 @@
 // The values completion offers (lib/cli/complete-sources.ts), read the
 // cheapest way there is; imported only when the word being completed names one.
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { currentProject, isSessionId } from "../store";
-import { HARNESS_NAMES } from "../harness/types";
+// Sessions come from lib/cli/complete-sessions.ts, which finds the store
+// without lib/store in the plain case; the rest load what they read when asked.
 import type { ValueKind } from "./complete";
+import { lookupSessions, sessionWords } from "./complete-sessions";
 
 /** Outside a project (or on any read error) a source offers nothing rather than failing the shell's completion. */
 async function quietly(read: () => string[] | Promise<string[]>): Promise<string[]> {
@@ -15,60 +14,32 @@ async function quietly(read: () => string[] | Promise<string[]>): Promise<string
   }
 }
 
-/**
- * A name worth offering: one line, nothing a terminal would act on. Blanks and
- * shell syntax are fine: the completion scripts quote every candidate.
- */
-const offerable = (name: unknown): name is string => typeof name === "string" && name !== "" && !/[\u0000-\u001f\u007f-\u009f]/u.test(name);
-
-/** Each session's short id, and its name when it has one. */
-export function sessionWords(sessionsDir: string): string[] {
-  const out: string[] = [];
-  let ids: string[];
-  try {
-    ids = readdirSync(sessionsDir);
-  } catch {
-    return [];
-  }
-  for (const id of ids) {
-    if (!isSessionId(id)) continue;
-    let text: string;
-    try {
-      text = readFileSync(join(sessionsDir, id, "session.json"), "utf8");
-    } catch (e) {
-      // No record (yet, or any more): no session to offer; one the system refuses to read is still a session.
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") out.push(id.replace(/-/g, "").slice(0, 8));
-      continue;
-    }
-    out.push(id.replace(/-/g, "").slice(0, 8));
-    try {
-      const name = (JSON.parse(text) as { name?: unknown }).name;
-      if (offerable(name)) out.push(name);
-    } catch {
-      // a corrupt record still has its id
-    }
-  }
-  return out;
-}
+const store = () => import(/* webpackMode: "eager" */ "../store");
 
 /** Where each kind of value comes from; each read only when asked for. */
 export function sources(): Record<ValueKind, () => Promise<string[]>> {
   return {
-    session: () => quietly(() => sessionWords(currentProject().sessionsDir)),
+    session: () =>
+      quietly(async () => {
+        const found = lookupSessions();
+        if (found === "none") return [];
+        return sessionWords(found === "unsure" ? (await store()).currentProject().sessionsDir : found.sessionsDir);
+      }),
     launcher: () =>
       quietly(async () => {
         let root: string;
         try {
-          root = currentProject().root;
+          root = (await store()).currentProject().root;
         } catch {
-          return [...HARNESS_NAMES]; // outside a repository only the built-in launchers exist
+          // outside a repository only the built-in launchers exist
+          return [...(await import(/* webpackMode: "eager" */ "../harness/types")).HARNESS_NAMES];
         }
         const { loadConfig } = await import(/* webpackMode: "eager" */ "../config");
         return Object.keys(loadConfig(root).launchers);
       }),
     group: () =>
       quietly(async () => {
-        const { listGroups } = await import(/* webpackMode: "eager" */ "../coord");
+        const [{ listGroups }, { currentProject }] = await Promise.all([import(/* webpackMode: "eager" */ "../coord"), store()]);
         return listGroups(currentProject()).map((g) => g.path);
       }),
     machine: () =>

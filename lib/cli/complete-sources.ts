@@ -5,20 +5,20 @@
 // listing of the store's sessions folder and each record's name, without the
 // record reader, liveness or git (lib/cli/complete-read.ts, imported only when
 // the word being completed names a session, launcher, group or machine).
-import { type CompletionSources, type ValueKind, completeWords } from "./complete";
-import type { CommandShape } from "./shape";
+import { type CompletionShape, type CompletionSources, type ValueKind, completeWords } from "./complete";
+import { COMPLETION } from "../generated/completion";
 
 /**
  * The candidates for `spex internal complete [--] <words…>`. completeWords is
  * pure and synchronous: a first pass records which kinds of value it wants,
  * those are read, and a second pass answers with them.
  */
-export async function completeArgv(argv: string[], shapes: readonly CommandShape[]): Promise<string[]> {
+export async function completeArgv(argv: string[], shapes: readonly CompletionShape[] = COMPLETION): Promise<string[]> {
   const words = argv[0] === "--" ? argv.slice(1) : argv;
   const typed = words.length > 0 ? words : [""];
   const wanted = new Set<ValueKind>();
   const record = (kind: ValueKind) => () => (wanted.add(kind), []);
-  completeWords(typed, [...shapes], { session: record("session"), launcher: record("launcher"), group: record("group"), machine: record("machine") });
+  completeWords(typed, shapes, { session: record("session"), launcher: record("launcher"), group: record("group"), machine: record("machine") });
   const values = new Map<ValueKind, string[]>();
   if (wanted.size > 0) {
     const read = (await import(/* webpackMode: "eager" */ "./complete-read")).sources();
@@ -26,5 +26,5 @@ export async function completeArgv(argv: string[], shapes: readonly CommandShape
   }
   const answer = (kind: ValueKind) => () => values.get(kind) ?? [];
   const loaded: CompletionSources = { session: answer("session"), launcher: answer("launcher"), group: answer("group"), machine: answer("machine") };
-  return completeWords(typed, [...shapes], loaded);
+  return completeWords(typed, shapes, loaded);
 }

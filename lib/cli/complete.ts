@@ -1,9 +1,21 @@
 // Shell completion from the command shapes themselves, so completions never
 // drift from the verbs: the next path word, then the verb's options, and for a
 // value or a positional what it names (sessions, launchers, groups, machines).
-import { type CommandShape, optionNamed } from "./shape";
+import { optionNamed } from "./shape";
 
 export type ValueKind = "session" | "launcher" | "group" | "machine";
+
+/**
+ * What completion reads of a command: a CommandShape is one, and
+ * lib/generated/completion.ts holds just this of every visible command, so a
+ * Tab does not load the whole manifest (descriptions, usage lines, loaders).
+ */
+export interface CompletionShape {
+  paths: string[][];
+  hidden?: boolean;
+  options: { names: string[]; arity: number; hidden?: boolean }[];
+  positionals: { name: string; rest: boolean }[];
+}
 
 /** Where the candidates of each kind come from (read lazily: most completions need none). */
 export type CompletionSources = Record<ValueKind, () => string[]>;
@@ -26,8 +38,8 @@ function positionalKind(name: string): ValueKind | undefined {
   return undefined;
 }
 
-function longestMatch(shapes: CommandShape[], typed: string[]): { shape: CommandShape; length: number } | undefined {
-  let best: { shape: CommandShape; length: number } | undefined;
+function longestMatch(shapes: readonly CompletionShape[], typed: string[]): { shape: CompletionShape; length: number } | undefined {
+  let best: { shape: CompletionShape; length: number } | undefined;
   for (const s of shapes) {
     for (const p of s.paths) {
       if (p.length > 0 && typed.length >= p.length && p.every((w, i) => typed[i] === w) && (!best || p.length > best.length)) best = { shape: s, length: p.length };
@@ -40,7 +52,7 @@ function longestMatch(shapes: CommandShape[], typed: string[]): { shape: Command
  * Candidates for the word being typed. `words` are the words after `spex`,
  * the last one being the (possibly empty) partial word.
  */
-export function completeWords(words: string[], shapes: CommandShape[], sources: CompletionSources): string[] {
+export function completeWords(words: string[], shapes: readonly CompletionShape[], sources: CompletionSources): string[] {
   const visible = shapes.filter((s) => !s.hidden);
   const typed = words.slice(0, -1);
   const partial = words[words.length - 1] ?? "";
@@ -74,7 +86,7 @@ export function completeWords(words: string[], shapes: CommandShape[], sources: 
 }
 
 /** The kind of the positional the next word fills, counting the words typed after the path. */
-function nextPositionalKind(shape: CommandShape, rest: string[]): ValueKind | undefined {
+function nextPositionalKind(shape: CompletionShape, rest: string[]): ValueKind | undefined {
   let index = 0;
   for (let i = 0; i < rest.length; i++) {
     const w = rest[i]!;

@@ -65,8 +65,8 @@ export function shapeOf(klass: CommandClass<any>): CommandShape {
   return shape;
 }
 
-/** The option of a command a typed word names (`--x` or `--x=value`), if any. */
-export function optionNamed(shape: CommandShape, word: string): OptionShape | undefined {
+/** The option of a command a typed word names (`--x` or `--x=value`), if any (completion's smaller table has options of names and arity too). */
+export function optionNamed<O extends Pick<OptionShape, "names" | "arity">>(shape: { options: O[] }, word: string): O | undefined {
   const name = word.split("=")[0]!;
   const direct = shape.options.find((o) => o.names.includes(name));
   if (direct || !name.startsWith("--no-")) return direct;

@@ -5,18 +5,10 @@
 import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode } from "../errors";
-import { sha256Hex, randomHex } from "../hash";
+import { randomHex } from "../hash";
+import { legacyProjectKey } from "./key-name";
 
-/** The key before collision-free keys: the path with `/` and `.` turned into `-`. */
-export function legacyProjectKey(mainRoot: string): string {
-  return mainRoot.replace(/[/.]/g, "-");
-}
-
-/** The readable tail of the legacy key, then 16 hex of the path's SHA-256. */
-export function projectKey(realRoot: string): string {
-  const digest = sha256Hex(realRoot).slice(0, 16);
-  return `${legacyProjectKey(realRoot).slice(-64)}-${digest}`;
-}
+export { legacyProjectKey, projectKey } from "./key-name";
 
 export function realOrSelf(path: string): string {
   try {

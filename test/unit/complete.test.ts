@@ -73,3 +73,17 @@ test("the longest matching path wins, and its own next words are offered", () =>
   expect(complete("session", "watch", "ca")).toEqual(["cancel"]);
   expect(complete("session", "watch", "cancel", "--")).toEqual(["--json", "--watcher"]);
 });
+
+test("completion's own table (lib/generated/completion.ts) is current and answers as the full command shapes do", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { COMPLETION_FILE, renderCompletionModule } = await import("../../scripts/gen-commands");
+  const { COMPLETION } = await import("../../lib/generated/completion");
+  expect(readFileSync(COMPLETION_FILE, "utf8")).toBe(renderCompletionModule());
+  const lines = [
+    [""], ["session", ""], ["session", "sh"], ["session", "show", ""], ["session", "show", "--"], ["session", "new", "--launcher", ""],
+    ["session", "new", "--launcher=c"], ["session", "new", "--launcher", "=", "c"], ["session", "send", "--machine", ""], ["group", "file", ""],
+    ["group", "file", "fleet", ""], ["session", "watch", "cancel", "--"], ["session", "done", "--session", ""], ["task", "claim", ""], ["internal", ""],
+    ["session", "reparent", "3f2a9c1e", "--to", ""], ["session", "ls", "--status", "x", ""], ["session", "live", "--machine=g"],
+  ];
+  for (const words of lines) expect({ words, got: completeWords(words, COMPLETION, sources) }).toEqual({ words, got: complete(...words) });
+});

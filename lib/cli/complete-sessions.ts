@@ -1,0 +1,134 @@
+// The sessions a Tab offers (`spex session show <Tab>`): each one's short id
+// and name, from one listing of the project's sessions folder and one read of
+// each record. Every Tab is a process start, so this loads node:fs and the key
+// hash only: the store is found the way lib/store finds it (the main checkout
+// from `.git`, the key of its real path, SPEX_HOME checked to be the user's
+// own), without lib/store, node:path or the record reader, and it writes
+// nothing. Whatever is not the plain case (SPEX_PROJECT_ROOT set, a store
+// still to adopt, an error) is left to lib/store:
+// lib/cli/complete-read.ts asks it then, so the answer is the same either way.
+import { constants, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isSessionId } from "../store/ids";
+import { projectKey } from "../store/key-name";
+
+/** Where the sessions are: a folder, none at all (no usable SPEX_HOME), or `unsure` (ask lib/store). */
+export type SessionsLookup = { sessionsDir: string } | "none" | "unsure";
+
+/** path.resolve for an absolute base, as written: `.`, `..` and empty segments folded, no link followed. */
+export function resolveLexically(base: string, path: string): string {
+  const parts: string[] = [];
+  for (const segment of (path.startsWith("/") ? path : `${base}/${path}`).split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") parts.pop();
+    else parts.push(segment);
+  }
+  return `/${parts.join("/")}`;
+}
+
+const parentOf = (dir: string) => dir.slice(0, dir.lastIndexOf("/")) || "/";
+const under = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
+
+function realOrSelf(path: string, native = false): string {
+  try {
+    return native ? realpathSync.native(path) : realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The main checkout the folder is in, as lib/git/main-root's findCheckout
+ * answers it (the nearest `.git`; a linked worktree's gitdir and commondir
+ * followed): null outside any checkout, undefined when unsure. `from` is real
+ * (process.cwd() is: the kernel answers it).
+ */
+export function mainRootFrom(from: string): string | null | undefined {
+  for (let dir = from; ; dir = parentOf(dir)) {
+    const dotGit = under(dir, ".git");
+    let text: string;
+    try {
+      const st = statSync(dotGit, { throwIfNoEntry: false });
+      if (st?.isDirectory()) return dir;
+      text = st ? readFileSync(dotGit, "utf8") : "";
+    } catch {
+      return undefined;
+    }
+    const written = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
+    if (written !== undefined) {
+      // A submodule's gitdir is written relative to its folder.
+      const gitDir = resolveLexically(dir, written);
+      let commonDir = gitDir;
+      try {
+        commonDir = realOrSelf(resolveLexically(gitDir, readFileSync(`${gitDir}/commondir`, "utf8").trim()));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+      }
+      // A submodule's gitdir has no commondir and lives under modules/: its folder is the root.
+      return commonDir.endsWith("/.git") ? parentOf(commonDir) : dir;
+    }
+    if (dir === "/") return null;
+  }
+}
+
+/** The store's sessions folder for the folder given, as lib/store's currentProject() finds it. */
+export function lookupSessions(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): SessionsLookup {
+  if (env.SPEX_PROJECT_ROOT) return "unsure";
+  const root = mainRootFrom(cwd);
+  if (!root) return "unsure"; // outside a checkout lib/store says so (and completion offers nothing)
+  const home = env.SPEX_HOME ? resolveLexically(process.cwd(), env.SPEX_HOME) : `${homedir()}/.spex`;
+  if (!home.startsWith("/")) return "unsure";
+  try {
+    // lib/store/private's check, without its mkdir and chmod: a home another user may write offers nothing.
+    const st = statSync(home, { throwIfNoEntry: false });
+    const uid = process.getuid?.();
+    if (!st || !st.isDirectory() || (uid !== undefined && st.uid !== uid) || st.mode & 0o022) return "none";
+    const dir = `${home}/projects/${projectKey(realOrSelf(root, true))}`;
+    // No store under the key yet: lib/store adopts one made under the old key, if there is one.
+    if (!lstatSync(dir, { throwIfNoEntry: false })) return "unsure";
+    return { sessionsDir: `${dir}/sessions` };
+  } catch {
+    return "unsure";
+  }
+}
+
+/**
+ * A name worth offering: one line, nothing a terminal would act on. Blanks and
+ * shell syntax are fine: the completion scripts quote every candidate.
+ */
+const offerable = (name: unknown): name is string => typeof name === "string" && name !== "" && !/[\u0000-\u001f\u007f-\u009f]/u.test(name);
+
+// O_NONBLOCK: a fifo planted as session.json reads empty (a corrupt record) instead of hanging the Tab.
+// Node and Bun take numeric open flags here as openSync does; the typings admit only the string names.
+const READ = { encoding: "utf8", flag: (constants.O_RDONLY | constants.O_NONBLOCK) as unknown as string } as const;
+
+/** Each session's short id, and its name when it has one. */
+export function sessionWords(sessionsDir: string): string[] {
+  const out: string[] = [];
+  let ids: string[];
+  try {
+    ids = readdirSync(sessionsDir);
+  } catch {
+    return [];
+  }
+  for (const id of ids) {
+    if (!isSessionId(id)) continue;
+    let text: string;
+    try {
+      text = readFileSync(`${sessionsDir}/${id}/session.json`, READ);
+    } catch (e) {
+      // No record (yet, or any more): no session to offer; one the system refuses to read is still a session.
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") out.push(id.slice(0, 8));
+      continue;
+    }
+    // A UUID's first 8 characters are hex: the short id.
+    out.push(id.slice(0, 8));
+    try {
+      const name = (JSON.parse(text) as { name?: unknown }).name;
+      if (offerable(name)) out.push(name);
+    } catch {
+      // a corrupt record still has its id
+    }
+  }
+  return out;
+}
