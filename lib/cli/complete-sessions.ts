@@ -123,12 +123,35 @@ export function sessionWords(sessionsDir: string): string[] {
     }
     // A UUID's first 8 characters are hex: the short id.
     out.push(id.slice(0, 8));
-    try {
-      const name = (JSON.parse(text) as { name?: unknown }).name;
-      if (offerable(name)) out.push(name);
-    } catch {
-      // a corrupt record still has its id
-    }
+    const name = nameOf(text);
+    if (offerable(name)) out.push(name);
   }
   return out;
+}
+
+const NAME_LINE = '\n  "name": ';
+
+/**
+ * The record's name. lib/record writes a record as JSON indented by two
+ * (codec.ts), so a top-level field is a line of its own at that indent: in
+ * such a text the one `"name"` line is read alone, a few µs where parsing the
+ * record takes several times that (200 of them per Tab). Any other text
+ * (written by hand, corrupt) is parsed whole; one that does not parse has no name.
+ */
+function nameOf(text: string): unknown {
+  const at = text.indexOf(NAME_LINE);
+  if (at > 0 && text.startsWith('{\n  "') && text.endsWith("\n}\n") && text.indexOf(NAME_LINE, at + 1) < 0) {
+    const end = text.indexOf("\n", at + NAME_LINE.length);
+    const value = text.slice(at + NAME_LINE.length, text[end - 1] === "," ? end - 1 : end);
+    try {
+      return JSON.parse(value);
+    } catch {
+      // not a value on one line: parse the whole text below
+    }
+  }
+  try {
+    return (JSON.parse(text) as { name?: unknown }).name;
+  } catch {
+    return undefined; // a corrupt record still has its id
+  }
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
-import { lookupSessions, mainRootFrom, resolveLexically } from "../../lib/cli/complete-sessions";
+import { lookupSessions, mainRootFrom, resolveLexically, sessionWords } from "../../lib/cli/complete-sessions";
 import { currentProject } from "../../lib/store";
 import { resolveMainRoot } from "../../lib/git/main-root";
 import { seedRecord } from "../support/records";
@@ -147,5 +147,41 @@ describe("the sessions folder, as lib/store's currentProject finds it", () => {
     // No session was ever made here: lib/store may still adopt a store made under the old key.
     rmSync(join(sb.home, "projects"), { recursive: true, force: true });
     expect(lookupSessions(sb.repo)).toBe("unsure");
+  });
+});
+
+describe("the names offered, read from each record", () => {
+  const ID = (n: number) => `e0000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+  function folderOf(texts: string[]): string {
+    const dir = join(sb.dir, "sessions");
+    texts.forEach((text, i) => {
+      mkdirSync(join(dir, ID(i)), { recursive: true });
+      writeFileSync(join(dir, ID(i), "session.json"), text);
+    });
+    return dir;
+  }
+  const canonical = (fields: Record<string, unknown>) => `${JSON.stringify({ session_id: "x", ...fields, status: "idle" }, null, 2)}\n`;
+
+  test("each record's name as JSON reads it, however the record is laid out", () => {
+    const texts = [
+      canonical({ name: 'quote " and \\ back' }),
+      canonical({ name: "snow ☃ \u2603" }),
+      canonical({ name: "" }),
+      // Written by hand: one line; a nested "name" deeper; a name that is no string.
+      JSON.stringify({ session_id: "x", name: "compact" }),
+      canonical({ parent: { name: "not me" }, name: "outer" }),
+      canonical({ name: { first: "a" } }),
+      // Two name lines: JSON keeps the last.
+      canonical({ name: "first" }).replace('"status"', '"name": "second",\n  "status"'),
+    ];
+    const words = sessionWords(folderOf(texts));
+    const names = words.filter((w) => !/^e0000000$/.test(w));
+    expect(names.sort()).toEqual(['quote " and \\ back', "snow ☃ \u2603", "compact", "outer", "second"].sort());
+    expect(words.filter((w) => w === "e0000000")).toHaveLength(texts.length);
+  });
+
+  test("a record that is not JSON offers its id only", () => {
+    const words = sessionWords(folderOf(['{\n  "session_id": "x",\n  "name": "half', "\u0000garbage"]));
+    expect(words).toEqual(["e0000000", "e0000000"]);
   });
 });
