@@ -63,7 +63,7 @@ describe.each(RUNNERS)("completion of a selector (%s)", (runner) => {
     const a = seedRecord(sb.home, sb.repo, { name: "auth-fixer" });
     const wt = join(sb.dir, "wt-side");
     sb.git(["worktree", "add", "-q", "-b", "side", wt]);
-    const want = [a.session_id.slice(0, 8), "auth-fixer"];
+    const want = [a.session_id.slice(0, 8), "auth-fixer"].sort();
     expect(complete(runner, ["session", "show", "--json", ""], { cwd: wt })).toEqual(want);
     expect(complete(runner, ["session", "show", "--json", ""], { cwd: sb.dir, env: { SPEX_PROJECT_ROOT: sb.repo } })).toEqual(want);
   });
