@@ -8,7 +8,6 @@
 // still to adopt, an error) is left to lib/store:
 // lib/cli/complete-read.ts asks it then, so the answer is the same either way.
 import { constants, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { isSessionId } from "../store/ids";
 import { projectKey } from "../store/key-name";
 
@@ -76,8 +75,9 @@ export function lookupSessions(cwd = process.cwd(), env: NodeJS.ProcessEnv = pro
   if (env.SPEX_PROJECT_ROOT) return "unsure";
   const root = mainRootFrom(cwd);
   if (!root) return "unsure"; // outside a checkout lib/store says so (and completion offers nothing)
-  const home = env.SPEX_HOME ? resolveLexically(process.cwd(), env.SPEX_HOME) : `${homedir()}/.spex`;
-  if (!home.startsWith("/")) return "unsure";
+  // lib/store's default is os.homedir()'s .spex, and homedir() is $HOME when that is set (node:os is not loaded for it).
+  if (!env.SPEX_HOME && !env.HOME?.startsWith("/")) return "unsure";
+  const home = resolveLexically(process.cwd(), env.SPEX_HOME || `${env.HOME}/.spex`);
   try {
     // lib/store/private's check, without its mkdir and chmod: a home another user may write offers nothing.
     const st = statSync(home, { throwIfNoEntry: false });

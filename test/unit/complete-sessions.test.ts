@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:f
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import { lookupSessions, mainRootFrom, resolveLexically, sessionWords } from "../../lib/cli/complete-sessions";
-import { currentProject } from "../../lib/store";
+import { currentProject, projectStore } from "../../lib/store";
 import { resolveMainRoot } from "../../lib/git/main-root";
 import { seedRecord } from "../support/records";
 import { type Sandbox, sandbox } from "../support/sandbox";
@@ -126,6 +126,15 @@ describe("the sessions folder, as lib/store's currentProject finds it", () => {
     } finally {
       process.chdir(was);
     }
+  });
+
+  test("no SPEX_HOME: $HOME/.spex, as os.homedir() names it; no usable $HOME is left to lib/store", () => {
+    const userHome = join(sb.dir, "userhome");
+    seedRecord(join(userHome, ".spex"), sb.repo, { name: "one" });
+    const env = { HOME: `${userHome}/` };
+    expect(lookupSessions(sb.repo, env)).toEqual({ sessionsDir: projectStore(sb.repo, join(userHome, ".spex")).sessionsDir });
+    expect(lookupSessions(sb.repo, {})).toBe("unsure");
+    expect(lookupSessions(sb.repo, { HOME: "relative" })).toBe("unsure");
   });
 
   test("a home other users may write, or no home at all: no sessions (lib/store refuses the first)", () => {
