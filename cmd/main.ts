@@ -8,6 +8,14 @@
 import { dispatchArgv } from "./argv";
 import { fastAnswer, print } from "./fast";
 
+/** How long a run keeps the JIT held back (bench/README.md "Compiled for a short run"). */
+const JIT_HELD_MS = 100;
+
+// The binary starts with JavaScriptCore's JIT held back (scripts/compile.ts): most runs end
+// within a tenth of a second, before compiled code pays back its compiling. A process still
+// running then (the board, serve, mcp, wait, live --watch) gets the normal JIT back.
+if (typeof Bun !== "undefined") setTimeout(() => Bun.unsafe.setJITPolicy(1), JIT_HELD_MS).unref();
+
 // Node ≥ 22.1 can keep compiled code between runs (for the modules loaded from here on, e.g. the MCP SDK); older Node has no such call.
 if (typeof Bun === "undefined") (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
