@@ -1,10 +1,12 @@
 // `spex internal complete -- <words…>`, the shells' Tab (shell/spex.*): the
-// candidates from the command manifest, and for a value or a positional what
+// candidates from the command shapes, and for a value or a positional what
 // it names. Each Tab starts a process, so this loads the least it can: verbs
-// and options need nothing but the manifest; the sessions come from one
-// listing of the store's sessions folder and each record's name, without the
-// record reader, liveness or git (lib/cli/complete-read.ts, imported only when
-// the word being completed names a session, launcher, group or machine).
+// and options need nothing but completion's own table (lib/generated/completion.ts,
+// the manifest without descriptions, usage lines or loaders); the sessions come
+// from one listing of the store's sessions folder and each record's name,
+// without lib/store, the record reader, liveness or git (lib/cli/complete-read.ts
+// and complete-sessions.ts, imported only when the word being completed names
+// a session, launcher, group or machine).
 import { type CompletionShape, type CompletionSources, type ValueKind, completeWords } from "./complete";
 import { COMPLETION } from "../generated/completion";
 
