@@ -108,7 +108,7 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
       const gov = governed.byPane(socket, pane.session);
       if (filters.openOnly && !(gov && isOpen(gov))) continue;
       const projectPath = gov?.record.project_root || roots.of(pane.cwd);
-      const projectSlug = projectSlugOf(projectPath, pane.session);
+      const projectSlug = roots.slugOf(projectPath, pane.session);
       if (wantProject && !wantProject(projectPath, projectSlug)) continue;
       candidates.push({ pane, governed: gov, projectPath, projectSlug });
     }
