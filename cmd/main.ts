@@ -1,21 +1,24 @@
-// The executable's entry: both the compiled binary and the Node bundle start
-// here. It loads only what the argv needs (bench/README.md "Where the start
-// goes" has the figures): `--version` answers from lib/version alone; help,
-// a bare namespace, an unknown verb and shell completion answer from the
-// command manifest, printed with console.log (the runtime's own writer,
-// which costs nothing to set up; a closed pipe ends it quietly); a verb loads
-// cmd/run-verb.ts, which imports only that verb's command module.
-import { dispatchArgv, isHelpFlag } from "./argv";
-import { BUILD_COMMIT, BUILD_DATE, BUILD_TARGET, VERSION, versionLine } from "../lib/version";
-import { overviewHead } from "../lib/cli/overview";
+// The executable's entry: the compiled binary starts here, and the Node
+// bundle's program (dist/spex-main.cjs, loaded by cmd/node-start.ts). It loads
+// only what the argv needs (bench/README.md "Where the start goes" has the
+// figures): `--version` and the overview answer from cmd/fast.ts; a command's
+// help, a bare namespace, an unknown verb and shell completion answer from the
+// command manifest; a verb loads cmd/run-verb.ts, which imports only that
+// verb's command module.
+import { dispatchArgv } from "./argv";
+import { fastAnswer, print } from "./fast";
+
+/** How long a run keeps the JIT held back (bench/README.md "Compiled for a short run"). */
+const JIT_HELD_MS = 100;
+
+// The binary starts with JavaScriptCore's JIT held back (scripts/compile.ts): most runs end
+// within a tenth of a second, before compiled code pays back its compiling. A process still
+// running then (the board, serve, mcp, wait, live --watch) gets the normal JIT back.
+if (typeof Bun !== "undefined") setTimeout(() => Bun.unsafe.setJITPolicy(1), JIT_HELD_MS).unref();
 
 // Node ≥ 22.1 can keep compiled code between runs (for the modules loaded from here on, e.g. the MCP SDK); older Node has no such call.
 if (typeof Bun === "undefined") (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-/** console.log adds the line break the text already ends with. */
-const print = (text: string) => {
-  if (text !== "") console.log(text.endsWith("\n") ? text.slice(0, -1) : text);
-};
 /** stderr without colour (Bun's console.error paints it red when FORCE_COLOR is set); a closed stderr is ignored. */
 const printError = async (text: string) => {
   if (text === "") return;
@@ -28,26 +31,10 @@ const printError = async (text: string) => {
   }
 };
 
-/** `spex --version`, `spex -v`, `spex version`, each with an optional `--json`. */
-function isVersion(args: string[]): boolean {
-  return args.length > 0 && ["--version", "-v", "version"].includes(args[0]!) && args.slice(1).every((a) => a === "--json");
-}
-
-/** `spex`, `spex --help`, `spex help` (help words only): the overview, as cmd/front.ts answers it. */
-function isOverview(args: string[]): boolean {
-  return args[0] === "help" ? args.slice(1).every((a) => a.startsWith("-")) : args.every(isHelpFlag);
-}
-
 async function main(args: string[]): Promise<number> {
-  if (isVersion(args)) {
-    if (args.includes("--json")) print(JSON.stringify({ version: VERSION, commit: BUILD_COMMIT, built: BUILD_DATE, target: BUILD_TARGET }, null, 2));
-    else print(versionLine());
-    return 0;
-  }
-  if (isOverview(args)) {
-    // Made at build time from the manifest: the one string, without the manifest itself.
-    const { OVERVIEW_BODY } = await import(/* webpackMode: "eager" */ "../lib/generated/overview");
-    print(overviewHead(VERSION) + OVERVIEW_BODY);
+  const fast = fastAnswer(args);
+  if (fast !== undefined) {
+    print(fast);
     return 0;
   }
   const { COMMANDS } = await import(/* webpackMode: "eager" */ "../lib/generated/commands");

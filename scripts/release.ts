@@ -32,7 +32,7 @@ const TARGETS: Record<string, RegExp[]> = {
 const EMBEDDED_SDK = "/$bunfs/root/dist/mcp-sdk.js";
 /** The board's screen, dist/board.mjs, a third entry point (lib/board/load.ts looks there). */
 const EMBEDDED_BOARD = "/$bunfs/root/dist/board.js";
-const BESIDE_BUNDLE = ["spex.cjs", "mcp-sdk.mjs", "board.mjs"];
+const BESIDE_BUNDLE = ["spex.cjs", "spex-main.cjs", "mcp-sdk.mjs", "board.mjs"];
 
 function run(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 });
