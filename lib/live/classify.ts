@@ -29,7 +29,9 @@ const PRIORITY: RuleStatus[] = ["needs_attention", "active", "idle"];
 export function newestLines(screen: string, limit = Infinity): string[] {
   const lines: string[] = [];
   if (limit <= 0) return lines;
-  let end = screen.length;
+  // The blank rows under the last text (most of a screen that has not filled
+  // up) go in one native call rather than a step of this loop each.
+  let end = screen.trimEnd().length;
   for (;;) {
     const start = end > 0 ? screen.lastIndexOf("\n", end - 1) : -1;
     const line = screen.slice(start + 1, end).trimEnd();

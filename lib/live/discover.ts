@@ -1,5 +1,6 @@
-// Pane discovery: exactly one `tmux list-panes -a -F …` per server.
-import { listAndCapture, tmuxSync } from "../tmux";
+// Pane discovery: exactly one `tmux list-panes -a -F …` per server, with the
+// screens live needs in the same tmux process where it can.
+import { listAndCapture, listAndCaptureAll, tmuxSync } from "../tmux";
 import type { PaneInfo } from "./types";
 
 // A unit separator between fields: tmux prints it raw, and it does not occur in
@@ -61,5 +62,18 @@ export function listServerPanesCapturing(socket: string, sessions: string[]): { 
   // the pane it captured, so the screens come back keyed by pane id.
   const r = listAndCapture(socket, ["list-panes", "-a", "-F", LIST_FORMAT], sessions.map((name) => `=${name}:`));
   if (!r.ok) return { panes: [], screens: new Map() };
+  return { panes: parsePaneLines(socket, r.prelude ?? ""), screens: r.screens };
+}
+
+/**
+ * Every pane of one server and the screen of each, in one tmux process (what
+ * live needs when no filter narrows the panes before capture). A pane left
+ * without a screen (it vanished while the screens were taken) is for the
+ * caller to capture by id; a tmux without `run-shell -C` (before 3.2) gets the
+ * plain list, and the caller captures every pane.
+ */
+export function listServerPanesCapturingAll(socket: string): { panes: PaneInfo[]; screens: Map<string, string> } {
+  const r = listAndCaptureAll(socket, ["list-panes", "-a", "-F", LIST_FORMAT]);
+  if (!r.ok) return { panes: listServerPanes(socket), screens: new Map() };
   return { panes: parsePaneLines(socket, r.prelude ?? ""), screens: r.screens };
 }

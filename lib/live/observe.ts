@@ -1,10 +1,12 @@
 // One observation of every tmux pane spex can see: list (one call per server),
 // prefilter on cheap metadata, capture the survivors (one call per server),
-// classify, then filter on status.
+// classify, then filter on status. With no filter that applies before the
+// capture every pane is a survivor: the list and all the screens come from one
+// tmux process per server.
 import { captureMany, noSocketFile, serverOf } from "../tmux";
 import { spexHome } from "../store";
 import { classifyPane, lastVisibleLine } from "./classify";
-import { listServerPanes, listServerPanesCapturing } from "./discover";
+import { listServerPanes, listServerPanesCapturing, listServerPanesCapturingAll } from "./discover";
 import { type GovernedIndex, type GovernedSession, governedIndex, isOpen } from "./governed";
 import { machineName } from "./machine";
 import { ProcessTree, detectRuleSet } from "./procs";
@@ -87,12 +89,17 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
   const keptGoverned = governed.sessions.filter(
     (g) => g.record.tmux_session && isOpen(g) && (!wantProject || wantProject(g.record.project_root, projectSlugOf(g.record.project_root, g.record.tmux_session))),
   );
+  const everyPane = !filters.openOnly && !wantProject;
   for (const socket of otherMachine ? [] : servers) {
     // A server whose socket file is not there has no panes: no tmux process is started to learn that.
     if (noSocketFile(socket)) continue;
-    const names = [...new Set(keptGoverned.filter((g) => serverOf(g.record.tmux_socket) === socket).map((g) => g.record.tmux_session))];
+    const names = everyPane ? [] : [...new Set(keptGoverned.filter((g) => serverOf(g.record.tmux_socket) === socket).map((g) => g.record.tmux_session))];
     let panes: PaneInfo[];
-    if (names.length > 0) {
+    if (everyPane) {
+      const listed = listServerPanesCapturingAll(socket);
+      panes = listed.panes;
+      for (const [id, text] of listed.screens) screens.set(screenKey(socket, id), text);
+    } else if (names.length > 0) {
       const listed = listServerPanesCapturing(socket, names);
       panes = listed.panes;
       for (const [id, text] of listed.screens) screens.set(screenKey(socket, id), text);
@@ -101,7 +108,7 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
       const gov = governed.byPane(socket, pane.session);
       if (filters.openOnly && !(gov && isOpen(gov))) continue;
       const projectPath = gov?.record.project_root || roots.of(pane.cwd);
-      const projectSlug = projectSlugOf(projectPath, pane.session);
+      const projectSlug = roots.slugOf(projectPath, pane.session);
       if (wantProject && !wantProject(projectPath, projectSlug)) continue;
       candidates.push({ pane, governed: gov, projectPath, projectSlug });
     }

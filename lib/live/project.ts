@@ -11,9 +11,21 @@ export function projectSlugOf(projectPath: string | null, session: string): stri
   return slugify(basename(projectPath ?? "")) || slugify(session) || "unknown";
 }
 
-/** Main checkouts of pane folders, asked of git once per folder per observation. */
+/** Main checkouts of pane folders, asked of git once per folder per observation, and their slugs. */
 export class ProjectRoots {
   private readonly cache = new Map<string, string>();
+  private readonly slugs = new Map<string, string>();
+
+  /** projectSlugOf, the folder's part worked out once per folder (a fleet's panes share a few). */
+  slugOf(projectPath: string | null, session: string): string {
+    const key = projectPath ?? "";
+    let slug = this.slugs.get(key);
+    if (slug === undefined) {
+      slug = slugify(basename(key));
+      this.slugs.set(key, slug);
+    }
+    return slug || slugify(session) || "unknown";
+  }
 
   of(cwd: string | null): string | null {
     if (!cwd) return null;

@@ -332,6 +332,50 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
   return { prelude: head, ok: true, screens };
 }
 
+/**
+ * `prelude` (e.g. a `list-panes -a`) and the screen of every pane of the
+ * server, in one tmux process whose command list does not grow with the
+ * panes: `run-shell -C` (tmux 3.2 and later) expands a format that loops over
+ * every session, window and pane (the order `list-panes -a` lists them in)
+ * into a capture of each pane followed by its marker line, and runs that in
+ * the same client. The expansion happens in the same pass as the prelude, so
+ * the screens are those of the panes it listed. Only pane ids go into the
+ * generated commands (never a name or any text a pane controls), and the
+ * marker carries a per-call nonce as in listAndCapture, so pane text can
+ * neither forge a boundary nor inject a command.
+ *
+ * `complete` is false when a capture failed (a pane that vanished in between
+ * ends the generated list there: the panes after it have no screen, for the
+ * caller to capture by id) or when this tmux has no `run-shell -C` (then
+ * nothing ran at all and `ok` is false too, as with no server).
+ */
+export function listAndCaptureAll(socket: string, prelude: string[]): BatchCapture & { complete: boolean } {
+  const screens = new Map<string, string>();
+  const mark = `@@${randomHex(6)}@@`;
+  const begin = `${mark}begin`;
+  // `##{pane_id#}` is left by the loop's expansion as `#{pane_id}` for display to fill in (a
+  // literal `%N` in its text would be read as a time format); the body has no top-level comma,
+  // which would make the loop pick between two bodies.
+  const each = `capture-pane -pJt #{pane_id} ; display -pt #{pane_id} "${mark}##{pane_id#}" ; `;
+  const r = tmuxSync(socket, [...prelude, ";", "display-message", "-p", begin, ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`]);
+  const out = r.stdout;
+  const at = out.startsWith(`${begin}\n`) ? 0 : out.indexOf(`\n${begin}\n`) + 1;
+  if (at === 0 && !out.startsWith(`${begin}\n`)) return { prelude: undefined, ok: false, complete: false, screens };
+  let from = at + begin.length + 1;
+  // Each screen runs up to the next marker line; a marker is only ever a whole line from tmux.
+  for (let hit = out.indexOf(mark, from); hit >= 0; hit = out.indexOf(mark, hit + 1)) {
+    if (hit > 0 && out[hit - 1] !== "\n") continue;
+    let end = out.indexOf("\n", hit);
+    if (end < 0) end = out.length;
+    const id = out.slice(hit + mark.length, end);
+    if (!/^%\d+$/.test(id)) continue;
+    screens.set(id, out.slice(from, Math.max(from, hit - 1)));
+    from = end + 1;
+    hit = end;
+  }
+  return { prelude: out.slice(0, Math.max(0, at - 1)), ok: true, complete: r.code === 0, screens };
+}
+
 /** Keys into a pane: key names and plain words only (lib/tmux/input.ts); `--` ends tmux's options before them. */
 export function sendKeys(socket: string, target: string, keys: string[]): TmuxResult {
   refuseUnsafeKeys(keys);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { seedRecord } from "../support/records";
 import { contractErrors, isLiveRow, isSpexLiveRowExtras } from "../support/contract";
+import { PaneStage, openPanes, waitForScreens } from "../support/panes";
 
 let sb: Sandbox;
 let other = "";
@@ -164,7 +165,7 @@ test("an unknown --status is a usage error naming the allowed statuses", () => {
   expect(r.stderr).toContain("needs_attention");
 });
 
-test("with panes on both servers, governed screens come with the spex server's list: 3 tmux processes in all", async () => {
+test("with panes on both servers, every screen comes with its server's list: 2 tmux processes in all", async () => {
   sb = sandbox();
   const env = servers(sb);
   // Two governed sessions on the spex socket, each printing a line we expect back as its last visible line.
@@ -183,5 +184,38 @@ test("with panes on both servers, governed screens come with the spex server's l
   expect(rows.map((r) => r.session).sort()).toEqual(["gov-one", "gov-two", "mine", "mine"]);
   expect(rows.find((r) => r.session === "gov-one").lastVisibleLine).toBe("screen of gov-one");
   expect(rows.find((r) => r.session === "gov-two").lastVisibleLine).toBe("screen of gov-two");
-  expect(counter.calls()).toHaveLength(3);
+  expect(counter.calls()).toHaveLength(2);
+});
+
+/** `count` panes on the sandbox's server, each showing a line of its own; the line by pane id. */
+async function fleet(s: Sandbox, count: number): Promise<Map<string, string>> {
+  const shows = Array.from({ length: count }, (_, i) => ({ text: `work ${i}\nstep ${i} of ${count}: 100% #{pane_id} ; "done"`, command: i % 2 ? "bash" : "worker" }));
+  const ids = openPanes(new PaneStage(join(s.dir, "stage")), s.tmuxSocket, "fleet", shows, { width: 80, height: 12 });
+  const expected = new Map(ids.map((id, i) => [id, `step ${i} of ${count}: 100% #{pane_id} ; "done"`]));
+  await waitForScreens(s.tmuxSocket, expected);
+  return expected;
+}
+
+test("with no filter before the capture, a server's list and all its screens come from one tmux process", async () => {
+  sb = sandbox();
+  const expected = await fleet(sb, 40);
+  const counter = tmuxCounter(sb);
+  const rows = live(sb, [], { ...servers(sb), ...counter.env });
+  expect(rows).toHaveLength(40);
+  expect(rows.filter((r) => expected.get(r.paneId) !== r.lastVisibleLine)).toEqual([]);
+  expect(counter.calls()).toHaveLength(1);
+});
+
+test("a tmux without run-shell -C (before 3.2) still gets every screen, from a list and a batched capture", async () => {
+  sb = sandbox();
+  const expected = await fleet(sb, 12);
+  const real = spawnSync("sh", ["-c", "command -v tmux"], { encoding: "utf8" }).stdout.trim();
+  const dir = join(sb.dir, "old-tmux");
+  mkdirSync(dir, { recursive: true });
+  // What tmux 3.1 answers to a command list holding `run-shell -C`: a parse error, and nothing of the list runs.
+  writeFileSync(join(dir, "tmux"), `#!/bin/sh\nfor a; do [ "$a" = run-shell ] && { echo 'command run-shell: unknown flag -C' >&2; exit 1; }; done\nexec '${real}' "$@"\n`);
+  chmodSync(join(dir, "tmux"), 0o755);
+  const rows = live(sb, [], { ...servers(sb), PATH: `${dir}:${process.env.PATH}` });
+  expect(rows).toHaveLength(12);
+  expect(rows.filter((r) => expected.get(r.paneId) !== r.lastVisibleLine)).toEqual([]);
 });
