@@ -1,6 +1,5 @@
 import { Command, Option } from "clipanion";
 import type { SpexContext } from "../../lib/cli/context";
-import { completeArgv } from "../../lib/cli/complete-sources";
 
 /**
  * Hook-facing: `spex internal complete -- <words…>` prints completion candidates, one per line.
@@ -12,6 +11,8 @@ export class InternalCompleteCommand extends Command<SpexContext> {
   words = Option.Rest();
 
   async execute(): Promise<number> {
+    // Imported here: completion's table is generated from the command classes, this one included.
+    const { completeArgv } = await import(/* webpackMode: "eager" */ "../../lib/cli/complete-sources");
     for (const w of await completeArgv(this.words, this.context.shapes)) this.context.stdout.write(`${w}\n`);
     return 0;
   }
