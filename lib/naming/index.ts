@@ -77,41 +77,22 @@ export function labelOf(r: { name: string; title: string; session_id: string }):
   return r.name || r.title || shortId(r.session_id, 8);
 }
 
-// JS `\s` plus the C0 controls and DEL; all are single BMP code units.
-function isBlank(c: number): boolean {
-  return c <= 0x20 || c === 0x7f || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
+// JS `\s` plus the C0 controls and DEL.
+const BLANK_RUNS = /[\s\u0000-\u001f\u007f]+/gu;
 
 /**
  * A one-line preview of a prompt for list rows (bounded, whatever the prompt
- * length): blank runs collapse to one space, at most `max` code points. A hand
- * scan that stops at the bound, since `ls` runs it for every row.
+ * length): blank runs collapse to one space, at most `max` code points. `ls`
+ * runs it for every row on the prompt's first bytes only; the regular
+ * expression runs natively, where a hand scan of each character ran in the
+ * interpreter (a run's code is not JIT-compiled, cmd/main.ts).
  */
 export function previewOf(promptHead: string, max = 100): string {
-  let out = "";
-  let points = 0;
-  let cut = 0; // out.length once it holds max - 1 code points
-  let gap = false;
-  const add = (s: string) => {
-    if (points === max - 1) cut = out.length;
-    out += s;
-    points++;
-  };
-  for (let i = 0; i < promptHead.length && points <= max; i++) {
-    const c = promptHead.charCodeAt(i);
-    if (isBlank(c)) {
-      gap = points > 0;
-      continue;
-    }
-    if (gap) {
-      add(" ");
-      gap = false;
-      if (points > max) break;
-    }
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < promptHead.length && (promptHead.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-    add(pair ? promptHead.slice(i, ++i + 1) : promptHead[i]!);
-  }
-  return points > max ? out.slice(0, cut) + "…" : out;
+  const line = promptHead.replace(BLANK_RUNS, " ").trim();
+  // Fewer code units than the bound: fewer code points too.
+  if (line.length <= max) return line;
+  const points = Array.from(line);
+  return points.length > max ? points.slice(0, max - 1).join("") + "…" : line;
 }
 
 /** The prompt seam (DESIGN.md §1.7): text handed to an agent never begins with `-`. */

@@ -91,6 +91,8 @@ export type ListRow = SessionRow | CorruptRow;
 
 const PREVIEW_BYTES = 512;
 
+let headBuffer = Buffer.allocUnsafe(PREVIEW_BYTES);
+
 function readHead(file: string, bytes: number): string {
   let fd: number;
   try {
@@ -100,9 +102,10 @@ function readHead(file: string, bytes: number): string {
     throw e;
   }
   try {
-    const buf = Buffer.alloc(bytes);
-    const n = readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, n).toString("utf8");
+    // One buffer for every row of a listing: the text is decoded out of it before the next read.
+    if (headBuffer.length < bytes) headBuffer = Buffer.allocUnsafe(bytes);
+    const n = readSync(fd, headBuffer, 0, bytes, 0);
+    return headBuffer.toString("utf8", 0, n);
   } finally {
     closeSync(fd);
   }
