@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   for (const f of figures) {
     const ok = f.cpuRatio <= f.limit && !f.broken;
     if (!ok) failed++;
-    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${f.what}: ${f.cpuText} in CPU time, fails past ${f.limit.toFixed(2)} (wall: ${f.ratioText}, budget ${f.budgetText})${f.broken ? `; ${f.broken}` : ""}\n`);
+    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${f.what}: ${f.cpuText} in CPU time, fails past ${f.limit.toFixed(2)} (wall: ${f.ratioText}, budget ${f.budgetText})${f.broken ? `; ${f.broken}` : ""}${f.note ? `; ${f.note}` : ""}\n`);
   }
   if (failed > 0) {
     process.stdout.write(`${failed} start-up figure(s) clearly past their budget (bench/README.md: how to see what a start loads)\n`);

@@ -13,6 +13,8 @@ import { REPO_ROOT, SPEX_BIN, SPEX_CJS, type Sandbox, sandbox } from "../test/su
 import { seedRecord } from "../test/support/records";
 import { type PaneAt, PaneStage, lastLineOf, openPanes, waitForScreens } from "../test/support/panes";
 import { median, tmuxCounter } from "./support";
+import { projectStore } from "../lib/store";
+import { JIT_POLICY_AT_START } from "../scripts/jit-policy";
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 
@@ -26,6 +28,37 @@ export function helloBinary(): string {
     writeFileSync(join(dir, "hello.ts"), 'console.log("hello");\n');
     const r = spawnSync(BUN, ["build", "--compile", join(dir, "hello.ts"), "--outfile", out], { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`compiling the hello-world failed: ${r.stderr}`);
+  }
+  return out;
+}
+
+/**
+ * The floor under `ls --json`: a binary compiled the way bin/spex is (bytecode,
+ * the JIT held back) that lists a sessions folder, parses each session.json
+ * and prints them all as indented JSON, nothing else (no validation, side
+ * files, preview or row). What listing records costs any tool on this machine.
+ */
+export function recordsFloorBinary(): string {
+  const dir = join(REPO_ROOT, ".bench", "hello");
+  mkdirSync(dir, { recursive: true });
+  const version = spawnSync(BUN, ["--version"], { encoding: "utf8" }).stdout.trim();
+  const out = join(dir, `records-2-${version}-${JIT_POLICY_AT_START}`);
+  if (!existsSync(out)) {
+    const source = [
+      'import { readdirSync, readFileSync } from "node:fs";',
+      "const dir = process.argv[2];",
+      "const rows = [];",
+      "let ids = [];",
+      "try { ids = readdirSync(dir); } catch {}",
+      "for (const id of ids) {",
+      "  try { rows.push(JSON.parse(readFileSync(`${dir}/${id}/session.json`, \"utf8\"))); } catch {}",
+      "}",
+      'process.stdout.write(JSON.stringify(rows, null, 2) + "\\n");',
+      "",
+    ].join("\n");
+    writeFileSync(join(dir, "records.ts"), source);
+    const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--format=esm", `--compile-jit-policy=${JIT_POLICY_AT_START}`, join(dir, "records.ts"), "--outfile", out], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`compiling the records floor failed: ${r.stderr}`);
   }
   return out;
 }
@@ -161,6 +194,7 @@ const times = (x: number) => `${x.toFixed(2)} ×`;
 export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
   const hello: Probe = { name: "hello-world binary", cmd: helloBinary(), args: [] };
   const nodeZero: Probe = { name: "node -e 0", cmd: "node", args: ["-e", "0"] };
+  const recordsFloor = recordsFloorBinary();
   const empty = fleetOfRecords(0);
   const twenty = fleetOfRecords(20);
   const big = fleetOfRecords(200);
@@ -178,6 +212,8 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
       node("node bundle help", ["help"], empty),
       spex("ls --json, no sessions", ["session", "ls", "--json"], empty),
       spex("ls --json, 200 sessions", ["session", "ls", "--json"], big),
+      { name: "records floor, none", cmd: recordsFloor, args: [projectStore(empty.repo, empty.home).sessionsDir] },
+      { name: "records floor, 200", cmd: recordsFloor, args: [projectStore(big.repo, big.home).sessionsDir] },
     ];
     const t = measure(probes, opts.runs);
     const at = (name: string) => t.get(name)!;
@@ -209,7 +245,7 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
       cpuRatio: cpuExcess,
       cpuText: `+${(ls200.cpu - ls0.cpu).toFixed(1)} ms (${cpuExcess.toFixed(2)} hello-world)`,
       limit: LS_LIMIT,
-      note: `${times(ls200.wall / at("--version").wall)} --version`,
+      note: `${times(ls200.wall / at("--version").wall)} --version; the floor (a bare binary listing, parsing and printing the same records) +${(at("records floor, 200").cpu - at("records floor, none").cpu).toFixed(1)} ms CPU, +${(at("records floor, 200").wall - at("records floor, none").wall).toFixed(1)} ms wall`,
     });
     if (opts.live) figures.push(await liveFigure(opts.runs));
   } finally {

@@ -13,6 +13,7 @@
 // - clipanion's Cli.defaultContext made inert (below).
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
+import { JIT_POLICY_AT_START } from "./jit-policy";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -44,9 +45,6 @@ export const inertClipanionContext: BunPlugin = {
     });
   },
 };
-
-/** JavaScriptCore's tier-up thresholds are multiplied by this until cmd/main.ts resets them (bench/README.md "Compiled for a short run"). */
-export const JIT_POLICY_AT_START = 1000;
 
 export async function compile(outfile: string, stamp: string, target?: string, executablePath?: string): Promise<void> {
   const result = await Bun.build({
