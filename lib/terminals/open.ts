@@ -81,6 +81,11 @@ function startTmux(store: ProjectStore, record: TerminalRecord, env: Record<stri
     // What the session's terminals share with its agent: its port block (lib/workspace).
     ...Object.entries(env).flatMap(([k, v]) => [";", "set-environment", "-t", session, k, tmuxWord(v)]),
     ";", "respawn-pane", "-k", "-t", pane, "-c", dir, ...argv,
+    // tmux 3.3a closes a pane whose program exited without reading what the program wrote last, unless
+    // the pane is piped: then it drains the output first. A command's last lines (a test run's summary,
+    // or all of a quick command) were lost about once in 40; the pipe's reader discards what it gets.
+    // Same command list as the respawn, so the command cannot end before the pipe is there.
+    ...(argv.length > 0 ? [";", "pipe-pane", "-t", pane, "exec cat >/dev/null"] : []),
   ]);
   if (started.code === 0) return;
   // -P printed the id only if this call made the session: nothing made by anyone else is killed.
