@@ -16,9 +16,6 @@ const JIT_HELD_MS = 100;
 // running then (the board, serve, mcp, wait, live --watch) gets the normal JIT back.
 if (typeof Bun !== "undefined") setTimeout(() => Bun.unsafe.setJITPolicy(1), JIT_HELD_MS).unref();
 
-// Node ≥ 22.1 can keep compiled code between runs (for the modules loaded from here on, e.g. the MCP SDK); older Node has no such call.
-if (typeof Bun === "undefined") (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-
 /** stderr without colour (Bun's console.error paints it red when FORCE_COLOR is set); a closed stderr is ignored. */
 const printError = async (text: string) => {
   if (text === "") return;

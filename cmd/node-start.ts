@@ -9,7 +9,8 @@ import { fastAnswer, print } from "./fast";
 const answer = fastAnswer(dispatchArgv(process.env.SPEX_ARGV0 || process.argv0 || "spex", process.argv.slice(2)));
 if (answer !== undefined) print(answer);
 else {
-  // Node ≥ 22.1 keeps compiled code between runs; older Node has no such call.
+  // Node ≥ 22.1 keeps compiled code between runs (the program and what it loads later, e.g. the MCP SDK);
+  // older Node has no such call. The one place it is turned on: the program is only ever loaded from here.
   (require("node:module") as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // The path is a runtime value, so the bundler leaves the program out of this file; it also rewrites
   // __dirname to the source's folder, while require.main is this very file (realpath'd by Node).
