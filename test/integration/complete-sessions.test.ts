@@ -40,6 +40,14 @@ describe.each(RUNNERS)("completion of a selector (%s)", (runner) => {
     expect(complete(runner, ["session", "show", "au"])).toEqual(["auth-fixer"]);
   });
 
+  test("a fleet of fifty: every id and every name, whatever characters JSON escapes in it, read back as written", () => {
+    sb = sandbox();
+    const odd = ['say "hi"', "back\\slash", "café au lait", "日本語の修正", "🎉 party", "$(touch x)", "tab-free  spaces", "a/b:c", "\u00e9 literal"];
+    const records = Array.from({ length: 50 }, (_, i) => seedRecord(sb.home, sb.repo, { name: i % 5 === 4 ? "" : (odd[i % odd.length] ?? "") + ` ${i}` }));
+    const want = records.flatMap((r) => [r.session_id.slice(0, 8), ...(r.name ? [r.name] : [])]).sort();
+    expect(complete(runner, ["session", "show", "--json", ""])).toEqual(want);
+  });
+
   test("a corrupt record, a name with escape codes or a line break, a fifo planted as session.json: the id only, and the Tab returns", () => {
     sb = sandbox();
     const good = seedRecord(sb.home, sb.repo, { name: "fine" });
