@@ -117,6 +117,7 @@ export class LiveTerminal {
     this.sized = "";
     this.frame = null;
     this.framesSinceHistory = 1;
+    this.historyLoad = null; // a load cut short by the dispose never settles
     this.box.textContent = "";
     delete this.box.dataset.size;
   }
@@ -186,10 +187,11 @@ export class LiveTerminal {
   }
 
   /** The screen as one write (xterm paints it in one go); the scrollback above it stays as it is. */
-  private paint(f: Frame): void {
+  private paint(f: Frame, written?: () => void): void {
     const cursor = `\x1b[${f.cursor.y + 1};${f.cursor.x + 1}H${f.cursor.visible ? "\x1b[?25h" : "\x1b[?25l"}`;
     // The text holds only SGR colour sequences (the backend keeps nothing else).
-    this.term?.write(`\x1b[0m\x1b[H\x1b[2J${f.text.split("\n").join("\r\n")}\x1b[0m${cursor}`);
+    if (this.term) this.term.write(`\x1b[0m\x1b[H\x1b[2J${f.text.split("\n").join("\r\n")}\x1b[0m${cursor}`, written);
+    else written?.();
   }
 
   // --- fitting ---------------------------------------------------------------
@@ -322,8 +324,9 @@ export class LiveTerminal {
     term.reset();
     // The lines scroll up into xterm's scrollback as they are written; the screen is painted over the rest.
     if (h.lines.length) term.write(`\x1b[0m${h.lines.join("\x1b[0m\r\n")}\x1b[0m${"\r\n".repeat(term.rows)}`);
-    this.paint(this.frame);
     this.framesSinceHistory = 0;
+    // xterm parses writes later: scrolling before they are in would move nothing.
+    await new Promise<void>((done) => this.paint(this.frame!, done));
   }
 
   // --- the writer's keys -----------------------------------------------------

@@ -17,6 +17,8 @@ let page: Page;
 let s: { id: string; tmux: string };
 const violations: string[] = [];
 const keys: { data?: string; paste?: string }[] = [];
+/** One notch of a mouse wheel, in pixels, as Chromium reports it. */
+const NOTCH = 120;
 
 const paneSize = () => f.sb.tmux(["display-message", "-p", "-t", `=${s.tmux}:`, "#{window_width}x#{window_height}"]).stdout.trim();
 /** The pane's screen, wrapped lines joined (the prompt is long: the sandbox's path). */
@@ -143,16 +145,34 @@ test("Ctrl+C copies a selection and sends nothing; without one it interrupts; Ct
   await waitFor(() => !paneText().trimEnd().endsWith("^[[201~"), "cat ended");
 });
 
-test("the scrollback is reachable with the wheel", async () => {
+test("the scrollback is reachable with the wheel, from the first notch", async () => {
   await page.keyboard.type("clear; seq -f 'scrolled-%g' 1 400");
   await page.keyboard.press("Enter");
-  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("scrolled-400"), undefined, { timeout: 10000 });
+  // The output and the prompt after it: the live screen no longer moves by itself.
+  await waitFor(async () => {
+    const rows = await termRows();
+    const last = rows.indexOf("scrolled-400");
+    return last >= 0 && !!rows[last + 1];
+  }, "the prompt after the output");
   expect((await termRows()).includes("scrolled-1")).toBe(false);
   await page.locator("#term").hover();
-  await waitFor(async () => {
-    await page.mouse.wheel(0, -4000);
-    return (await termRows()).includes("scrolled-1");
-  }, "the first line of the output, scrolled back to", 20000);
+  // The first notch loads the pane's scrollback and scrolls into it (it used to scroll
+  // before xterm had taken the loaded lines in, and so moved nothing).
+  // The number on the top row (NaN for anything else: the screen is blank for a moment while the lines load).
+  const topLine = async () => Number(/^scrolled-(\d+)$/.exec((await termRows())[0] ?? "")?.[1] ?? Number.NaN);
+  const top = await topLine();
+  await page.mouse.wheel(0, -NOTCH);
+  await waitFor(async () => (await topLine()) < top, "the first notch of the wheel to scroll");
+  // A notch is a few lines (xterm's step): turn on until the output's first line shows.
+  // A full CI run once timed out here turning one notch per look.
+  await waitFor(
+    async () => {
+      for (let i = 0; i < 40; i++) await page.mouse.wheel(0, -NOTCH);
+      return (await termRows()).includes("scrolled-1");
+    },
+    "the first line of the output, scrolled back to",
+    30000,
+  );
   await shots(page, "dashboard-terminal-scrollback");
   // Typing brings the live screen back.
   await page.keyboard.type("echo back-at-the-bottom");
