@@ -2,31 +2,18 @@
 // and name, from one listing of the project's sessions folder and one read of
 // each record. Every Tab is a process start, so this loads node:fs and the key
 // hash only: the store is found the way lib/store finds it (the main checkout
-// from `.git`, the key of its real path, SPEX_HOME checked to be the user's
-// own), without lib/store, node:path or the record reader, and it writes
+// by lib/git/main-root, the key of its real path, SPEX_HOME checked to be the
+// user's own), without lib/store, node:path or the record reader, and it writes
 // nothing. Whatever is not the plain case (SPEX_PROJECT_ROOT set, a store
 // still to adopt, an error) is left to lib/store:
 // lib/cli/complete-read.ts asks it then, so the answer is the same either way.
 import { constants, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { findCheckout, resolveLexically } from "../git/main-root";
 import { isSessionId } from "../store/ids";
 import { projectKey } from "../store/key-name";
 
 /** Where the sessions are: a folder, none at all (no usable SPEX_HOME), or `unsure` (ask lib/store). */
 export type SessionsLookup = { sessionsDir: string } | "none" | "unsure";
-
-/** path.resolve for an absolute base, as written: `.`, `..` and empty segments folded, no link followed. */
-export function resolveLexically(base: string, path: string): string {
-  const parts: string[] = [];
-  for (const segment of (path.startsWith("/") ? path : `${base}/${path}`).split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") parts.pop();
-    else parts.push(segment);
-  }
-  return `/${parts.join("/")}`;
-}
-
-const parentOf = (dir: string) => dir.slice(0, dir.lastIndexOf("/")) || "/";
-const under = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
 
 function realOrSelf(path: string, native = false): string {
   try {
@@ -36,44 +23,15 @@ function realOrSelf(path: string, native = false): string {
   }
 }
 
-/**
- * The main checkout the folder is in, as lib/git/main-root's findCheckout
- * answers it (the nearest `.git`; a linked worktree's gitdir and commondir
- * followed): null outside any checkout, undefined when unsure. `from` is real
- * (process.cwd() is: the kernel answers it).
- */
-export function mainRootFrom(from: string): string | null | undefined {
-  for (let dir = from; ; dir = parentOf(dir)) {
-    const dotGit = under(dir, ".git");
-    let text: string;
-    try {
-      const st = statSync(dotGit, { throwIfNoEntry: false });
-      if (st?.isDirectory()) return dir;
-      text = st ? readFileSync(dotGit, "utf8") : "";
-    } catch {
-      return undefined;
-    }
-    const written = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
-    if (written !== undefined) {
-      // A submodule's gitdir is written relative to its folder.
-      const gitDir = resolveLexically(dir, written);
-      let commonDir = gitDir;
-      try {
-        commonDir = realOrSelf(resolveLexically(gitDir, readFileSync(`${gitDir}/commondir`, "utf8").trim()));
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
-      }
-      // A submodule's gitdir has no commondir and lives under modules/: its folder is the root.
-      return commonDir.endsWith("/.git") ? parentOf(commonDir) : dir;
-    }
-    if (dir === "/") return null;
-  }
-}
-
 /** The store's sessions folder for the folder given, as lib/store's currentProject() finds it. */
 export function lookupSessions(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): SessionsLookup {
   if (env.SPEX_PROJECT_ROOT) return "unsure";
-  const root = mainRootFrom(cwd);
+  let root: string | undefined;
+  try {
+    root = findCheckout(cwd)?.mainRoot;
+  } catch {
+    return "unsure"; // a .git that cannot be read: lib/store says what is wrong
+  }
   if (!root) return "unsure"; // outside a checkout lib/store says so (and completion offers nothing)
   // lib/store's default is os.homedir()'s .spex, and homedir() is $HOME when that is set (node:os is not loaded for it).
   if (!env.SPEX_HOME && !env.HOME?.startsWith("/")) return "unsure";

@@ -1,9 +1,9 @@
 // Main-root resolution without spawning git: walk up to the nearest `.git`,
 // follow a linked worktree's gitdir to the common directory, and answer the
-// main checkout that owns it. Every caller (CLI, hooks, backend) uses this one
-// resolver so a project has one identity.
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+// main checkout that owns it. Every caller (CLI, hooks, backend, a Tab's
+// completion) uses this one resolver so a project has one identity. It loads
+// node:fs alone: a Tab is a process start, and pays for every module.
+import { readFileSync, realpathSync, statSync } from "node:fs";
 
 export interface CheckoutInfo {
   /** The top of the checkout that contains the folder (a linked worktree or the main checkout). */
@@ -16,6 +16,28 @@ export interface CheckoutInfo {
   gitDir: string;
 }
 
+/** path.resolve for an absolute base, as written: `.`, `..` and empty segments folded, no link followed. */
+export function resolveLexically(base: string, path: string): string {
+  const parts: string[] = [];
+  for (const segment of (path.startsWith("/") ? path : `${base}/${path}`).split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") parts.pop();
+    else parts.push(segment);
+  }
+  return `/${parts.join("/")}`;
+}
+
+const parentOf = (dir: string) => dir.slice(0, dir.lastIndexOf("/")) || "/";
+
+/** What stat says, or undefined for a path that is not there or cannot be looked at (existsSync's answer). */
+function statOrNone(p: string) {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 function realOrSelf(p: string): string {
   try {
     return realpathSync(p);
@@ -24,39 +46,23 @@ function realOrSelf(p: string): string {
   }
 }
 
-function readGitFile(dotGit: string): string | undefined {
-  const text = readFileSync(dotGit, "utf8");
-  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-  if (!m) return undefined;
-  return isAbsolute(m[1]!) ? m[1]! : resolve(dirname(dotGit), m[1]!);
-}
-
-/** The checkout containing `from`, or undefined outside any git checkout. */
+/** The checkout containing `from`, or undefined outside any git checkout. Throws when a `.git` cannot be read. */
 export function findCheckout(from: string): CheckoutInfo | undefined {
-  let dir = realOrSelf(resolve(from));
-  for (;;) {
-    const dotGit = join(dir, ".git");
-    if (existsSync(dotGit)) {
-      const st = statSync(dotGit);
-      if (st.isDirectory()) {
-        return { top: dir, mainRoot: dir, commonDir: dotGit, gitDir: dotGit };
-      }
-      const gitDir = readGitFile(dotGit);
-      if (gitDir) {
-        let commonDir = gitDir;
-        const commonFile = join(gitDir, "commondir");
-        if (existsSync(commonFile)) {
-          const rel = readFileSync(commonFile, "utf8").trim();
-          commonDir = realOrSelf(isAbsolute(rel) ? rel : resolve(gitDir, rel));
-        }
-        // A submodule's gitdir has no commondir and lives under modules/: treat its folder as the root.
-        const mainRoot = commonDir.endsWith("/.git") ? dirname(commonDir) : dir;
-        return { top: dir, mainRoot, commonDir, gitDir };
-      }
+  for (let dir = realOrSelf(resolveLexically(process.cwd(), from)); ; dir = parentOf(dir)) {
+    const dotGit = dir === "/" ? "/.git" : `${dir}/.git`;
+    const st = statOrNone(dotGit);
+    if (st?.isDirectory()) return { top: dir, mainRoot: dir, commonDir: dotGit, gitDir: dotGit };
+    // A submodule's gitdir is written relative to its folder.
+    const written = st?.isFile() && /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+    if (written) {
+      const gitDir = resolveLexically(dir, written);
+      let commonDir = gitDir;
+      if (statOrNone(`${gitDir}/commondir`)) commonDir = realOrSelf(resolveLexically(gitDir, readFileSync(`${gitDir}/commondir`, "utf8").trim()));
+      // A submodule's gitdir has no commondir and lives under modules/: treat its folder as the root.
+      const mainRoot = commonDir.endsWith("/.git") ? parentOf(commonDir) : dir;
+      return { top: dir, mainRoot, commonDir, gitDir };
     }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
+    if (dir === "/") return undefined;
   }
 }
 

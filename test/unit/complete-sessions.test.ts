@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
-import { lookupSessions, mainRootFrom, resolveLexically, sessionWords } from "../../lib/cli/complete-sessions";
+import { lookupSessions, sessionWords } from "../../lib/cli/complete-sessions";
 import { currentProject, projectStore } from "../../lib/store";
-import { resolveMainRoot } from "../../lib/git/main-root";
+import { resolveLexically, resolveMainRoot } from "../../lib/git/main-root";
 import { seedRecord } from "../support/records";
 import { type Sandbox, sandbox } from "../support/sandbox";
 
@@ -32,6 +32,13 @@ function storeSessionsDir(cwd: string): string {
   return currentProject(cwd).sessionsDir;
 }
 
+/** git's own answer: the folder of the common git directory, or a submodule's top. */
+function gitMainRoot(from: string): string {
+  const ask = (...args: string[]) => spawnSync("git", ["-C", from, "rev-parse", ...args], { env: sb.env, encoding: "utf8" }).stdout.trim();
+  const common = ask("--path-format=absolute", "--git-common-dir");
+  return common.endsWith("/.git") ? common.slice(0, -5) : ask("--show-toplevel");
+}
+
 function worktree(): string {
   const path = join(sb.dir, "wt-one");
   sb.git(["worktree", "add", "-q", "-b", "one", path]);
@@ -50,19 +57,18 @@ test("path folding matches path.resolve for absolute bases", () => {
   for (const [base, path] of cases) expect(resolveLexically(base, path)).toBe(resolve(base, path));
 });
 
-describe("the main checkout, as lib/git/main-root finds it", () => {
+describe("the main checkout, as lib/git/main-root finds it for lib/store and completion alike", () => {
   test("from the root, a subfolder, a linked worktree and its subfolder", () => {
     const sub = join(sb.repo, "src", "deep");
     mkdirSync(sub, { recursive: true });
     const wt = worktree();
     mkdirSync(join(wt, "pkg"));
-    for (const from of [sb.repo, sub, wt, join(wt, "pkg")]) expect({ from, root: mainRootFrom(from) }).toEqual({ from, root: resolveMainRoot(from)! });
+    for (const from of [sb.repo, sub, wt, join(wt, "pkg")]) expect({ from, root: resolveMainRoot(from) }).toEqual({ from, root: gitMainRoot(from) });
   });
 
   test("outside any checkout: none", () => {
     const elsewhere = join(sb.dir, "plain");
     mkdirSync(elsewhere);
-    expect(mainRootFrom(elsewhere)).toBeNull();
     expect(resolveMainRoot(elsewhere)).toBeUndefined();
   });
 
@@ -72,20 +78,24 @@ describe("the main checkout, as lib/git/main-root finds it", () => {
     const link = join(sb.dir, "repo-link");
     symlinkSync(sb.repo, link);
     writeFileSync(join(wt, ".git"), `gitdir: ${link}/.git/worktrees/wt-one\n`);
-    expect(mainRootFrom(wt)).toBe(resolveMainRoot(wt)!);
-    expect(mainRootFrom(wt)).toBe(sb.repo);
+    expect(resolveMainRoot(wt)).toBe(sb.repo);
   });
 
   test("a .git file with a relative gitdir, or with no gitdir line (the search goes on above it)", () => {
     const wt = worktree();
     writeFileSync(join(wt, ".git"), "gitdir: ../repo/.git/worktrees/wt-one\n");
-    expect(mainRootFrom(wt)).toBe(resolveMainRoot(wt)!);
-    expect(mainRootFrom(wt)).toBe(sb.repo);
+    expect(resolveMainRoot(wt)).toBe(sb.repo);
     const nested = join(sb.repo, "nested");
     mkdirSync(nested);
     writeFileSync(join(nested, ".git"), "not a gitdir\n");
-    expect(mainRootFrom(nested)).toBe(resolveMainRoot(nested)!);
-    expect(mainRootFrom(nested)).toBe(sb.repo);
+    expect(resolveMainRoot(nested)).toBe(sb.repo);
+  });
+
+  test("a fifo planted as a .git is passed over, not read (the read would never end)", () => {
+    const nested = join(sb.repo, "planted");
+    mkdirSync(nested);
+    expect(spawnSync("mkfifo", [join(nested, ".git")]).status).toBe(0);
+    expect(resolveMainRoot(nested)).toBe(sb.repo);
   });
 
   test("a submodule's folder is its own root", () => {
@@ -101,7 +111,8 @@ describe("the main checkout, as lib/git/main-root finds it", () => {
     git(["commit", "-q", "-m", "x"], lib);
     git(["submodule", "add", "-q", lib, "vendor/lib"], sb.repo);
     const inside = join(sb.repo, "vendor", "lib");
-    expect(mainRootFrom(inside)).toBe(resolveMainRoot(inside)!);
+    expect(resolveMainRoot(inside)).toBe(gitMainRoot(inside));
+    expect(resolveMainRoot(inside)).toBe(inside);
   });
 });
 
