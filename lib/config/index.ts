@@ -3,7 +3,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
-import { HARNESS_NAMES, type HarnessName, isHarnessName } from "../harness";
+// The names alone: the adapters (and what they load) are for a launch, not for reading the config.
+import { HARNESS_NAMES, type HarnessName, isHarnessName } from "../harness/types";
 
 export interface LauncherConfig {
   harness: HarnessName;

@@ -11,7 +11,9 @@ import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
 import { readSession } from "../record";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 import { tmuxSync } from "../tmux";
-import { createStillRunning, undoBranch, undoWorktree } from "./undo";
+
+/** The undo steps load git: only a create that fails, or a listing that finds one abandoned, needs them. */
+const undoSteps = () => import(/* webpackMode: "eager" */ "./undo");
 
 /** What a create made, by the step that made it. */
 export interface MadeByCreate {
@@ -125,6 +127,7 @@ function killMadeTmux(t: NonNullable<MadeByCreate["tmux"]>): boolean {
  * tolerates what is already gone; the receipt goes only when every step did.
  */
 export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<string[]> {
+  const { undoBranch, undoWorktree } = await undoSteps();
   const undone: string[] = [];
   const failed: string[] = [];
   const step = async (what: string, fn: () => Promise<boolean | void> | boolean | void) => {
@@ -248,7 +251,7 @@ export async function recoverAbandonedCreates(store: ProjectStore): Promise<Reco
     if (!r.owner || ownerAlive(r.owner)) continue;
     // A step the dead create began may still be running (git is its child, not killed with it): settled once it ends.
     const unsettled = (r.begun?.worktree && !r.made?.worktree) || (r.begun?.branch && !r.made?.branch);
-    if (unsettled && createStillRunning(r.id, r.createdAt, r.begun?.worktree?.path)) continue;
+    if (unsettled && (await undoSteps()).createStillRunning(r.id, r.createdAt, r.begun?.worktree?.path)) continue;
     try {
       const reading = readSession(store, r.id);
       if (reading.kind !== "absent") {

@@ -1,7 +1,7 @@
 // Synchronous git for steps that run under a record lock (merge, diff): one
 // spawnSync each, never a hook's GIT_DIR/GIT_INDEX_FILE (gitEnv), and an extra
 // environment only where the caller means it (a private index file).
-import { spawnSync } from "node:child_process";
+import { childProcess } from "../proc/child-process";
 import { SpexError } from "../errors";
 import { gitEnv } from "./ops";
 
@@ -17,7 +17,7 @@ export interface GitRunOptions {
 }
 
 export function gitSync(cwd: string, args: string[], opts: GitRunOptions = {}): GitRun {
-  const r = spawnSync("git", args, { cwd, env: gitEnv(opts.env), input: opts.input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const r = childProcess().spawnSync("git", args, { cwd, env: gitEnv(opts.env), input: opts.input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (r.error) throw r.error;
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }

@@ -4,7 +4,7 @@ import { codex } from "./codex";
 import { gemini } from "./gemini";
 import { shell } from "./shell";
 import { checkSpawnOptions } from "./spawn";
-import { type HarnessAdapter, type HarnessName, type SpawnOptions, HARNESS_NAMES } from "./types";
+import { type HarnessAdapter, type HarnessName, type SpawnOptions, HARNESS_NAMES, isHarnessName } from "./types";
 
 export * from "./types";
 export { HOOK_MARKER, mergeHookSettings } from "./hook-config";
@@ -14,9 +14,6 @@ export { codexConfigFile, codexProjectTrust, recordCodexTrust } from "./codex-co
 
 const ADAPTERS: Record<HarnessName, HarnessAdapter> = { claude, codex, gemini, shell };
 
-export function isHarnessName(name: string): name is HarnessName {
-  return (HARNESS_NAMES as readonly string[]).includes(name);
-}
 
 export function harnessAdapter(name: string): HarnessAdapter {
   if (!isHarnessName(name)) {

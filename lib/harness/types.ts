@@ -4,6 +4,10 @@
 export const HARNESS_NAMES = ["claude", "codex", "gemini", "shell"] as const;
 export type HarnessName = (typeof HARNESS_NAMES)[number];
 
+export function isHarnessName(name: string): name is HarnessName {
+  return (HARNESS_NAMES as readonly string[]).includes(name);
+}
+
 /**
  * Canonical hook actions. Each harness maps its own event names onto these;
  * the hook script and `spex internal hook` speak only these.

@@ -3,11 +3,12 @@
 import { readSession } from "../record";
 import { type ListRow, listRows } from "../sessions/rows";
 import type { ProjectStore } from "../store";
-import { settleFence } from "./settle";
 
 /** Settle the given fenced sessions; returns the ids that were settled (here or by a racing reader). */
 export async function recoverStaleFences(store: ProjectStore, ids: string[], now = Date.now()): Promise<string[]> {
   const settled: string[] = [];
+  // Loaded here: settling brings the launch machinery, and most listings have nothing to settle.
+  const { settleFence } = await import(/* webpackMode: "eager" */ "./settle");
   for (const id of ids) {
     if (await settleFence(store, id, now)) settled.push(id);
     else if (!fenced(store, id)) settled.push(id); // a reader running beside this one settled it between our reads

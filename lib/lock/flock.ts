@@ -6,7 +6,7 @@
 //   us; the lock belongs to the open file, which stays ours after it exits.
 // All three are flock locks on the same file, so they exclude each other, and
 // each is released when our descriptor closes or this process dies.
-import { spawnSync } from "node:child_process";
+import { childProcess } from "../proc/child-process";
 import { closeSync, constants, openSync } from "node:fs";
 import { SpexError, errnoCode } from "../errors";
 import { type LibC, libc } from "./libc";
@@ -70,7 +70,7 @@ const BUSY = 75;
 
 const commandFlock: TryFlock = (file) => {
   const fd = openGuardFile(file);
-  const r = spawnSync("flock", ["-x", "-n", "-E", String(BUSY), "3"], { stdio: ["ignore", "ignore", "pipe", fd] });
+  const r = childProcess().spawnSync("flock", ["-x", "-n", "-E", String(BUSY), "3"], { stdio: ["ignore", "ignore", "pipe", fd] });
   if (r.status === 0) return fd;
   closeSync(fd);
   if (r.status === BUSY) return undefined;

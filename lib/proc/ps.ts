@@ -4,7 +4,7 @@
 // prints, read in the C locale and UTC so every reader gets the same text.
 // A start that is ticks since boot cannot be checked here (no boot id to pair
 // it with): the caller treats it as unknown, never as another process.
-import { spawnSync } from "node:child_process";
+import { childProcess } from "./child-process";
 import { readFileSync } from "node:fs";
 import { SpexError, errnoCode } from "../errors";
 import { type ProcBackend, type ProcInfo } from "./backend";
@@ -16,7 +16,7 @@ let psEnv: NodeJS.ProcessEnv | undefined;
 /** stdout of a `ps` or `sysctl` run; "" when it names nothing. Failing to run it at all is an error, never "no process". */
 function run(cmd: string, args: string[]): string {
   psEnv ??= { ...process.env, LC_ALL: "C", TZ: "UTC0" };
-  const r = spawnSync(cmd, args, { env: psEnv, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const r = childProcess().spawnSync(cmd, args, { env: psEnv, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   if (r.error) {
     throw new SpexError("proc_unavailable", `cannot read the process table: \`${cmd}\` could not be run (${errnoCode(r.error) ?? r.error.message})`, {
       hint: "install ps (procps on Linux), or on Linux unset SPEX_PROC so /proc is read instead",

@@ -3,7 +3,7 @@
 // session's processes are killed when it ends) and the user's Linger (the
 // user's own service manager, and everything started in it, outlives the last
 // logout). Read with `loginctl`; a machine without it answers nothing.
-import { spawnSync } from "node:child_process";
+import { childProcess } from "../proc/child-process";
 
 export interface LogindFacts {
   killUserProcesses: boolean;
@@ -30,7 +30,7 @@ export function parseLogind(manager: string, user: string): LogindFacts | undefi
 
 function loginctl(args: string[]): string | undefined {
   try {
-    const r = spawnSync("loginctl", args, { encoding: "utf8", timeout: 3000, env: { ...process.env, SYSTEMD_PAGER: "", SYSTEMD_COLORS: "0" } });
+    const r = childProcess().spawnSync("loginctl", args, { encoding: "utf8", timeout: 3000, env: { ...process.env, SYSTEMD_PAGER: "", SYSTEMD_COLORS: "0" } });
     return r.status === 0 ? r.stdout : undefined;
   } catch {
     return undefined;

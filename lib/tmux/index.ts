@@ -1,6 +1,5 @@
 // The tmux driver: every tmux call spex makes goes through here, so sockets,
 // config and batching are decided once.
-import type * as ChildProcess from "node:child_process";
 import { SpexError } from "../errors";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 
@@ -10,6 +9,7 @@ import { randomHex } from "../hash";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { planServerStart, serverStartFacts } from "../survive/server-plan";
+import { childProcess } from "../proc/child-process";
 export { formatLiteral, tmuxFolder, tmuxWord };
 
 /** The socket name of the user's own tmux server: where plain `tmux` (outside tmux) goes. */
@@ -73,11 +73,9 @@ function tmuxSpawnError(e: Error): Error {
   });
 }
 
-// node:child_process is loaded on first use, and only under Node: in the
-// binary Bun's own spawnSync runs tmux for a third of the CPU (live makes
-// several tmux calls per run, a hook one or two).
-let childProcess: typeof ChildProcess | undefined;
-const nodeChildProcess = () => (childProcess ??= require("node:child_process") as typeof ChildProcess);
+// node:child_process is loaded on first use (lib/proc/child-process), and only
+// under Node: in the binary Bun's own spawnSync runs tmux for a third of the
+// CPU (live makes several tmux calls per run, a hook one or two).
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
@@ -92,14 +90,14 @@ export function tmuxSync(socket: string, args: string[], input?: string | Buffer
     }
     return { code: r.exitCode ?? -1, stdout: r.stdout?.toString("utf8") ?? "", stderr: r.stderr?.toString("utf8") ?? "" };
   }
-  const r = nodeChildProcess().spawnSync("tmux", argv, { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: MAX_OUTPUT });
+  const r = childProcess().spawnSync("tmux", argv, { encoding: "utf8", env: tmuxEnv(), input, maxBuffer: MAX_OUTPUT });
   if (r.error) throw tmuxSpawnError(r.error);
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
 export function tmuxAsync(socket: string, args: string[], input?: string | Buffer): Promise<TmuxResult> {
   return new Promise((resolve, reject) => {
-    const child = nodeChildProcess().spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = childProcess().spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -162,7 +160,7 @@ export function tmuxStart(socket: string, args: string[]): TmuxResult {
   const plan = planServerStart(serverStartFacts(), socket, randomHex(3));
   if (plan.prefix.length === 0) return tmuxSync(socket, args);
   const [program, ...rest] = plan.prefix;
-  const r = nodeChildProcess().spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
+  const r = childProcess().spawnSync(program!, [...rest, "tmux", ...baseArgs(socket), ...args], { encoding: "utf8", env: tmuxEnv(), maxBuffer: 64 * 1024 * 1024 });
   if (!r.error && r.status === 0) return { code: 0, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
   // tmux made nothing (no server runs): the wrapper failed, or tmux refused before starting one.
   if (serverRunning(socket) === false) return tmuxSync(socket, args);

@@ -1,0 +1,82 @@
+// What a verb loads before it runs: the modules its command file reaches by
+// static imports (a dynamic import, or a require inside a function, loads when
+// it is reached, not at start). Listing sessions is the verb people run most
+// and the board, the dashboard and MCP call its code: it must not load the
+// machinery for launching, git, the harness adapters or child processes,
+// which a listing needs only when a queued session is waiting or a create was
+// abandoned. A static import of any of them would bring back ~18 ms of start
+// (bench: `ls --json` with no sessions 77 → 59 ms wall when they went lazy).
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = join(__dirname, "..", "..");
+const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
+
+function resolveImport(from: string, spec: string): string {
+  if (!spec.startsWith(".")) return spec;
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) if (existsSync(candidate)) return candidate;
+  return base;
+}
+
+/** Every module reached from `entry` by static imports, each with the chain that reached it. */
+function loadedAtStart(entry: string): Map<string, string[]> {
+  const reached = new Map<string, string[]>();
+  const queue: [string, string[]][] = [[join(ROOT, entry), []]];
+  while (queue.length > 0) {
+    const [file, chain] = queue.shift()!;
+    if (reached.has(file)) continue;
+    const path = [...chain, file.startsWith(ROOT) ? relative(ROOT, file) : file];
+    reached.set(file, path);
+    if (!file.startsWith("/") || !existsSync(file)) continue; // a builtin or a package
+    if (!/\.tsx?$/.test(file)) continue;
+    for (const imported of transpilers[file.endsWith(".tsx") ? "tsx" : "ts"].scanImports(readFileSync(file, "utf8"))) {
+      if (imported.kind !== "import-statement") continue;
+      const target = resolveImport(file, imported.path);
+      if (!reached.has(target)) queue.push([target, path]);
+    }
+  }
+  return reached;
+}
+
+/** Modules a listing must not load at start, by what they bring. */
+const HEAVY = [
+  "node:child_process",
+  "node:net",
+  "simple-git",
+  "lib/launch/index.ts",
+  "lib/launch/settle.ts",
+  "lib/launch/self.ts",
+  "lib/create/undo.ts",
+  "lib/git/index.ts",
+  "lib/harness/index.ts",
+  "lib/generated/assets.ts",
+  "lib/workspace/index.ts",
+  "lib/comms/first-command.ts",
+];
+
+function heavyReached(entry: string): string[] {
+  const reached = loadedAtStart(entry);
+  return HEAVY.flatMap((name) => {
+    const key = name.startsWith("lib/") ? join(ROOT, name) : name;
+    const chain = reached.get(key);
+    return chain ? [chain.join(" <- ")] : [];
+  });
+}
+
+test("the walk sees what a verb does load (the launch machinery, from session new)", () => {
+  // Without this, a walk that found nothing would pass every test below.
+  const reached = heavyReached("cmd/session/new.ts");
+  expect(reached.some((c) => c.endsWith("lib/launch/index.ts"))).toBe(true);
+  expect(reached.some((c) => c.endsWith("lib/harness/index.ts"))).toBe(true);
+});
+
+test("session ls loads no launch, git, harness or child-process code at start", () => {
+  expect(heavyReached("cmd/session/ls.ts")).toEqual([]);
+});
+
+test("the listing behind the board, the dashboard and MCP loads none of it either", () => {
+  expect(heavyReached("lib/verbs/list.ts")).toEqual([]);
+  expect(heavyReached("lib/sessions/rows.ts")).toEqual([]);
+});
