@@ -29,6 +29,19 @@ export interface WorkspaceLaunch {
 /** The argument the script gets when it runs again inside the sandbox (an argument: nothing inherits it). */
 const IN_SANDBOX = "--in-sandbox";
 
+/**
+ * bwrap's --die-with-parent ends the agent itself when the sandbox goes, not
+ * what the agent started: Gemini runs its UI in a child of its own, which was
+ * seen outliving its pane (closed by tmux, then its folders removed) and
+ * spinning a core until killed by hand. This watcher, started before the
+ * script becomes bwrap, stays in the pane's process group (tmux gives each
+ * pane its own) until that pid is gone; then, as a stop does, it asks what is
+ * left of the group to end (TERM: a CLI may be saving its conversation), and
+ * kills it after a grace, itself last.
+ */
+const SANDBOX_WATCHER =
+  "( trap '' HUP INT TERM; tail --pid=$$ -f /dev/null 2>/dev/null || while kill -0 $$ 2>/dev/null; do sleep 1; done; kill -TERM 0; sleep 3; kill -KILL 0 ) </dev/null >/dev/null 2>&1 &";
+
 function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mode: Exclude<SandboxMode, "">, bin: string): string {
   const userHome = process.env.HOME || homedir();
   // What is bound must be there: spex's home locks, the agent's config folders (a file such as ~/.claude.json only if it is).
@@ -62,7 +75,7 @@ export async function workspaceLaunch(store: ProjectStore, id: string, record: S
   // is the project's own (trusted config): it runs outside the sandbox, like the launcher command line.
   const setupLine = '"$SPEX_BIN" internal setup || exit $?';
   const lines = sandbox
-    ? [`if [ "\${1:-}" != ${IN_SANDBOX} ]; then`, ...(setup ? [`  ${setupLine}`] : []), `  ${sandboxExec(store, id, record, sandbox, opts.bin)}`, "fi"]
+    ? [`if [ "\${1:-}" != ${IN_SANDBOX} ]; then`, ...(setup ? [`  ${setupLine}`] : []), `  ${SANDBOX_WATCHER}`, `  ${sandboxExec(store, id, record, sandbox, opts.bin)}`, "fi"]
     : setup
       ? [setupLine]
       : [];
