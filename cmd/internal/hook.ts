@@ -2,7 +2,7 @@ import { Command, Option } from "clipanion";
 import * as t from "typanion";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { HOOK_ACTIONS } from "../../lib/harness";
+import { HOOK_ACTIONS } from "../../lib/harness/types";
 import { readPayload } from "../../lib/hooks/payload";
 import { handleHookEvent } from "../../lib/hooks/handle";
 import { currentProject, sessionIdFromEnv, spexHome } from "../../lib/store";

@@ -5,7 +5,7 @@
 // under a lock of its own and runs the sinks; failures go to notify.log.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSelfDetached } from "../launch/self";
+import { spawnSelfDetached } from "../launch/spawn-self";
 import { withLock } from "../lock";
 import { readJsonState } from "../record";
 import { writeStoreFile } from "../nofollow";

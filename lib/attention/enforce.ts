@@ -7,7 +7,7 @@
 // ones). The flags that make these once-only live in budget.json, changed
 // under the owner's budget lock; the process that changed them acts.
 import { join } from "node:path";
-import { spawnSelfDetached } from "../launch/self";
+import { spawnSelfDetached } from "../launch/spawn-self";
 import { withLock } from "../lock";
 import { type SessionRecord, publicRecord, readSession, updateRecord } from "../record";
 import { readAll } from "../sessions/rows";

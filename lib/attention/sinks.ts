@@ -3,7 +3,7 @@
 // POST; "desktop" is notify-send (Linux) or osascript (macOS); "tmux" shows
 // it on every client of the user's own tmux server and rings its bell.
 // Each resolves with what happened or throws why it failed.
-import { spawn } from "node:child_process";
+import { childProcess } from "../proc/child-process";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { tmuxSync } from "../tmux";
 import type { NotifySink } from "./config";
@@ -17,7 +17,7 @@ export type SinkOutcome = { delivered: true } | { delivered: false; why: string 
 
 function run(argv: string[], input: string, env: NodeJS.ProcessEnv, cwd: string | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "ignore", "pipe"], env, cwd });
+    const child = childProcess().spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "ignore", "pipe"], env, cwd });
     let stderr = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");

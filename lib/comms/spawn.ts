@@ -2,7 +2,7 @@
 // commit state changes; they must not wait for a paste into the very pane
 // that is running them, so the handover runs in `spex session deliver`.
 import { withoutFaults } from "../faults";
-import { spawnSelfDetached } from "../launch/self";
+import { spawnSelfDetached } from "../launch/spawn-self";
 import type { ProjectStore } from "../store";
 
 /** Start a detached `spex session deliver <id>`; false when no spex executable is known. */

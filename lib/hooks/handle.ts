@@ -10,7 +10,7 @@ import { type HookOwnership, descendsFrom, hookOwnership, payloadNativeId, recor
 import { SpexError } from "../errors";
 import { readSession } from "../record";
 import { sessionPaths } from "../store";
-import { probeRecordedLeaf, recordedLeaf } from "../teardown";
+import { probe as probeRecordedLeaf, recordedLeaf } from "../teardown/leaf";
 import { runAfterTurn } from "../teardown/after-turn";
 import { drainDeliveries } from "../comms/deliver";
 import { queueMayWait, scheduleLaunchDrain } from "../launch/queue-marker";

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { writeFileNoFollow } from "../nofollow";
 import type { ProjectStore } from "../store";
 import { withoutFaults } from "../faults";
+import { spawnSelfDetached } from "./spawn-self";
 
 export function queueMarker(store: ProjectStore): string {
   return join(store.dir, "launch-queue.pending");
@@ -39,7 +40,5 @@ export function keepQueueMarker(store: ProjectStore): void {
 export async function scheduleLaunchDrain(store: ProjectStore): Promise<boolean> {
   if (!queueMayWait(store)) return false;
   const env = withoutFaults({ ...process.env, SPEX_HOME: store.home, SPEX_PROJECT_ROOT: store.root });
-  // Loaded here: spawning spex again brings the binary's assets, and most callers find no marker.
-  const { spawnSelfDetached } = await import(/* webpackMode: "eager" */ "./self");
   return spawnSelfDetached(["internal", "launch-queue"], env);
 }

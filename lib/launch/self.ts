@@ -2,38 +2,14 @@
 // installed hook scripts live. Inside a compiled binary process.argv[1] is a
 // virtual path, so the executable itself is the command.
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ASSETS } from "../generated/assets";
 import { spexHome } from "../store";
 import { sha256Hex } from "../hash";
 
-/**
- * The argv that re-runs this very spex, or undefined when this process is not
- * spex (a unit test importing lib code must not spawn itself).
- */
-export function selfCommand(): string[] | undefined {
-  if (process.env.SPEX_SELF_BIN) return [process.env.SPEX_SELF_BIN];
-  const script = process.argv[1] ?? "";
-  if (script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/")) return [process.execPath];
-  if (/spex[^/]*\.c?js$/.test(script) || /cmd\/main\.ts$/.test(script)) return [process.execPath, script];
-  if (process.env.SPEX_BIN) return [process.env.SPEX_BIN];
-  return undefined;
-}
+import { selfCommand } from "./spawn-self";
 
-/** Start `spex <args>` detached in its own session (out of reach of a pane's hangup); false when spex cannot be found. */
-export function spawnSelfDetached(args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
-  const cmd = selfCommand();
-  if (!cmd) return Promise.resolve(false);
-  const child = spawn(cmd[0]!, [...cmd.slice(1), ...args], { detached: true, stdio: "ignore", env });
-  return new Promise((resolve) => {
-    child.once("spawn", () => {
-      child.unref();
-      resolve(true);
-    });
-    child.once("error", () => resolve(false));
-  });
-}
+export { selfCommand, spawnSelfDetached } from "./spawn-self";
 
 /** Write a file once under a content-addressed name, atomically. */
 function installOnce(path: string, text: string, mode: number): string {

@@ -3,7 +3,7 @@
 // spex running there keeps its old file; skipped when the same build is there.
 import { closeSync, openSync, statSync } from "node:fs";
 import { SpexError } from "../errors";
-import { selfCommand } from "../launch/self";
+import { selfCommand } from "../launch/spawn-self";
 import type { Machine } from "./list";
 import { type MachineFacts, localPlatform, probeMachine, sameVersion, samePlatform, thisVersion } from "./probe";
 import { oneLineOf, runSsh } from "./ssh";

@@ -2,11 +2,13 @@
 // once its current turn ends. `done --then` stores the request in the record;
 // the Stop hook calls runAfterTurn after recording idle, and the work runs in
 // a detached process so the hook returns and the agent can end its turn.
-import { spawnSelfDetached } from "../launch/self";
+//
+// The Stop hook calls runAfterTurn on every turn's end and almost always finds
+// nothing pending: spawning, archiving and stopping are loaded only for a
+// request (they bring the launch machinery and git).
+import { spawnSelfDetached } from "../launch/spawn-self";
 import { type AfterTurn, type RecordChange, readSession, updateRecord } from "../record";
 import type { ProjectStore } from "../store";
-import { archiveSession } from "./archive";
-import { stopSession } from "./stop";
 
 export async function requestAfterTurn(store: ProjectStore, id: string, then: AfterTurn): Promise<RecordChange | undefined> {
   return updateRecord(store, id, (r) => (r.after_turn === then ? undefined : { ...r, after_turn: then }), {
@@ -34,9 +36,11 @@ export async function runAfterTurn(store: ProjectStore, id: string, opts: { deta
   }
   // The verbs read the record again: a --cancel that landed meanwhile wins.
   if (reading.record.after_turn === "archive") {
+    const { archiveSession } = await import(/* webpackMode: "eager" */ "./archive");
     const r = await archiveSession(store, id, { onlyIfRequested: true });
     return r.changed ? "archived" : "none";
   }
+  const { stopSession } = await import(/* webpackMode: "eager" */ "./stop");
   const r = await stopSession(store, id, { onlyIfRequested: "stop" });
   return r.skipped ? "none" : "stopped";
 }
