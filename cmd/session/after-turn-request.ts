@@ -6,7 +6,7 @@ import { SpexError } from "../../lib/errors";
 import type { AfterTurn, Proposal } from "../../lib/record";
 import { declareState, resolveOwnSession } from "../../lib/sessions";
 import { currentProject } from "../../lib/store";
-import { requestAfterTurn } from "../../lib/teardown";
+import { requestAfterTurn } from "../../lib/teardown/after-turn";
 import type { DeclareCommand } from "./declare";
 
 export interface AfterTurnFlags {

@@ -1,7 +1,6 @@
 // `spex session show` as a function: one session's detail (full record, full
 // prompt, its screen now or the last one saved), as the CLI prints it with --json and the MCP tool
 // session_show answers it.
-import { settleFence } from "../launch/settle";
 import { publicRecord, readSession } from "../record";
 import { refreshUsage } from "../attention/usage";
 import { type BudgetView, budgetView } from "../attention/enforce";
@@ -26,6 +25,8 @@ export async function showSession(store: ProjectStore, selector: string): Promis
   // A launch whose launcher died shows as what it became, not as starting for good.
   if (reading.kind === "ok" && reading.pending) {
     // Read again whoever settled it: this reader, or one running beside it since the read above.
+    // Settling is loaded only then: it brings the launch machinery.
+    const { settleFence } = await import(/* webpackMode: "eager" */ "../launch/settle");
     await settleFence(store, reading.id);
     reading = readSession(store, reading.id) as typeof reading;
   }

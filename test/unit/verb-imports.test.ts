@@ -88,3 +88,7 @@ test("an agent hook that changes the record loads no launch, git or child-proces
   // message asks the harness adapter how long a pane must be quiet, so the adapters stay.
   expect(heavyReached("cmd/internal/hook.ts", ["lib/harness/index.ts"])).toEqual([]);
 });
+
+test("what an agent runs to declare its state (done, park, ask), and session show, load none of it", () => {
+  for (const verb of ["done", "park", "ask", "show"]) expect({ verb, reached: heavyReached(`cmd/session/${verb}.ts`) }).toEqual({ verb, reached: [] });
+});
