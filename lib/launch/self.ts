@@ -9,8 +9,6 @@ import { sha256Hex } from "../hash";
 
 import { selfCommand } from "./spawn-self";
 
-export { selfCommand, spawnSelfDetached } from "./spawn-self";
-
 /** Write a file once under a content-addressed name, atomically. */
 function installOnce(path: string, text: string, mode: number): string {
   if (!existsSync(path)) {

@@ -73,9 +73,10 @@ function tmuxSpawnError(e: Error): Error {
   });
 }
 
-// node:child_process is loaded on first use (lib/proc/child-process), and only
-// under Node: in the binary Bun's own spawnSync runs tmux for a third of the
-// CPU (live makes several tmux calls per run, a hook one or two).
+// A synchronous tmux call uses Bun's own spawnSync in the binary (a third of
+// the CPU of node:child_process's: live makes several tmux calls per run, a
+// hook one or two); Node, and every asynchronous call, load node:child_process
+// on first use (lib/proc/child-process).
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
