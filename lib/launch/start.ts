@@ -237,9 +237,17 @@ function readRecordOk(store: ProjectStore, id: string): SessionRecord {
   return r.record;
 }
 
-function paneDead(socket: string, name: string): boolean {
+/**
+ * What tmux says of the launch's pane: `dead` (remain-on-exit kept it), `gone`
+ * (no such session, or no server), or undefined: alive, or an answer that is
+ * neither (a client that could not finish under load), which the next look
+ * asks again rather than failing a launch that may be fine.
+ */
+function paneEnded(socket: string, name: string): { how: "dead" | "gone"; said: string } | undefined {
   const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
-  return r.code !== 0 || r.stdout.trim() === "1";
+  if (r.code === 0) return r.stdout.split("\n").some((l) => l.trim() === "1") ? { how: "dead", said: "" } : undefined;
+  const said = r.stderr.trim();
+  return /can't find session|no server running|error connecting/.test(said) ? { how: "gone", said } : undefined;
 }
 
 /** Poll until the fence clears (success), the pane dies (failure, original restored), or time runs out. */
@@ -257,9 +265,10 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
         return { record: readRecordOk(store, id), ready: true };
       }
     }
-    if (paneDead(socket, name)) {
-      const screen = capturePane(socket, `${exactSession(name)}:`, 200)?.trimEnd() ?? "";
-      writeStoreFile(sessionPaths(store, id).lastScreen, screen + "\n");
+    const ended = paneEnded(socket, name);
+    if (ended) {
+      const screen = ended.how === "dead" ? (capturePane(socket, `${exactSession(name)}:`, 200)?.trimEnd() ?? "") : "";
+      if (ended.how === "dead") writeStoreFile(sessionPaths(store, id).lastScreen, screen + "\n");
       killSession(socket, name);
       // Read again: the setup runner marks its failure just before its pane ends.
       const after = readSession(store, id);
@@ -268,6 +277,12 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
       if (after.kind === "ok" && after.record.setup === "failed") throw setupFailedError(store, id, screen);
       // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.
       // An error is one line (DESIGN.md §4): the screen's lines are joined with " | "; details keep it whole.
+      if (ended.how === "gone") {
+        throw new SpexError("launch_failed", `the tmux session of session ${id.slice(0, 8)} ended before its agent was ready (tmux: ${ended.said})`, {
+          hint: "something outside this launch ended it (a kill-session or kill-server); `spex session resume` starts it again",
+          details: { tmuxSession: name, tmux: ended.said },
+        });
+      }
       const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).map((l) => l.trim()).join(" | ") || "(blank)";
       throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen: ${excerpt}`, {
         hint: "fix what the screen shows, then `spex session resume` (or close the session)",

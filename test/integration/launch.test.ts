@@ -85,6 +85,27 @@ describe("launching an agent", () => {
     expect(sb.tmux(["list-sessions"]).stdout.trim()).toBe("");
   });
 
+  test("a launch whose tmux session is ended from outside before readiness says so, not a blank last screen", async () => {
+    sb = sandbox();
+    // A claude launcher whose command never reports SessionStart: the launch waits on its readiness.
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { mute: { harness: "claude", command: "sh -c 'exec sleep 600'" } } }));
+    const pending = spexAsync(sb, ["session", "new", "--launcher", "mute", "--json", "waits"], { env: { SPEX_READY_TIMEOUT_MS: "60000" } });
+    const name = await waitFor(() => {
+      const names = sb.tmux(["list-sessions", "-F", "#{session_name}"]).stdout.trim();
+      return names === "" ? undefined : names;
+    }, "the launch's tmux session");
+    sb.tmux(["kill-session", "-t", `=${name}`]);
+    const r = await pending;
+    expect(r.code).toBe(1);
+    const error = JSON.parse(r.stdout).error;
+    expect(error.code).toBe("launch_failed");
+    expect(error.message).toContain("ended before its agent was ready");
+    // The last session gone takes its server with it: tmux says either.
+    expect(error.message).toMatch(/\(tmux: (can't find session|no server running)/);
+    expect(error.message).not.toContain("(blank)");
+    expect(error.rolledBack).toBe(true);
+  });
+
   test("the shell harness runs any command with the prompt as its last argument", async () => {
     sb = sandbox();
     const out = join(sb.dir, "shell-args.txt");

@@ -73,7 +73,14 @@ const alive = (pid: number) => {
 /** The machine goes down: every agent and the tmux server killed (no hook runs), then it comes back with another boot id. */
 async function restart(s: Sandbox, ids: string[]): Promise<void> {
   const pids = ids.map((id) => Number(storedRecord(s.home, id).agent_pid));
-  for (const pid of pids) process.kill(pid, "SIGKILL");
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch (e) {
+      // An agent already gone (a loaded machine outlasting its sleep) is down as well.
+      if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e;
+    }
+  }
   s.tmux(["kill-server"]);
   await waitFor(() => pids.every((p) => !alive(p)), "every agent gone", 30000);
 }
