@@ -70,13 +70,28 @@ spex_shell_report() {
       spex_shell_report rest "$2"
       return 0 ;;
     rest)
-      spex_shell_report start "$2"
-      spex_shell_report stop "$2"
+      # start, then stop, from one read of the record while neither changes it (the
+      # plain-command watcher asks this at every quiet look); read again after a report.
+      if _spex_read_record; then
+        if ! _spex_settled start; then
+          _spex_shell_hook start "$2"
+          _spex_read_record || { _spex_shell_forget; return 0; }
+        fi
+        _spex_settled stop || _spex_shell_hook stop "$2"
+      fi
+      _spex_shell_forget
       return 0 ;;
   esac
-  if _spex_read_record && ! _spex_settled "$1"; then
-    "$SPEX_BIN" internal hook shell "$1" "$2" </dev/null >/dev/null 2>&1 || :
-  fi
-  unset _spex_line _spex_status _spex_proposal_empty _spex_note_empty _spex_stopped _spex_fenced _spex_after_empty _spex_declared_empty
+  if _spex_read_record && ! _spex_settled "$1"; then _spex_shell_hook "$1" "$2"; fi
+  _spex_shell_forget
   return 0
+}
+
+# Run the one writer for ACTION EVENT (only when the record would change).
+_spex_shell_hook() {
+  "$SPEX_BIN" internal hook shell "$1" "$2" </dev/null >/dev/null 2>&1 || :
+}
+
+_spex_shell_forget() {
+  unset _spex_line _spex_status _spex_proposal_empty _spex_note_empty _spex_stopped _spex_fenced _spex_after_empty _spex_declared_empty
 }

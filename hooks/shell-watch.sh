@@ -15,6 +15,12 @@ set -u
 pid=${1:-}
 [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || exit 0
 tick=${SPEX_SHELL_WATCH_TICK:-0.3}
+# After this many quiet looks with nothing to report (about 15 s), look once a
+# second: each look costs a `sleep` process and a read of the record, and a
+# fleet of commands at rest would otherwise keep a core busy. Anything seen
+# (work, a message handed over) brings the quick looks back.
+calm_after=${SPEX_SHELL_WATCH_CALM_AFTER:-50}
+calm_tick=${SPEX_SHELL_WATCH_CALM_TICK:-1}
 
 # Fields 3.. of /proc/PID/stat into $1.. (the command name, field 2, may hold spaces).
 stat_of() {
@@ -71,5 +77,9 @@ while :; do
       spex_shell_report rest watch
     fi
   fi
-  sleep "$tick"
+  if [ "$busy" = 0 ] && [ "$owed" = 0 ] && [ "$quiet" -ge "$calm_after" ]; then
+    sleep "$calm_tick"
+  else
+    sleep "$tick"
+  fi
 done

@@ -4,7 +4,7 @@
 // ends it. For bash, zsh and fish through spex's rc and their prompt hooks,
 // and for a plain command through the pane's own processes.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PLAIN_SHELL_COMMAND } from "../../lib/harness/shell";
 import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
@@ -98,4 +98,31 @@ test.skipIf(!installed("bash"))("a prompt too long to type into a shell is refus
   expect(r.stderr).toContain("[message_too_large]");
   expect(sb.git(["branch", "--list", "spex/*"])).toBe("");
   expect(existsSync(join(sb.repo, ".worktrees"))).toBe(false);
+});
+
+test("a plain command at rest is looked at once a second after a while of quiet, and work brings the quick looks back", async () => {
+  sb = sandbox();
+  // Every `sleep` the pane's processes run is logged with its length: the watcher's looks are its sleeps.
+  const bin = join(sb.dir, "logged-bin");
+  const log = join(sb.dir, "sleeps.log");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "sleep"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec ${installed("sleep")} "$@"\n`, { mode: 0o755 });
+  const looks = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l === "0.3" || l === "1") : []);
+  const env = { PATH: `${bin}:${sb.env.PATH}`, SPEX_SHELL_WATCH_CALM_AFTER: "4" };
+  const s = startShellSession(sb, `sh -c 'printf "%s\\n" "$1" > first.txt; exec sh' run`, "at rest", env);
+  waitIdle(sb, s);
+  // Quick looks first, then once a second.
+  await waitFor(() => looks().filter((l) => l === "1").length >= 2, "the watcher to look once a second", 30000, 100);
+  const calm = looks();
+  // The fourth quiet look in a row is the first followed by a second's wait.
+  expect(calm.slice(0, 3)).toEqual(["0.3", "0.3", "0.3"]);
+  expect(calm.slice(-2)).toEqual(["1", "1"]);
+
+  // Work: seen, shown, and the quick looks are back until it is at rest again.
+  send(sb, s, "sleep 3; echo one > one.txt");
+  await waitFor(() => row(sb, s.id)?.display === "working", "ls to show the session working during the sleep", 15000, 100);
+  waitIdle(sb, s);
+  expect(await fileFrom(s, "one.txt")).toBe("one\n");
+  expect(looks().slice(calm.length)).toContain("0.3");
+  expect(row(sb, s.id)?.display).toBe("idle");
 });
