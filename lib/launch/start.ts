@@ -245,7 +245,10 @@ function readRecordOk(store: ProjectStore, id: string): SessionRecord {
  */
 function paneEnded(socket: string, name: string): { how: "dead" | "gone"; said: string } | undefined {
   const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
-  if (r.code === 0) return r.stdout.split("\n").some((l) => l.trim() === "1") ? { how: "dead", said: "" } : undefined;
+  if (r.code === 0) {
+    const panes = r.stdout.split("\n").filter((l) => l.trim() !== "");
+    return panes.length > 0 && panes.every((l) => l.trim() === "1") ? { how: "dead", said: "" } : undefined;
+  }
   const said = r.stderr.trim();
   return /can't find session|no server running|error connecting/.test(said) ? { how: "gone", said } : undefined;
 }
