@@ -278,14 +278,15 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
       await restoreOriginal(store, id);
       // The setup failed before the agent started: the session stays for resume to run it again.
       if (after.kind === "ok" && after.record.setup === "failed") throw setupFailedError(store, id, screen);
-      // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.
-      // An error is one line (DESIGN.md §4): the screen's lines are joined with " | "; details keep it whole.
+      // No screen to quote: tmux's own answer says what became of the session.
       if (ended.how === "gone") {
         throw new SpexError("launch_failed", `the tmux session of session ${id.slice(0, 8)} ended before its agent was ready (tmux: ${ended.said})`, {
           hint: "something outside this launch ended it (a kill-session or kill-server); `spex session resume` starts it again",
           details: { tmuxSession: name, tmux: ended.said },
         });
       }
+      // Its last words can sit at the top with tmux's "Pane is dead" at the bottom: quote non-blank lines.
+      // An error is one line (DESIGN.md §4): the screen's lines are joined with " | "; details keep it whole.
       const excerpt = screen.split("\n").filter((l) => l.trim() !== "").slice(-15).map((l) => l.trim()).join(" | ") || "(blank)";
       throw new SpexError("launch_failed", `the agent of session ${id.slice(0, 8)} exited before it was ready; last screen: ${excerpt}`, {
         hint: "fix what the screen shows, then `spex session resume` (or close the session)",
