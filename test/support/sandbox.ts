@@ -54,6 +54,25 @@ export interface Sandbox {
 
 let counter = 0;
 
+/**
+ * Sandboxes not yet cleaned up. A test run stopped by a signal (a `timeout`,
+ * Ctrl-C) skips every afterEach: their tmux servers, and each session's agent
+ * and watcher, would run on. The first SIGTERM or SIGINT ends those servers.
+ */
+const live = new Set<Sandbox>();
+let signalsHandled = false;
+
+function endLiveSandboxesOnSignal(): void {
+  if (signalsHandled) return;
+  signalsHandled = true;
+  for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+    process.once(signal, () => {
+      for (const sb of [...live]) sb.cleanup();
+      process.exit(code);
+    });
+  }
+}
+
 export function makeRepo(dir: string, env: Record<string, string>): string {
   mkdirSync(dir, { recursive: true });
   const git = (args: string[]) => {
@@ -104,10 +123,13 @@ export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
       return spawnSync("tmux", ["-L", tmuxSocket, "-f", "/dev/null", ...args], { env, encoding: "utf8" });
     },
     cleanup() {
+      live.delete(sb);
       spawnSync("tmux", ["-L", tmuxSocket, "kill-server"], { env, encoding: "utf8" });
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  live.add(sb);
+  endLiveSandboxesOnSignal();
   return sb;
 }
 
