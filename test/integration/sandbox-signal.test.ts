@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../support/sandbox";
 
-const BUN = join(import.meta.dir, "../../node_modules/.bin/bun");
-const HELD = join(import.meta.dir, "../fixtures/sandbox/held.ts");
+const BUN = join(__dirname, "../../node_modules/.bin/bun");
+const HELD = join(__dirname, "../fixtures/sandbox/held.ts");
 
 for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
   test(`a test process stopped by ${signal} ends its sandboxes' tmux servers and removes their folders`, async () => {
