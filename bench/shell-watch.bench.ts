@@ -3,10 +3,9 @@
 // once the command has been quiet a while. The yardstick, in the same run:
 // the same fleet with the watcher kept on its quick looks for ever (the
 // behaviour before it calmed down after 50 quiet looks).
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
 import { sandbox, waitFor } from "../test/support/sandbox";
-import { waitIdle } from "../test/support/shell-sessions";
+import { startShellSession, waitIdle } from "../test/support/shell-sessions";
 import { table } from "./support";
 
 const SESSIONS = 10;
@@ -48,12 +47,8 @@ export default async function run(): Promise<void> {
   ].map((f) => ({ ...f, sb: sandbox() }));
   try {
     for (const f of fleets) {
-      writeFileSync(join(f.sb.repo, "spexcode.local.json"), JSON.stringify({ sessions: { maxActive: 50 }, launchers: { idle: { harness: "shell", command: "sh -c 'exec sleep 3600' idle" } } }));
       for (let i = 0; i < SESSIONS; i++) {
-        const r = f.sb.spex(["session", "new", "--launcher", "idle", "--json", `idle ${i}`], { env: f.env });
-        if (r.code !== 0) throw new Error(`session new exited ${r.code}: ${r.stdout}${r.stderr}`);
-        const created = JSON.parse(r.stdout);
-        waitIdle(f.sb, { id: created.session_id, worktree: created.worktree_path, tmuxSession: created.tmux_session });
+        waitIdle(f.sb, startShellSession(f.sb, "sh -c 'exec sleep 3600' idle", `idle ${i}`, f.env, { sessions: { maxActive: SESSIONS } }));
       }
       await waitFor(() => watchers(f.sb.home).length === SESSIONS, `${f.name}: ${SESSIONS} watchers`, 20_000, 100);
     }

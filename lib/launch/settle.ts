@@ -8,14 +8,14 @@
 import { probeLeaf } from "../proc";
 import { readSession } from "../record";
 import type { ProjectStore } from "../store";
-import { exactSession, hasSession, tmuxSync } from "../tmux";
+import { hasSession, sessionPaneStates } from "../tmux";
 import { claimedFromQueue, clearFence, launcherAlive, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
 import { keepQueueMarker } from "./queue-marker";
 import { setupFinishedAt, setupRunning } from "../workspace";
 
 function paneAlive(socket: string, name: string): boolean {
-  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
-  return r.code === 0 && r.stdout.split("\n").some((l) => l.trim() === "0");
+  const states = sessionPaneStates(socket, name);
+  return states !== undefined && "panes" in states && states.panes.some((p) => !p.dead);
 }
 export type FenceSettlement = "ready" | "restored";
 

@@ -8,7 +8,7 @@ import { harnessAdapter } from "../harness";
 import { probeLeaf } from "../proc";
 import { type SessionRecord, readSession, refuseUnusable, updateRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
-import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, formatLiteral, hasSession, killSession, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
+import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, capturePane, exactSession, formatLiteral, hasSession, killSession, sessionPaneStates, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
 import { branchExists } from "../git";
 import { faultPoint } from "../faults";
 import { clearFence, freezeOriginal, launcherIsSelf, markLauncher, readAgentPid, readinessTimeout, restoreOriginal } from "./fence";
@@ -238,19 +238,16 @@ function readRecordOk(store: ProjectStore, id: string): SessionRecord {
 }
 
 /**
- * What tmux says of the launch's pane: `dead` (remain-on-exit kept it), `gone`
- * (no such session, or no server), or undefined: alive, or an answer that is
- * neither (a client that could not finish under load), which the next look
- * asks again rather than failing a launch that may be fine.
+ * What tmux says of the launch's pane: `dead` (every pane of the session is,
+ * remain-on-exit kept them), `gone` (no such session, or no server), or
+ * undefined: alive, or an answer that is neither, which the next look asks
+ * again rather than failing a launch that may be fine.
  */
 function paneEnded(socket: string, name: string): { how: "dead" | "gone"; said: string } | undefined {
-  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_dead}"]);
-  if (r.code === 0) {
-    const panes = r.stdout.split("\n").filter((l) => l.trim() !== "");
-    return panes.length > 0 && panes.every((l) => l.trim() === "1") ? { how: "dead", said: "" } : undefined;
-  }
-  const said = r.stderr.trim();
-  return /can't find session|no server running|error connecting/.test(said) ? { how: "gone", said } : undefined;
+  const states = sessionPaneStates(socket, name);
+  if (states === undefined) return undefined;
+  if ("gone" in states) return { how: "gone", said: states.gone };
+  return states.panes.length > 0 && states.panes.every((p) => p.dead) ? { how: "dead", said: "" } : undefined;
 }
 
 /** Poll until the fence clears (success), the pane dies (failure, original restored), or time runs out. */
@@ -270,8 +267,11 @@ export async function waitForReadiness(store: ProjectStore, id: string, mode: "h
     }
     const ended = paneEnded(socket, name);
     if (ended) {
-      const screen = ended.how === "dead" ? (capturePane(socket, `${exactSession(name)}:`, 200)?.trimEnd() ?? "") : "";
-      if (ended.how === "dead") writeStoreFile(sessionPaths(store, id).lastScreen, screen + "\n");
+      let screen = "";
+      if (ended.how === "dead") {
+        screen = capturePane(socket, `${exactSession(name)}:`, 200)?.trimEnd() ?? "";
+        writeStoreFile(sessionPaths(store, id).lastScreen, screen + "\n");
+      }
       killSession(socket, name);
       // Read again: the setup runner marks its failure just before its pane ends.
       const after = readSession(store, id);

@@ -419,12 +419,29 @@ export interface PaneState {
   dead: boolean;
 }
 
+/**
+ * Every pane of a session and whether it is dead; `gone` with tmux's words when
+ * it says the session or its server is not there; undefined for any other
+ * refusal (a client that could not finish), which says nothing either way.
+ */
+export function sessionPaneStates(socket: string, name: string): { panes: PaneState[] } | { gone: string } | undefined {
+  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_id} #{pane_dead}"]);
+  if (r.code === 0) {
+    const panes: PaneState[] = [];
+    for (const line of r.stdout.split("\n")) {
+      const [id, dead] = line.trim().split(" ");
+      if (id) panes.push({ id, dead: dead === "1" });
+    }
+    return { panes };
+  }
+  const said = r.stderr.trim();
+  return /can't find session|no server running|error connecting/.test(said) ? { gone: said } : undefined;
+}
+
 /** The first pane of a session and whether it is dead; undefined when the session (or server) is gone. */
 export function sessionPane(socket: string, name: string): PaneState | undefined {
-  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_id} #{pane_dead}"]);
-  if (r.code !== 0) return undefined;
-  const [id, dead] = (r.stdout.split("\n")[0] ?? "").split(" ");
-  return id ? { id, dead: dead === "1" } : undefined;
+  const states = sessionPaneStates(socket, name);
+  return states && "panes" in states ? states.panes[0] : undefined;
 }
 
 /** tmux's answer when nothing listens on the socket (or the server is going away). */

@@ -100,29 +100,41 @@ test.skipIf(!installed("bash"))("a prompt too long to type into a shell is refus
   expect(existsSync(join(sb.repo, ".worktrees"))).toBe(false);
 });
 
-test("a plain command at rest is looked at once a second after a while of quiet, and work brings the quick looks back", async () => {
+test("a dozen plain commands at rest are looked at once a second after a while of quiet; work sent to them all is seen in each and brings its quick looks back", async () => {
   sb = sandbox();
-  // Every `sleep` the pane's processes run is logged with its length: the watcher's looks are its sleeps.
+  const FLEET = 12;
+  // Every `sleep` in the panes is logged with its session and length: a watcher's looks are its sleeps.
   const bin = join(sb.dir, "logged-bin");
   const log = join(sb.dir, "sleeps.log");
   mkdirSync(bin);
-  writeFileSync(join(bin, "sleep"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec ${installed("sleep")} "$@"\n`, { mode: 0o755 });
-  const looks = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l === "0.3" || l === "1") : []);
+  writeFileSync(join(bin, "sleep"), `#!/bin/sh\nprintf '%s %s\\n' "\${SPEX_SESSION_ID:-}" "$1" >> '${log}'\nexec ${installed("sleep")} "$@"\n`, { mode: 0o755 });
+  const looks = (id: string) =>
+    (existsSync(log) ? readFileSync(log, "utf8").split("\n") : []).filter((l) => l.startsWith(`${id} `)).map((l) => l.slice(id.length + 1)).filter((l) => l === "0.3" || l === "1");
   const env = { PATH: `${bin}:${sb.env.PATH}`, SPEX_SHELL_WATCH_CALM_AFTER: "4" };
-  const s = startShellSession(sb, `sh -c 'printf "%s\\n" "$1" > first.txt; exec sh' run`, "at rest", env);
-  waitIdle(sb, s);
-  // Quick looks first, then once a second.
-  await waitFor(() => looks().filter((l) => l === "1").length >= 2, "the watcher to look once a second", 30000, 100);
-  const calm = looks();
-  // The fourth quiet look in a row is the first followed by a second's wait.
-  expect(calm.slice(0, 3)).toEqual(["0.3", "0.3", "0.3"]);
-  expect(calm.slice(-2)).toEqual(["1", "1"]);
+  const fleet = Array.from({ length: FLEET }, (_, i) =>
+    startShellSession(sb, `sh -c 'printf "%s\\n" "$1" > first.txt; exec sh' run`, `at rest ${i}`, env, { sessions: { maxActive: FLEET } }),
+  );
+  for (const s of fleet) waitIdle(sb, s);
+  // Quick looks first, then once a second, in every watcher.
+  await waitFor(() => fleet.every((s) => looks(s.id).filter((l) => l === "1").length >= 2), "every watcher to look once a second", 60000, 200);
+  const calm = new Map(fleet.map((s) => [s.id, looks(s.id)]));
+  for (const s of fleet) {
+    // The fourth quiet look in a row is the first followed by a second's wait.
+    expect(calm.get(s.id)!.slice(0, 3)).toEqual(["0.3", "0.3", "0.3"]);
+    expect(calm.get(s.id)!.slice(-2)).toEqual(["1", "1"]);
+  }
 
-  // Work: seen, shown, and the quick looks are back until it is at rest again.
-  send(sb, s, "sleep 3; echo one > one.txt");
-  await waitFor(() => row(sb, s.id)?.display === "working", "ls to show the session working during the sleep", 15000, 100);
-  waitIdle(sb, s);
-  expect(await fileFrom(s, "one.txt")).toBe("one\n");
-  expect(looks().slice(calm.length)).toContain("0.3");
-  expect(row(sb, s.id)?.display).toBe("idle");
+  // Work for all of them: each calm watcher sees its command run (working in one listing), then the rest.
+  for (const s of fleet) send(sb, s, "sleep 15; echo one > one.txt");
+  const displays = () => {
+    const rows = JSON.parse(sb.spex(["session", "ls", "--json"]).stdout) as { id: string; display: string }[];
+    return fleet.map((s) => rows.find((r) => r.id === s.id)?.display);
+  };
+  await waitFor(() => displays().every((d) => d === "working"), "every session to show working during its sleep", 30000, 200);
+  for (const s of fleet) waitIdle(sb, s, 60);
+  for (const s of fleet) {
+    expect(await fileFrom(s, "one.txt")).toBe("one\n");
+    expect(looks(s.id).slice(calm.get(s.id)!.length)).toContain("0.3");
+  }
+  expect(displays()).toEqual(fleet.map(() => "idle"));
 });

@@ -18,8 +18,8 @@ export interface ShellSession {
 }
 
 /** Write a `shell`-harness launcher named `sh-under-test` and start a session with it. */
-export function startShellSession(sb: Sandbox, command: string, prompt: string, env: Record<string, string> = {}): ShellSession {
-  writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { "sh-under-test": { harness: "shell", command } } }));
+export function startShellSession(sb: Sandbox, command: string, prompt: string, env: Record<string, string> = {}, config: Record<string, unknown> = {}): ShellSession {
+  writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ ...config, launchers: { "sh-under-test": { harness: "shell", command } } }));
   const r = sb.spex(["session", "new", "--launcher", "sh-under-test", "--json", prompt], { env });
   if (r.code !== 0 || r.stderr !== "") throw new Error(`session new exited ${r.code}: ${r.stderr}`);
   const created = JSON.parse(r.stdout) as { session_id: string; worktree_path: string; tmux_session: string; ready: boolean };
