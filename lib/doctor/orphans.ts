@@ -79,7 +79,7 @@ export function findOrphans(store: ProjectStore, config: SpexConfig, tmux: boole
     const L = socket ? `-L ${shellWord(socket)} ` : "";
     for (const name of projectTmuxSessions(store, socket).filter((n) => !names.has(n))) {
       const claim = claimOnTmux(claims, name);
-      if (claim) add("tmuxSessions", name, `tmux ${L}list-panes -s -t ${shellWord(`=${name}`)}`, claim.reason);
+      if (claim) add("tmuxSessions", name, `tmux ${L}list-panes -s -t ${shellWord(`=${name}:`)}`, claim.reason);
       else add("tmuxSessions", name, `tmux ${L}kill-session -t ${shellWord(`=${name}`)}`);
     }
   }

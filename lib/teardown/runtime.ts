@@ -6,7 +6,7 @@
 import { SpexError } from "../errors";
 import type { SessionRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
-import { exactSession, killSession, sessionPanes, tmuxSync } from "../tmux";
+import { exactSession, killSession, sessionPaneTarget, sessionPanes, tmuxSync } from "../tmux";
 import { tmuxCommandLine } from "../tmux/quote";
 export { sessionPaneTarget } from "../tmux";
 import { type EndOptions, type Leaf, type LeafOutcome, probe, recordedLeaf, stopLeaf, unprovableError } from "./leaf";
@@ -79,7 +79,7 @@ export function endTmuxSession(id: string, record: Pick<SessionRecord, "tmux_soc
   const left = panesOf(record);
   if (left.length > 0) {
     throw new SpexError("tmux_pane_left", `session ${id}: tmux session ${record.tmux_session} still has panes ${left.join(", ")} after kill-session; nothing durable was deleted`, {
-      hint: `inspect it with \`${tmuxCommandLine(record.tmux_socket || "default", ["list-panes", "-s", "-t", exactSession(record.tmux_session)])}\``,
+      hint: `inspect it with \`${tmuxCommandLine(record.tmux_socket || "default", ["list-panes", "-s", "-t", sessionPaneTarget(record.tmux_session)])}\``,
       details: { tmuxSession: record.tmux_session, panes: left },
     });
   }

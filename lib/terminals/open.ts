@@ -169,7 +169,7 @@ export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalRead
   const left = sessionPanes(socket, name);
   if (left.length > 0) {
     throw new SpexError("tmux_pane_left", `terminal ${shortId(reading.id, 8)}: tmux session ${name} still has panes ${left.join(", ")} after kill-session; its record was kept`, {
-      hint: `inspect it with \`${tmuxCommandLine(socket || "default", ["list-panes", "-s", "-t", exactSession(name)])}\``,
+      hint: `inspect it with \`${tmuxCommandLine(socket || "default", ["list-panes", "-s", "-t", sessionPaneTarget(name)])}\``,
       details: { tmuxSession: name, panes: left },
     });
   }

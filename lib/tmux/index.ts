@@ -187,7 +187,12 @@ export function exactSession(name: string): string {
   return `=${name}`;
 }
 
-/** The `target-pane` form of a session's active pane (`=name` alone does not resolve to a pane). */
+/**
+ * The `target-pane` form of a session's active pane (`=name` alone does not
+ * resolve to a pane), and the exact target of `list-panes -s`: there `=name`
+ * is read as a window and can land on another session whose name starts with
+ * `name` (tmux 3.3: `list-panes -s -t =mix` lists `mixed`).
+ */
 export function sessionPaneTarget(name: string): string {
   return `${exactSession(name)}:`;
 }
@@ -219,7 +224,7 @@ export function killSession(socket: string, name: string): TmuxResult {
 
 /** Pane ids of a session; empty when the session (or server) is gone. */
 export function sessionPanes(socket: string, name: string): string[] {
-  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_id}"]);
+  const r = tmuxSync(socket, ["list-panes", "-s", "-t", sessionPaneTarget(name), "-F", "#{pane_id}"]);
   return r.code === 0 ? r.stdout.split("\n").filter(Boolean) : [];
 }
 
@@ -425,7 +430,7 @@ export interface PaneState {
  * refusal (a client that could not finish), which says nothing either way.
  */
 export function sessionPaneStates(socket: string, name: string): { panes: PaneState[] } | { gone: string } | undefined {
-  const r = tmuxSync(socket, ["list-panes", "-s", "-t", exactSession(name), "-F", "#{pane_id} #{pane_dead}"]);
+  const r = tmuxSync(socket, ["list-panes", "-s", "-t", sessionPaneTarget(name), "-F", "#{pane_id} #{pane_dead}"]);
   if (r.code === 0) {
     const panes: PaneState[] = [];
     for (const line of r.stdout.split("\n")) {

@@ -51,6 +51,18 @@ describe("stop", () => {
     expect(recordOf(s.id)).toMatchObject({ stopped: true, worktree_path: s.worktree });
   });
 
+  test("stop ends its tmux session even when another session's name starts with its own, which keeps running", () => {
+    const s = seedLive(sb, { agent: "owned" });
+    // A neighbour on the same server whose name has this session's as a prefix (a longer suffix after a collision, say).
+    const neighbour = `${s.tmuxName}0`;
+    expect(sb.tmux(["new-session", "-d", "-s", neighbour, "sleep 600"]).status).toBe(0);
+    const r = spexJson("stop", s.id);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(json(r.stdout)).toMatchObject({ leaf: "terminated", stopped: true });
+    expect(hasTmux(sb, s.tmuxName)).toBe(false);
+    expect(hasTmux(sb, neighbour)).toBe(true);
+  });
+
   test("before readiness lands a pid in the record, stop uses the launch script's agent.pid", () => {
     const s = seedLive(sb, { agent: "owned", pidFileOnly: true });
     expect(recordOf(s.id).agent_pid).toBe("");

@@ -4,7 +4,7 @@
 // in a UTF-8 locale and in C.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { sessionPaneStates } from "../../lib/tmux";
+import { sessionPaneStates, sessionPanes } from "../../lib/tmux";
 import { waitFor } from "../support/sandbox";
 
 const SOCKET = `spex-panes-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -57,8 +57,14 @@ for (const locale of [{ LANG: "C.UTF-8", LC_ALL: "" }, { LANG: undefined, LC_ALL
       expect(ended && "panes" in ended && ended.panes.map((p) => p.dead)).toEqual([true]);
     });
 
-    test("a server that is not there is gone with tmux's words", () => {
+    test("a session that is not there, and a server that is not there, are gone with tmux's words", () => {
+      expect(sessionPaneStates(SOCKET, "absent")).toEqual({ gone: expect.stringContaining("can't find session") });
+      // An exact name: a prefix of another session's name is not that session.
+      expect(sessionPaneStates(SOCKET, "mix")).toEqual({ gone: expect.stringContaining("can't find session") });
       expect(sessionPaneStates(`${SOCKET}-none`, "mixed")).toEqual({ gone: expect.stringMatching(/no server running|error connecting/) });
+      // What teardown asks after kill-session: no pane of another session is taken for one left.
+      expect(sessionPanes(SOCKET, "mix")).toEqual([]);
+      expect(sessionPanes(SOCKET, "mixed")).toHaveLength(2);
     });
   });
 }
