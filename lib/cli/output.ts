@@ -4,7 +4,9 @@ import type { Writable } from "node:stream";
 import { SpexError } from "../errors";
 
 export function writeJson(out: Writable, value: unknown): void {
-  out.write(JSON.stringify(value, null, 2) + "\n");
+  // Two writes: joining a listing's text with its newline copies all of it once more.
+  out.write(JSON.stringify(value, null, 2));
+  out.write("\n");
 }
 
 /** Make display text safe for a terminal: control characters become visible escapes. */

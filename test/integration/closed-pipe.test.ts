@@ -3,8 +3,8 @@
 // The pipe here is closed before spex writes a byte (a FIFO whose only reader
 // is gone), so every run meets the closed pipe on its first write: no timing.
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { closeSync, constants, openSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, constants, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, SPEX_CJS, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
@@ -72,5 +72,53 @@ describe("a reader that goes away", () => {
         closeSync(err);
       }
     }
+  });
+});
+
+// The reader is slow and the descriptor non-blocking (a parent that set O_NONBLOCK on a shared pipe):
+// a write takes what fits and the rest waits for room. Whatever one write left over must still arrive,
+// in order, multibyte text included (lib/cli/stdio.ts writes text without encoding it first).
+describe("a slow reader on a non-blocking pipe", () => {
+  test("ls --json of 300 sessions arrives whole and in order", async () => {
+    sb = sandbox();
+    const names = Array.from({ length: 300 }, (_, i) => `tâche-${i}-ü-日本-🚀`);
+    for (const [i, name] of names.entries()) seedRecord(sb.home, sb.repo, { prompt: `täsk ${i} `.repeat(30), name, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() });
+    const fifo = join(sb.dir, "slow-reader");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    // A write end of our own until spex is done: the reader sees no end of file before spex opened its own.
+    let ours: number | undefined = openSync(fifo, constants.O_WRONLY);
+    // Bun's spawn hands a child its descriptors blocking: python opens the write end non-blocking and execs spex on it.
+    const nonBlocking = "import os, sys; os.dup2(os.open(sys.argv[1], os.O_WRONLY | os.O_NONBLOCK), 1); os.execv(sys.argv[2], sys.argv[2:])";
+    const child = spawn("python3", ["-c", nonBlocking, fifo, SPEX_BIN, "session", "ls", "--json"], { cwd: sb.repo, env: sb.env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    let exitCode: number | null | undefined;
+    child.on("exit", (code) => (exitCode = code));
+    // The listing (~400 KB) is more than the pipe holds (64 KB): spex's first write takes what fits, whatever the reader does.
+    const chunks: Buffer[] = [];
+    const buf = Buffer.alloc(1 << 16);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(reader, buf, 0, buf.length, null);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+        if (exitCode !== undefined && ours !== undefined) {
+          closeSync(ours);
+          ours = undefined;
+        } else await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
+      if (n === 0) break; // spex has exited and every byte it wrote is read
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    closeSync(reader);
+    expect({ code: exitCode, stderr }).toEqual({ code: 0, stderr: "" });
+    const text = Buffer.concat(chunks).toString("utf8");
+    expect(text.endsWith("]\n")).toBe(true);
+    const rows = JSON.parse(text) as Array<{ name: string }>;
+    expect(rows.map((r) => r.name)).toEqual(names);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(4 << 16);
   });
 });
