@@ -2,7 +2,7 @@
 // the record of its folder: a session.json that is not a regular file, sits
 // in a linked folder, is not UTF-8 or names another id reads corrupt, and the
 // writer never lands bytes through a link.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { writeFileNoFollow } from "../nofollow";
@@ -54,6 +54,25 @@ function lstatOrAbsent(file: string): Stats | undefined | null {
 }
 
 /**
+ * All of a regular file's bytes, read for the size its fstat gave: one read
+ * where readFileSync(fd) would fstat again and read once more to meet the end
+ * (a listing reads every record). A short read of a regular file is its end;
+ * one that grew since is read on.
+ */
+function readRegularFile(fd: number, size: number): Buffer {
+  let buf = Buffer.allocUnsafe(size + 1);
+  let n = 0;
+  for (;;) {
+    const got = readSync(fd, buf, n, buf.length - n, null);
+    n += got;
+    if (got === 0 || n < buf.length) return buf.subarray(0, n);
+    const bigger = Buffer.allocUnsafe(buf.length * 2);
+    buf.copy(bigger);
+    buf = bigger;
+  }
+}
+
+/**
  * The bytes of a regular file reached without following a link at its last
  * component or its folder; a string says why there are none.
  */
@@ -69,7 +88,7 @@ export function readOwnBytes(file: string, opts: { oftenAbsent?: boolean } = {})
     if (code === "ENOENT" || code === "ENOTDIR") return { absent: true };
     if (code === "ELOOP") return { refused: `${basename(file)} is a symbolic link`, unreadable: false };
     // A socket refuses open (ENXIO): say what is there rather than that it cannot be read.
-    const st = lstatSync(file, { throwIfNoEntry: false });
+    const st = lstatOrAbsent(file);
     if (st && !st.isFile()) return { refused: `${basename(file)} is ${fileKind(st)}, not a regular file`, unreadable: false };
     return { refused: `unreadable: ${(e as Error).message}`, unreadable: true };
   }
@@ -77,7 +96,7 @@ export function readOwnBytes(file: string, opts: { oftenAbsent?: boolean } = {})
     const st = fstatSync(fd);
     if (!st.isFile()) return { refused: `${basename(file)} is ${fileKind(st)}, not a regular file`, unreadable: false };
     if (lstatSync(dirname(file)).isSymbolicLink()) return { refused: `its folder ${dirname(file)} is a symbolic link`, unreadable: false };
-    return { bytes: readFileSync(fd) };
+    return { bytes: readRegularFile(fd, st.size) };
   } catch (e) {
     return { refused: `unreadable: ${(e as Error).message}`, unreadable: true };
   } finally {

@@ -11,7 +11,7 @@ import {
   publicRecord,
   recordLiveness,
 } from "../record";
-import { type ProjectStore, listSessionIds, sessionPaths } from "../store";
+import { type ProjectStore, sessionFolderIds, sessionPaths } from "../store";
 import { readSession } from "../record";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
@@ -196,7 +196,13 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
 
 /** Every reading of the project, corrupt ones included. */
 export function readAll(store: ProjectStore): RecordReading[] {
-  return listSessionIds(store).map((id) => readSession(store, id));
+  // Each folder's record is read as it is: a folder without one reads absent, with no stat of it first.
+  const readings: RecordReading[] = [];
+  for (const id of sessionFolderIds(store)) {
+    const reading = readSession(store, id);
+    if (reading.kind !== "absent") readings.push(reading);
+  }
+  return readings;
 }
 
 export function listRows(store: ProjectStore): ListRow[] {

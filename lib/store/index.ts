@@ -114,6 +114,11 @@ export function resourceLockPaths(store: ProjectStore, names: { branch: string; 
 
 /** Ids of every session folder that holds a record file (corrupt ones included); a folder not named by a UUID is no session. */
 export function listSessionIds(store: ProjectStore): string[] {
+  return sessionFolderIds(store).filter((id) => hasRecordFile(`${store.sessionsDir}/${id}/session.json`));
+}
+
+/** The session folders' ids, sorted, whether or not a record is in them yet (a reader of every record tells absent ones apart itself). */
+export function sessionFolderIds(store: ProjectStore): string[] {
   let names: string[];
   try {
     names = readdirSync(store.sessionsDir);
@@ -121,7 +126,7 @@ export function listSessionIds(store: ProjectStore): string[] {
     if (errnoCode(e) === "ENOENT") return [];
     throw e;
   }
-  return names.filter((n) => isSessionId(n) && hasRecordFile(`${store.sessionsDir}/${n}/session.json`)).sort();
+  return names.filter(isSessionId).sort();
 }
 
 // lstat, not existsSync: existsSync answers false for EACCES or ELOOP too, which
