@@ -65,7 +65,7 @@ export class SessionLiveCommand extends SpexCommand {
     if (this.allMachines || this.machine !== undefined) {
       const { fleetTargets, readMachines } = await import("../../lib/machines");
       const targets = fleetTargets({ machine: this.machine, allMachines: this.allMachines }, machineName(), readMachines());
-      if (targets) return this.fleet(targets, { ...filters, machine: undefined }, () => observeLive({ ...filters, machine: undefined }, opts).rows);
+      if (targets) return this.fleet(targets, { ...filters, machine: undefined }, async () => (await observeLive({ ...filters, machine: undefined }, opts)).rows);
     }
     // A stall seen on a session's pane is recorded on the session (and notified) by whoever sees it first;
     // the recording code loads only when a row shows one its record lacks.
@@ -73,7 +73,7 @@ export class SessionLiveCommand extends SpexCommand {
       if (unrecordedStalls(obs).length > 0) await (await import("../../lib/attention/stall-probe")).recordObservedStalls(obs);
     };
     if (!this.watch) {
-      const obs = observeLive(filters, opts);
+      const obs = await observeLive(filters, opts);
       await recordObservedStalls(obs);
       if (this.json) writeJson(out, obs.rows);
       else out.write(liveTable(obs.rows));
@@ -89,7 +89,7 @@ export class SessionLiveCommand extends SpexCommand {
   }
 
   /** Several machines: each asked in parallel, rows marked with their machine, one error entry per machine that did not answer. */
-  private async fleet(targets: FleetTarget[], filters: LiveFilters, local: () => LiveRow[]): Promise<number> {
+  private async fleet(targets: FleetTarget[], filters: LiveFilters, local: () => Promise<LiveRow[]>): Promise<number> {
     const { observeFleet, repeatEvery } = await import("../../lib/machines");
     const out = this.context.stdout;
     const redraw = this.watch && !this.json && (out as NodeJS.WriteStream).isTTY === true;

@@ -72,8 +72,8 @@ export function listServerPanesCapturing(socket: string, sessions: string[]): { 
  * caller to capture by id; a tmux without `run-shell -C` (before 3.2) gets the
  * plain list, and the caller captures every pane.
  */
-export function listServerPanesCapturingAll(socket: string): { panes: PaneInfo[]; screens: Map<string, string> } {
-  const r = listAndCaptureAll(socket, ["list-panes", "-a", "-F", LIST_FORMAT]);
+export async function listServerPanesCapturingAll(socket: string, onList?: (panes: PaneInfo[]) => void): Promise<{ panes: PaneInfo[]; screens: Map<string, string> }> {
+  const r = await listAndCaptureAll(socket, ["list-panes", "-a", "-F", LIST_FORMAT], onList && ((text) => onList(parsePaneLines(socket, text))));
   if (!r.ok) return { panes: listServerPanes(socket), screens: new Map() };
   return { panes: parsePaneLines(socket, r.prelude ?? ""), screens: r.screens };
 }

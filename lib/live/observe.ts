@@ -9,7 +9,7 @@ import { classifyPane, lastVisibleLine } from "./classify";
 import { listServerPanes, listServerPanesCapturing, listServerPanesCapturingAll } from "./discover";
 import { type GovernedIndex, type GovernedSession, governedIndex, isOpen } from "./governed";
 import { machineName } from "./machine";
-import { ProcessTree, detectRuleSet } from "./procs";
+import { ProcessTree, detectRuleSet, needsProcessTree } from "./procs";
 import { ProjectRoots, projectMatcher, projectSlugOf, sameMachine } from "./project";
 import { ruleSetFor } from "./rules";
 import { type LiveConfig, liveConfig } from "./config";
@@ -73,7 +73,7 @@ export function screenKey(socket: string, paneId: string): string {
   return `${socket}\u0000${paneId}`;
 }
 
-export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}): LiveObservation {
+export async function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}): Promise<LiveObservation> {
   const machine = opts.machine ?? machineName();
   const observedAt = new Date().toISOString();
   const governed = governedIndex(opts.home ?? spexHome());
@@ -84,6 +84,7 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
 
   const candidates: Candidate[] = [];
   const screens = new Map<string, string>();
+  const tree = new ProcessTree();
   // Governed sessions the filters keep are known before listing: their screens
   // come in the same tmux call as the list, so a server costs one process.
   const keptGoverned = governed.sessions.filter(
@@ -96,7 +97,12 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
     const names = everyPane ? [] : [...new Set(keptGoverned.filter((g) => serverOf(g.record.tmux_socket) === socket).map((g) => g.record.tmux_session))];
     let panes: PaneInfo[];
     if (everyPane) {
-      const listed = listServerPanesCapturingAll(socket);
+      // The list comes before the screens: the process trees of its panes are read while tmux still captures.
+      const listed = await listServerPanesCapturingAll(socket, (listedPanes) => {
+        for (const pane of listedPanes) {
+          if (!pane.paneDead && needsProcessTree(pane.command) && !governed.byPane(socket, pane.session)) tree.commandLines(pane.panePid);
+        }
+      });
       panes = listed.panes;
       for (const [id, text] of listed.screens) screens.set(screenKey(socket, id), text);
     } else if (names.length > 0) {
@@ -120,7 +126,6 @@ export function observeLive(filters: LiveFilters = {}, opts: ObserveOptions = {}
     for (const [id, text] of captureMany(socket, ids)) screens.set(screenKey(socket, id), text);
   }
 
-  const tree = new ProcessTree();
   const rows = candidates.map(({ pane, governed: gov, projectPath, projectSlug }) => {
     const screen = screens.get(screenKey(pane.socket, pane.paneId)) ?? "";
     const ruleSet = gov ? ruleSetFor(gov.record.harness) : pane.paneDead ? ruleSetFor("") : detectRuleSet(pane.command, pane.panePid, screen, tree);

@@ -16,6 +16,8 @@ export class ProcessTree implements ProcessSource {
   private children: Map<number, number[]> | undefined;
   /** False once the kernel turned out to keep no children lists (CONFIG_PROC_CHILDREN off). */
   private childrenLists = true;
+  /** Command lines already read, by the process they start from (live reads them while tmux still captures). */
+  private readonly lines = new Map<number, string[]>();
 
   /** The children of one process from its threads' children lists; undefined when the kernel has none. */
   private childrenOf(pid: number): number[] | undefined {
@@ -72,6 +74,8 @@ export class ProcessTree implements ProcessSource {
   /** Command lines of a process and its descendants (bounded), NULs turned into spaces. */
   commandLines(root: number, limit = 40): string[] {
     if (!root) return [];
+    const known = this.lines.get(root);
+    if (known) return known;
     const out: string[] = [];
     const queue = [root];
     while (queue.length > 0 && out.length < limit) {
@@ -83,8 +87,14 @@ export class ProcessTree implements ProcessSource {
       }
       queue.push(...(this.childrenOf(pid) ?? (this.children ??= this.scan()).get(pid) ?? []));
     }
+    this.lines.set(root, out);
     return out;
   }
+}
+
+/** Whether telling a pane's agent takes its process tree: its foreground command is neither a shell nor an agent CLI. */
+export function needsProcessTree(command: string): boolean {
+  return !SHELL_COMMANDS.test(command) && !AGENT_RULE_SETS.some((set) => set.process?.test(command));
 }
 
 /** The rule set for a pane spex does not govern. */

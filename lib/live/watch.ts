@@ -10,6 +10,6 @@ export async function watchLive(
 ): Promise<void> {
   for (let n = 0; every.count === undefined || n < every.count; n++) {
     if (n > 0) await new Promise((r) => setTimeout(r, every.intervalMs));
-    onObservation(observeLive(filters, opts));
+    onObservation(await observeLive(filters, opts));
   }
 }

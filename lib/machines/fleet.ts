@@ -90,7 +90,7 @@ export interface FleetLive {
   entries: Array<LiveRow | FleetError>;
 }
 
-export async function observeFleet(targets: FleetTarget[], filters: LiveFilters, local: () => LiveRow[]): Promise<FleetLive> {
+export async function observeFleet(targets: FleetTarget[], filters: LiveFilters, local: () => LiveRow[] | Promise<LiveRow[]>): Promise<FleetLive> {
   const answers = await askFleet(targets, local, (m) => remoteLiveRows(m, filters));
   const rows = answers.flatMap((a) => a.value ?? []);
   const errors = answers.flatMap((a) => (a.error ? [a.error] : []));

@@ -96,12 +96,43 @@ export function tmuxSync(socket: string, args: string[], input?: string | Buffer
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-export function tmuxAsync(socket: string, args: string[], input?: string | Buffer): Promise<TmuxResult> {
+/**
+ * One tmux process, waited on without blocking. `onOutput`, when given, sees
+ * the output so far each time more of it arrives (tmux writes what a command
+ * printed before it runs the commands a `run-shell -C` generated).
+ */
+export async function tmuxAsync(socket: string, args: string[], input?: string | Buffer, onOutput?: (soFar: string) => void): Promise<TmuxResult> {
+  if (typeof Bun !== "undefined" && input === undefined) {
+    // Bun's own spawn: node:child_process is a module of its own to load (lib/proc/child-process.ts).
+    const start = () => {
+      try {
+        return Bun.spawn({ cmd: ["tmux", ...baseArgs(socket), ...args], env: tmuxEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" } as const);
+      } catch (e) {
+        throw tmuxSpawnError(e as Error);
+      }
+    };
+    const child = start();
+    const readOut = async () => {
+      if (!onOutput) return new Response(child.stdout).text();
+      const decoder = new TextDecoder();
+      let text = "";
+      for await (const chunk of child.stdout) {
+        text += decoder.decode(chunk, { stream: true });
+        onOutput(text);
+      }
+      return text + decoder.decode();
+    };
+    const [stdout, stderr, code] = await Promise.all([readOut(), new Response(child.stderr).text(), child.exited]);
+    return { code, stdout, stderr };
+  }
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn("tmux", [...baseArgs(socket), ...args], { env: tmuxEnv(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+      onOutput?.(stdout);
+    });
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", (e) => reject(tmuxSpawnError(e)));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
@@ -353,18 +384,40 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
  * caller to capture by id) or when this tmux has no `run-shell -C` (then
  * nothing ran at all and `ok` is false too, as with no server).
  */
-export function listAndCaptureAll(socket: string, prelude: string[]): BatchCapture & { complete: boolean } {
-  const screens = new Map<string, string>();
+export async function listAndCaptureAll(socket: string, prelude: string[], onPrelude?: (prelude: string) => void): Promise<BatchCapture & { complete: boolean }> {
   const mark = `@@${randomHex(6)}@@`;
   const begin = `${mark}begin`;
   // `##{pane_id#}` is left by the loop's expansion as `#{pane_id}` for display to fill in (a
   // literal `%N` in its text would be read as a time format); the body has no top-level comma,
   // which would make the loop pick between two bodies.
   const each = `capture-pane -pJt #{pane_id} ; display -pt #{pane_id} "${mark}##{pane_id#}" ; `;
-  const r = tmuxSync(socket, [...prelude, ";", "display-message", "-p", begin, ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`]);
+  // tmux sends the prelude's output before it runs the generated captures: the caller may use it meanwhile.
+  let told = !onPrelude;
+  const watch = (soFar: string) => {
+    if (told) return;
+    const at = preludeEnd(soFar, begin);
+    if (at < 0) return;
+    told = true;
+    onPrelude!(soFar.slice(0, Math.max(0, at - 1)));
+  };
+  const r = await tmuxAsync(socket, [...prelude, ";", "display-message", "-p", begin, ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`], undefined, onPrelude && watch);
+  return splitCapturedAll(r, mark);
+}
+
+/** Where the begin marker's line starts in tmux's output (the prelude ends just before it), or -1 before it has come. */
+function preludeEnd(out: string, begin: string): number {
+  if (out.startsWith(`${begin}\n`)) return 0;
+  const at = out.indexOf(`\n${begin}\n`);
+  return at < 0 ? -1 : at + 1;
+}
+
+/** listAndCaptureAll's output cut into the prelude and each pane's screen, by the call's marker lines. */
+function splitCapturedAll(r: TmuxResult, mark: string): BatchCapture & { complete: boolean } {
+  const screens = new Map<string, string>();
+  const begin = `${mark}begin`;
   const out = r.stdout;
-  const at = out.startsWith(`${begin}\n`) ? 0 : out.indexOf(`\n${begin}\n`) + 1;
-  if (at === 0 && !out.startsWith(`${begin}\n`)) return { prelude: undefined, ok: false, complete: false, screens };
+  const at = preludeEnd(out, begin);
+  if (at < 0) return { prelude: undefined, ok: false, complete: false, screens };
   let from = at + begin.length + 1;
   // Each screen runs up to the next marker line; a marker is only ever a whole line from tmux.
   for (let hit = out.indexOf(mark, from); hit >= 0; hit = out.indexOf(mark, hit + 1)) {

@@ -86,7 +86,7 @@ test("every pane's screen comes with the list, by pane id, whatever % # ; and qu
   const stage = new PaneStage(join(sb.dir, "stage"));
   const ids = openPanes(stage, sb.tmuxSocket, "w", Array.from({ length: 12 }, (_, i) => ({ text: text(i), split: i % 3 === 1 })), { width: 60, height: 20 });
   await waitForScreens(sb.tmuxSocket, new Map(ids.map((id, i) => [id, text(i).replace(/\s+/g, " ")])));
-  const r = listAndCaptureAll(sb.tmuxSocket, LIST);
+  const r = await listAndCaptureAll(sb.tmuxSocket, LIST);
   expect(r).toMatchObject({ ok: true, complete: true });
   expect(r.prelude!.split("\n")).toEqual(paneIds(sb));
   expect([...r.screens.keys()].sort()).toEqual([...ids].sort());
@@ -100,11 +100,11 @@ test("pane text that prints marker-shaped lines cannot split or forge another pa
   sb.tmux(["new-session", "-d", "-s", "w", `cat '${file}'; exec cat`]);
   sb.tmux(["new-window", "-t", "w", "echo honest; exec cat"]);
   const [a, b] = paneIds(sb);
-  await waitFor(() => {
-    const s = listAndCaptureAll(sb.tmuxSocket, LIST).screens;
+  await waitFor(async () => {
+    const s = (await listAndCaptureAll(sb.tmuxSocket, LIST)).screens;
     return s.get(a!)?.includes("forged") && s.get(b!)?.includes("honest");
   }, "both panes to print");
-  const r = listAndCaptureAll(sb.tmuxSocket, LIST);
+  const r = await listAndCaptureAll(sb.tmuxSocket, LIST);
   expect(r.screens.get(a!)).toContain("@@0123456789ab@@%1\n@@0123456789ab@@begin");
   expect(r.screens.get(a!)).toContain("forged");
   expect(r.screens.get(b!)).toContain("honest");
@@ -120,16 +120,16 @@ test("a pane that vanishes after the list leaves the panes before it captured an
   const [a, b, c] = paneIds(sb);
   await waitFor(() => captureMany(sb.tmuxSocket, [c!]).get(c!)?.includes("gamma"), "the third pane to print");
   // A background run-shell in the prelude kills the second pane after the captures were generated, before they run.
-  const r = listAndCaptureAll(sb.tmuxSocket, [...LIST, ";", "run-shell", "-b", "-C", `kill-pane -t ${b}`]);
+  const r = await listAndCaptureAll(sb.tmuxSocket, [...LIST, ";", "run-shell", "-b", "-C", `kill-pane -t ${b}`]);
   expect(r).toMatchObject({ ok: true, complete: false });
   expect(r.prelude!.split("\n")).toEqual([a!, b!, c!]);
   expect([...r.screens.keys()]).toEqual([a!]);
   expect(r.screens.get(a!)).toContain("alpha");
 });
 
-test("no tmux server: the one-process capture is not ok and has no screens", () => {
+test("no tmux server: the one-process capture is not ok and has no screens", async () => {
   sb = sandbox();
-  const r = listAndCaptureAll(`${sb.tmuxSocket}-none`, LIST);
+  const r = await listAndCaptureAll(`${sb.tmuxSocket}-none`, LIST);
   expect(r).toMatchObject({ ok: false, complete: false, prelude: undefined });
   expect(r.screens.size).toBe(0);
   spawnSync("tmux", ["-L", `${sb.tmuxSocket}-none`, "kill-server"]);

@@ -65,7 +65,7 @@ function stoppedSessionRows(obs: LiveObservation, request: BulkRequest): LiveRow
 }
 
 export async function runBulk(request: BulkRequest, opts: BulkRunOptions = {}): Promise<BulkEnvelope> {
-  const obs = observeLive(
+  const obs = await observeLive(
     { openOnly: request.openOnly, project: request.project ?? undefined, machine: request.machine ?? undefined, statuses: request.statuses },
     opts.observe,
   );
