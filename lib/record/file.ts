@@ -2,7 +2,7 @@
 // the record of its folder: a session.json that is not a regular file, sits
 // in a linked folder, is not UTF-8 or names another id reads corrupt, and the
 // writer never lands bytes through a link.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { writeFileNoFollow } from "../nofollow";
@@ -115,6 +115,38 @@ export function readRecordFile(file: string, id: string): RecordReading {
   } catch {
     return { kind: "corrupt", id, file, error: "the record is not valid UTF-8" };
   }
+  return recordOfText(text, id, file);
+}
+
+/**
+ * A record of a listing, whose session folder the listing saw to be a real
+ * folder (not a link): one lstat says a regular file is there, one read takes
+ * its text (a link at the last moment still fails the open). Three file calls
+ * a record instead of six. Anything else (not a regular file, a text that is
+ * not clean UTF-8 or starts with a BOM, a record that does not parse or is
+ * another folder's) is read again by readRecordFile, so every corrupt record
+ * reads exactly as it does alone.
+ */
+export function readListedRecordFile(file: string, id: string): RecordReading {
+  const st = lstatOrAbsent(file);
+  if (st === undefined) return { kind: "absent", id, file };
+  if (st?.isFile()) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, { encoding: "utf8", flag: READ_NO_LINK as unknown as string });
+    } catch {
+      // the careful read below says why
+    }
+    // U+FFFD is what a decoder that does not refuse puts for bytes that are not UTF-8.
+    if (text !== undefined && !text.includes("\uFFFD") && text.charCodeAt(0) !== 0xfeff) {
+      const reading = recordOfText(text, id, file);
+      if (reading.kind === "ok") return reading;
+    }
+  }
+  return readRecordFile(file, id);
+}
+
+function recordOfText(text: string, id: string, file: string): RecordReading {
   try {
     const { record, pending } = parseRecord(text);
     if (record.session_id !== id) {

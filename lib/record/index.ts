@@ -1,6 +1,6 @@
 export * from "./schema";
 export { serializeRecord, parseRecord, RecordParseError } from "./codec";
-export { type RecordReading, readRecordFile, readOwnBytes, writeRecordFile, writeJsonDurably, readJsonState, type JsonReading, publicRecord } from "./file";
+export { type RecordReading, readRecordFile, readListedRecordFile, readOwnBytes, writeRecordFile, writeJsonDurably, readJsonState, type JsonReading, publicRecord } from "./file";
 export { fsyncDir } from "../nofollow";
 export { type Liveness, type DisplayStatus, DISPLAY_STATUSES, recordLiveness, displayStatus } from "./display";
 export {

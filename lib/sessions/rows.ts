@@ -11,8 +11,8 @@ import {
   publicRecord,
   recordLiveness,
 } from "../record";
-import { type ProjectStore, sessionFolderIds, sessionPaths } from "../store";
-import { readSession } from "../record";
+import { type ProjectStore, sessionFolders, sessionPaths } from "../store";
+import { readListedRecordFile, readSession } from "../record";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
@@ -196,9 +196,10 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
 /** Every reading of the project, corrupt ones included. */
 export function readAll(store: ProjectStore): RecordReading[] {
   // Each folder's record is read as it is: a folder without one reads absent, with no stat of it first.
+  // The listing's entry types tell a real folder from a link, so its records need no check of their folder.
   const readings: RecordReading[] = [];
-  for (const id of sessionFolderIds(store)) {
-    const reading = readSession(store, id);
+  for (const { id, realFolder } of sessionFolders(store)) {
+    const reading = realFolder ? readListedRecordFile(sessionPaths(store, id).record, id) : readSession(store, id);
     if (reading.kind !== "absent") readings.push(reading);
   }
   return readings;

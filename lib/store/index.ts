@@ -1,6 +1,6 @@
 // The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
 // nothing here writes a record.
-import { lstatSync, readdirSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
@@ -114,19 +114,27 @@ export function resourceLockPaths(store: ProjectStore, names: { branch: string; 
 
 /** Ids of every session folder that holds a record file (corrupt ones included); a folder not named by a UUID is no session. */
 export function listSessionIds(store: ProjectStore): string[] {
-  return sessionFolderIds(store).filter((id) => hasRecordFile(`${store.sessionsDir}/${id}/session.json`));
+  return sessionFolders(store)
+    .map((f) => f.id)
+    .filter((id) => hasRecordFile(`${store.sessionsDir}/${id}/session.json`));
 }
 
-/** The session folders' ids, sorted, whether or not a record is in them yet (a reader of every record tells absent ones apart itself). */
-export function sessionFolderIds(store: ProjectStore): string[] {
-  let names: string[];
+/**
+ * Each entry of the sessions folder named as a session, sorted by id, whether
+ * or not a record is in it yet (a reader of every record tells absent ones
+ * apart itself), and whether it is a folder itself rather than a link to one.
+ */
+export function sessionFolders(store: ProjectStore): { id: string; realFolder: boolean }[] {
+  let entries: Dirent[];
   try {
-    names = readdirSync(store.sessionsDir);
+    entries = readdirSync(store.sessionsDir, { withFileTypes: true });
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return [];
     throw e;
   }
-  return names.filter(isSessionId).sort();
+  const out: { id: string; realFolder: boolean }[] = [];
+  for (const entry of entries) if (isSessionId(entry.name)) out.push({ id: entry.name, realFolder: entry.isDirectory() });
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 // lstat, not existsSync: existsSync answers false for EACCES or ELOOP too, which

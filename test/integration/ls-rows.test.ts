@@ -3,7 +3,9 @@
 // branch moves on; an unnamed session's title is shown once; an AGE column.
 // --json keeps every field and adds `merged`.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { type Sandbox, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
@@ -78,6 +80,36 @@ describe("ls rows", () => {
     const { prompt_preview: _kept, ...older } = record;
     writeFileSync(file, JSON.stringify(older, null, 2) + "\n");
     expect(rowOf(s.id).preview).toBe(preview);
+  });
+
+  test("a listing of many keeps a corrupt row for a record reached through a linked folder, a linked record and a fifo, and reads the rest", () => {
+    sb = sandbox();
+    const store = projectStore(sb.repo, sb.home);
+    const seeded = Array.from({ length: 12 }, (_, i) => seedRecord(sb.home, sb.repo, { prompt: `task ${i}`, name: `task-${i}` }));
+    // A session folder moved elsewhere and linked back: its record names its own id, only the link is wrong.
+    const linkedFolder = seeded[3]!.session_id;
+    const elsewhere = join(sb.dir, "elsewhere");
+    mkdirSync(elsewhere);
+    renameSync(sessionPaths(store, linkedFolder).dir, join(elsewhere, linkedFolder));
+    symlinkSync(join(elsewhere, linkedFolder), sessionPaths(store, linkedFolder).dir);
+    // A record that is a link to a copy of itself, and one that is a fifo.
+    const linkedRecord = seeded[5]!.session_id;
+    const record = sessionPaths(store, linkedRecord).record;
+    renameSync(record, join(sb.dir, "copy.json"));
+    symlinkSync(join(sb.dir, "copy.json"), record);
+    const fifo = seeded[8]!.session_id;
+    renameSync(sessionPaths(store, fifo).record, join(sb.dir, "fifo-was.json"));
+    expect(spawnSync("mkfifo", [sessionPaths(store, fifo).record]).status).toBe(0);
+    const r = sb.spex(["session", "ls", "--all", "--json"]);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as any[];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(linkedFolder)).toMatchObject({ display: "corrupt", error: expect.stringMatching(/folder .* is a symbolic link/) });
+    expect(byId.get(linkedRecord)).toMatchObject({ display: "corrupt", error: "session.json is a symbolic link" });
+    expect(byId.get(fifo)).toMatchObject({ display: "corrupt", error: "session.json is a fifo, not a regular file" });
+    const fine = seeded.filter((s) => ![linkedFolder, linkedRecord, fifo].includes(s.session_id));
+    expect(fine.map((s) => byId.get(s.session_id)?.name)).toEqual(fine.map((s) => s.name));
+    expect(rows).toHaveLength(12);
   });
 
   test("an AGE column counts from creation", () => {

@@ -15,6 +15,7 @@ import {
   type SessionRecord,
   emptyRecord,
   parseRecord,
+  readListedRecordFile,
   readRecordFile,
   serializeRecord,
   writeRecordFile,
@@ -262,6 +263,50 @@ describe("the three readings", () => {
     writeRecordFile(file, { ...emptyRecord(ID), worktree_path: dir });
     writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
     expect(readRecordFile(file, ID).kind).toBe("corrupt");
+  });
+
+  // ls reads each record of a listing its quicker way (readListedRecordFile): every reading must be the same.
+  test("a record read in a listing reads exactly as it reads alone, whatever is planted or broken", () => {
+    const cases: [string, (file: string) => void][] = [
+      ["a plain record", (f) => writeRecordFile(f, { ...emptyRecord(ID), worktree_path: dir })],
+      ["a note in several scripts", (f) => writeRecordFile(f, { ...emptyRecord(ID), worktree_path: dir, note: "café 日本 🚀" })],
+      ["a note holding U+FFFD itself", (f) => writeRecordFile(f, { ...emptyRecord(ID), worktree_path: dir, note: "odd \uFFFD byte" })],
+      ["a retired worktree", (f) => writeRecordFile(f, { ...emptyRecord(ID), worktree_path: join(dir, "gone") })],
+      ...corruptions.map(([what, corrupt]): [string, (file: string) => void] => [what, (f) => {
+        writeRecordFile(f, { ...emptyRecord(ID), worktree_path: dir });
+        writeFileSync(f, corrupt(readFileSync(f, "utf8")));
+      }]),
+      ...notRegular.map(([what, plant]): [string, (file: string) => void] => [what, plant]),
+      ["invalid UTF-8", (f) => {
+        writeRecordFile(f, { ...emptyRecord(ID), worktree_path: dir, note: "caf\u00e9" });
+        const bytes = readFileSync(f);
+        bytes[bytes.indexOf(Buffer.from("caf\u00e9", "utf8")) + 3] = 0xff;
+        writeFileSync(f, bytes);
+      }],
+      ["a byte-order mark", (f) => {
+        writeRecordFile(f, { ...emptyRecord(ID), worktree_path: dir });
+        writeFileSync(f, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(f)]));
+      }],
+      ["another session's record", (f) => writeFileSync(f, readFileSync(otherRecord()))],
+      ["nothing", () => {}],
+    ];
+    for (const [what, plant] of cases) {
+      rmSync(join(dir, "sessions"), { recursive: true, force: true });
+      const file = recordFile();
+      plant(file);
+      expect({ what, reading: readListedRecordFile(file, ID) }).toEqual({ what, reading: readRecordFile(file, ID) });
+    }
+  });
+
+  test("any record reads the same in a listing as alone (property)", () => {
+    fc.assert(
+      fc.property(anyRecord, (record) => {
+        const file = recordFile();
+        writeRecordFile(file, { ...record, worktree_path: dir });
+        expect(readListedRecordFile(file, ID)).toEqual(readRecordFile(file, ID));
+      }),
+      { numRuns: 150 },
+    );
   });
 
   test("retired is derived from the recorded worktree being gone, never stored", () => {
