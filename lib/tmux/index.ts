@@ -393,9 +393,12 @@ export async function listAndCaptureAll(socket: string, prelude: string[], onPre
   const each = `capture-pane -pJt #{pane_id} ; display -pt #{pane_id} "${mark}##{pane_id#}" ; `;
   // tmux sends the prelude's output before it runs the generated captures: the caller may use it meanwhile.
   let told = !onPrelude;
+  let searched = 0;
   const watch = (soFar: string) => {
     if (told) return;
-    const at = preludeEnd(soFar, begin);
+    // Each look starts where the last one could not have missed the marker's line.
+    const at = preludeEnd(soFar, begin, Math.max(0, searched - begin.length - 2));
+    searched = soFar.length;
     if (at < 0) return;
     told = true;
     onPrelude!(soFar.slice(0, Math.max(0, at - 1)));
@@ -405,9 +408,9 @@ export async function listAndCaptureAll(socket: string, prelude: string[], onPre
 }
 
 /** Where the begin marker's line starts in tmux's output (the prelude ends just before it), or -1 before it has come. */
-function preludeEnd(out: string, begin: string): number {
+function preludeEnd(out: string, begin: string, from = 0): number {
   if (out.startsWith(`${begin}\n`)) return 0;
-  const at = out.indexOf(`\n${begin}\n`);
+  const at = out.indexOf(`\n${begin}\n`, from);
   return at < 0 ? -1 : at + 1;
 }
 

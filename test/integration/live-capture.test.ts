@@ -127,6 +127,21 @@ test("a pane that vanishes after the list leaves the panes before it captured an
   expect(r.screens.get(a!)).toContain("alpha");
 });
 
+test("the list is handed over once and whole while the screens are still coming, however many reads it takes", async () => {
+  sb = sandbox();
+  const stage = new PaneStage(join(sb.dir, "stage"));
+  const ids = openPanes(stage, sb.tmuxSocket, "w", Array.from({ length: 12 }, (_, i) => ({ text: `pane ${i}` })), { width: 60, height: 20 });
+  await waitForScreens(sb.tmuxSocket, new Map(ids.map((id, i) => [id, `pane ${i}`])));
+  // 12 lines of 10 KB: more than one read of the pipe, so the marker after them is looked for across reads.
+  const wide = ["list-panes", "-a", "-F", `#{pane_id} ${"x".repeat(10000)}`];
+  const handed: string[] = [];
+  const r = await listAndCaptureAll(sb.tmuxSocket, wide, (prelude) => handed.push(prelude));
+  expect(r).toMatchObject({ ok: true, complete: true });
+  expect(handed).toEqual([r.prelude!]);
+  expect(handed[0]!.split("\n").map((l) => l.split(" ")[0])).toEqual(paneIds(sb));
+  expect([...r.screens.keys()].sort()).toEqual([...ids].sort());
+});
+
 test("no tmux server: the one-process capture is not ok and has no screens", async () => {
   sb = sandbox();
   const r = await listAndCaptureAll(`${sb.tmuxSocket}-none`, LIST);
