@@ -15,7 +15,7 @@ import { startFolder } from "../launch/placement";
 import { syncQueueMarker } from "../launch/queue-marker";
 import { selfBin } from "../launch/self";
 import { installPostCheckout } from "../hooks/post-checkout";
-import { nodeOf, promptPreview, titleOf } from "../naming";
+import { nodeOf, titleOf } from "../naming";
 import { type SessionRecord, emptyRecord, publicRecord, readSession, refuseUnusable, writeRecordFile } from "../record";
 import { parsePending } from "../record/codec";
 import { withLock, withLocks } from "../lock";
@@ -113,7 +113,6 @@ function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: Cr
     ...(plan.spawn.model ? { model: plan.spawn.model } : {}),
     ...(plan.spawn.effort ? { effort: plan.spawn.effort } : {}),
     ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
-    prompt_preview: promptPreview(input.prompt),
   };
   // A slot claimed under the project lock is a launch under way from the first byte on: it counts as used.
   if (slot === "launch") record.launch_readiness_pending = freezeOriginal(record);

@@ -87,14 +87,6 @@ const BLANK_RUNS = /[\s\u0000-\u001f\u007f]+/gu;
  * expression runs natively, where a hand scan of each character ran in the
  * interpreter (a run's code is not JIT-compiled, cmd/main.ts).
  */
-/** How much of a prompt its list preview is made from (the preview is of the prompt's first bytes only). */
-export const PROMPT_HEAD_BYTES = 512;
-
-/** The list preview of a whole prompt: the same text a row makes from the prompt file's first bytes. */
-export function promptPreview(prompt: string): string {
-  return previewOf(Buffer.from(prompt, "utf8").subarray(0, PROMPT_HEAD_BYTES).toString("utf8"));
-}
-
 export function previewOf(promptHead: string, max = 100): string {
   const line = promptHead.replace(BLANK_RUNS, " ").trim();
   // Fewer code units than the bound: fewer code points too.

@@ -78,8 +78,6 @@ export interface SessionRecord {
   ports?: string;
   /** The sandbox the agent runs in: `on` or `no-network` (lib/workspace); absent: none. */
   sandbox?: string;
-  /** The list preview of the prompt, written at create (the prompt never changes): a row reads no other file for it. */
-  prompt_preview?: string;
 }
 
 /** The serialization order. The optional keys (OPTIONAL_FIELDS) are skipped when absent or empty. */
@@ -123,11 +121,10 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "setup",
   "ports",
   "sandbox",
-  "prompt_preview",
 ];
 
 /** Keys written only when set: a record without them is byte for byte what it was before they existed. */
-export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "agent_boot", "stopped_by", "directory", "model", "effort", "stall", "setup", "ports", "sandbox", "prompt_preview"]);
+export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "agent_boot", "stopped_by", "directory", "model", "effort", "stall", "setup", "ports", "sandbox"]);
 
 export const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(["governed", "stopped", "archived"]);
 

@@ -3,7 +3,7 @@
 // branch moves on; an unnamed session's title is shown once; an AGE column.
 // --json keeps every field and adds `merged`.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { projectStore, sessionPaths } from "../../lib/store";
@@ -64,22 +64,6 @@ describe("ls rows", () => {
     expect(lineOf(named.session_id)).toMatch(/ tidier +spex\/tidy-the-docs-\w{4} +tidy the docs$/);
     // The JSON is unchanged: the preview is whole.
     expect(rowOf(two.session_id).preview).toBe("fix the [[auth]] token refresh and add a test for it");
-  });
-
-  test("the prompt's preview is kept in the record at create, and a record from before shows the same preview from the prompt file", () => {
-    sb = sandbox();
-    // Blank runs and a line break collapse; a character cut at the prompt's 512th byte and text past it never show.
-    const prompt = `fix   the\tlogin\n\nflow ${"é".repeat(250)} past the head`;
-    const s = newSession(sb, prompt);
-    const preview = rowOf(s.id).preview as string;
-    expect(preview).toBe(`fix the login flow ${"é".repeat(80)}…`);
-    const file = sessionPaths(projectStore(sb.repo, sb.home), s.id).record;
-    const record = JSON.parse(readFileSync(file, "utf8"));
-    expect(record.prompt_preview).toBe(preview);
-    // A record an older spex wrote has no such field: the row reads the prompt file's first bytes.
-    const { prompt_preview: _kept, ...older } = record;
-    writeFileSync(file, JSON.stringify(older, null, 2) + "\n");
-    expect(rowOf(s.id).preview).toBe(preview);
   });
 
   test("a listing of many keeps a corrupt row for a record reached through a linked folder, a linked record and a fifo, and reads the rest", () => {

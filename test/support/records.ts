@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { emptyRecord, type SessionRecord, writeRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
-import { nodeOf, promptPreview, shortId, slugOf, titleOf } from "../../lib/naming";
+import { shortId, slugOf, titleOf, nodeOf } from "../../lib/naming";
 
 export function seedRecord(
   home: string,
@@ -26,7 +26,6 @@ export function seedRecord(
     branch: `spex/${slug}`,
     node: nodeOf(prompt),
     title: titleOf(prompt),
-    prompt_preview: promptPreview(prompt),
     harness: "shell",
     launcher: "shell",
     ...rest,
