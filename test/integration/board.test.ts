@@ -251,6 +251,8 @@ test.skipIf(!bash)("the board makes a session (n: prompt, launcher), archives an
   term.keys("a");
   await term.until(`restored ${m8}`, 20000);
   term.keys("A");
+  // The header said "2 sessions" with archived shown too: wait for the frame that hides them.
+  await term.untilGone("+archived");
   await term.until("2 sessions");
 
   // x then r: stopped, then resumed.

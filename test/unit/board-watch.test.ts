@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BoardWatch } from "../../lib/board/services/watch";
+import { boardServices } from "../../lib/board/services";
 import type { BoardSnapshot } from "../../lib/board/model/services";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { seedRecord } from "../support/records";
@@ -58,5 +59,35 @@ describe("the board's watch", () => {
       return r?.kind === "ok" && r.files?.includes("lib/a.ts") && r;
     }, "the files.json change on the board", 8000);
     expect(row.files).toEqual(["lib/a.ts"]);
+  }, 60000);
+
+  test("an action answers only once the list shows its result: restored, the row is no longer archived in the rows the board holds", async () => {
+    sb = sandbox();
+    const store = projectStore(sb.repo, sb.home);
+    const kept = seedRecord(sb.home, sb.repo, { prompt: "kept", status: "idle" });
+    const shelved = seedRecord(sb.home, sb.repo, { prompt: "shelved", status: "idle", archived: true });
+    const services = boardServices(store, { ...process.env, HOME: sb.home });
+    let last: BoardSnapshot | undefined;
+    const unsubscribe = services.watch((s) => (last = s));
+    try {
+      await waitFor(() => last?.rows.length === 2, "the first listing");
+      const archivedOf = (id: string) => {
+        const r = last?.rows.find((x) => x.id === id);
+        return r?.kind === "ok" ? r.archived : undefined;
+      };
+      expect(archivedOf(shelved.session_id)).toBe(true);
+      // Several in a row, so a listing already running when one ends is covered too (it must not count).
+      for (let i = 0; i < 5; i++) {
+        const said = await services.restore(shelved.session_id);
+        expect(said).toContain("restored");
+        // No wait here: the footer line and the rows it reports on arrive together.
+        expect(archivedOf(shelved.session_id)).toBe(false);
+        await services.archive(shelved.session_id);
+        expect(archivedOf(shelved.session_id)).toBe(true);
+      }
+      expect(archivedOf(kept.session_id)).toBe(false);
+    } finally {
+      unsubscribe();
+    }
   }, 60000);
 });

@@ -59,7 +59,8 @@ export interface BoardServiceOptions {
 export function boardServices(store: ProjectStore, env: NodeJS.ProcessEnv = process.env, opts: BoardServiceOptions = {}): BoardServices {
   const remote = opts.allMachines ? new RemoteRows(readMachines()) : undefined;
   const watch = new BoardWatch(store, opts.allMachines ? { machine: machineName(env), remote } : {});
-  const after = <T>(p: Promise<T>): Promise<T> => p.finally(() => watch.poke());
+  // An action answers once the list shows its result (its footer line and the rows then agree).
+  const after = <T>(p: Promise<T>): Promise<T> => p.finally(() => watch.settled());
   /** Run `here` for a session of this machine; refuse one of another machine, naming the verb that acts there. */
   const local = <T>(id: string, verb: string, here: () => T): T => {
     const m = remote?.machineOf(id);

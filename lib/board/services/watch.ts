@@ -49,6 +49,9 @@ export class BoardWatch {
   /** This machine's rows as last listed (kept when a listing fails). */
   private local: ListRow[] = [];
   private stopped = false;
+  /** Listings started so far, and who waits for one started after their call (`settled`). */
+  private started = 0;
+  private waiters: { after: number; resolve: () => void }[] = [];
   /** How many listings ran (the tests and the bench count them: a listing is the board's one cost). */
   listings = 0;
 
@@ -80,6 +83,26 @@ export class BoardWatch {
     }, SETTLE_MS);
   }
 
+  /**
+   * Resolves once a listing that starts after this call has been handed to
+   * the listeners: an action's footer line ("restored …") then never shows
+   * beside a list that does not have it yet, and a key pressed on reading it
+   * acts on the rows it names.
+   */
+  settled(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const after = this.started;
+    const done = new Promise<void>((resolve) => this.waiters.push({ after, resolve }));
+    void this.list();
+    return done;
+  }
+
+  private release(upTo: number): void {
+    const still = this.waiters.filter((w) => w.after >= upTo);
+    for (const w of this.waiters) if (w.after < upTo) w.resolve();
+    this.waiters = still;
+  }
+
   private start(): void {
     this.stopped = false;
     this.watchRoot();
@@ -99,6 +122,7 @@ export class BoardWatch {
     this.root = undefined;
     for (const w of this.folders.values()) w.close();
     this.folders.clear();
+    this.release(Number.POSITIVE_INFINITY);
   }
 
   private watchRoot(): void {
@@ -161,6 +185,7 @@ export class BoardWatch {
     }
     this.listing = true;
     this.listings++;
+    const generation = ++this.started;
     try {
       let snapshot: BoardSnapshot;
       try {
@@ -192,6 +217,7 @@ export class BoardWatch {
       for (const l of this.listeners) l(snapshot);
     } finally {
       this.listing = false;
+      this.release(generation);
       if (this.again && !this.stopped) {
         this.again = false;
         this.poke();
