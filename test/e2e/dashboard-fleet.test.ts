@@ -155,7 +155,11 @@ test("typing into the live terminal reaches the pane, from one writer at a time"
   await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
   await page.keyboard.type("echo typed-in-the-$((6*7))-browser");
   await page.keyboard.press("Enter");
-  await waitFor(() => paneLines(s.tmux).includes("typed-in-the-42-browser"), "the command's output in the pane");
+  await waitFor(() => paneLines(s.tmux).includes("typed-in-the-42-browser"), "the command's output in the pane").catch(async (e: Error) => {
+    // Once seen failing in a full run and never alone: say what the page and the pane held.
+    const said = await page.evaluate(() => ["term-status", "term-writer", "term-note"].map((id) => `${id}: ${document.getElementById(id)?.textContent ?? ""}`).join("; "));
+    throw new Error(`${e.message}; the page: ${said}; the pane:\n${paneLines(s.tmux).join("\n")}`);
+  });
   await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("typed-in-the-42-browser"), undefined, { timeout: 5000 });
   await screenshot("dashboard-terminal.png");
 
