@@ -102,8 +102,11 @@ export function tmuxSync(socket: string, args: string[], input?: string | Buffer
  * printed before it runs the commands a `run-shell -C` generated).
  */
 export async function tmuxAsync(socket: string, args: string[], input?: string | Buffer, onOutput?: (soFar: string) => void): Promise<TmuxResult> {
-  if (typeof Bun !== "undefined" && input === undefined) {
-    // Bun's own spawn: node:child_process is a module of its own to load (lib/proc/child-process.ts).
+  if (typeof Bun !== "undefined" && input === undefined && onOutput) {
+    // Bun's own spawn for live's streamed listing only: node:child_process is a module of its own to
+    // load (9 ms of live at 200 panes). Every other caller (the dashboard's typing and frames, many
+    // calls a second in one process) keeps child_process: typed keys were lost in 2 full runs of 3
+    // once those went through Bun.spawn too, never before.
     const start = () => {
       try {
         return Bun.spawn({ cmd: ["tmux", ...baseArgs(socket), ...args], env: tmuxEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" } as const);
