@@ -49,10 +49,9 @@ export class BoardWatch {
   /** This machine's rows as last listed (kept when a listing fails). */
   private local: ListRow[] = [];
   private stopped = false;
-  /** Listings started so far, and who waits for one started after their call (`settled`). */
-  private started = 0;
+  /** Who waits for a listing started after their call (`settled`), by the count of listings then. */
   private waiters: { after: number; resolve: () => void }[] = [];
-  /** How many listings ran (the tests and the bench count them: a listing is the board's one cost). */
+  /** How many listings started (the tests and the bench count them: a listing is the board's one cost; `settled` too). */
   listings = 0;
 
   /**
@@ -91,7 +90,7 @@ export class BoardWatch {
    */
   settled(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    const after = this.started;
+    const after = this.listings;
     const done = new Promise<void>((resolve) => this.waiters.push({ after, resolve }));
     void this.list();
     return done;
@@ -184,8 +183,7 @@ export class BoardWatch {
       return;
     }
     this.listing = true;
-    this.listings++;
-    const generation = ++this.started;
+    const generation = ++this.listings;
     try {
       let snapshot: BoardSnapshot;
       try {
