@@ -14,6 +14,8 @@ import { seedRecord } from "../test/support/records";
 import { type PaneAt, PaneStage, lastLineOf, openPanes, waitForScreens } from "../test/support/panes";
 import { median, tmuxCounter } from "./support";
 import { projectStore } from "../lib/store";
+import { captureAllArgs } from "../lib/tmux";
+import { LIST_FORMAT } from "../lib/live/discover";
 import { JIT_POLICY_AT_START } from "../scripts/jit-policy";
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
@@ -59,6 +61,42 @@ export function recordsFloorBinary(): string {
     writeFileSync(join(dir, "records.ts"), source);
     const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--format=esm", `--compile-jit-policy=${JIT_POLICY_AT_START}`, join(dir, "records.ts"), "--outfile", out], { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`compiling the records floor failed: ${r.stderr}`);
+  }
+  return out;
+}
+
+/**
+ * The floor under completing a session name: a binary compiled the way
+ * bin/spex is that lists a sessions folder, reads each session.json, takes
+ * its short id and the name's line, and prints them (nothing else: no store
+ * to find, no home to check, no command table). What a Tab that offers names
+ * read from 20 or 200 records costs any tool built by this Bun.
+ */
+export function namesFloorBinary(): string {
+  const dir = join(REPO_ROOT, ".bench", "hello");
+  mkdirSync(dir, { recursive: true });
+  const version = spawnSync(BUN, ["--version"], { encoding: "utf8" }).stdout.trim();
+  const out = join(dir, `names-1-${version}-${JIT_POLICY_AT_START}`);
+  if (!existsSync(out)) {
+    const source = [
+      'import { readdirSync, readFileSync } from "node:fs";',
+      "const dir = process.argv[2];",
+      "const words = [];",
+      "let ids = [];",
+      "try { ids = readdirSync(dir); } catch {}",
+      "for (const id of ids) {",
+      "  let text;",
+      "  try { text = readFileSync(`${dir}/${id}/session.json`, \"utf8\"); } catch { continue; }",
+      "  words.push(id.slice(0, 8));",
+      "  const at = text.indexOf('\\n  \"name\": ');",
+      "  if (at >= 0) words.push(text.slice(at + 11, text.indexOf(\"\\n\", at + 11)));",
+      "}",
+      'console.log(words.join("\\n"));',
+      "",
+    ].join("\n");
+    writeFileSync(join(dir, "names.ts"), source);
+    const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--format=esm", `--compile-jit-policy=${JIT_POLICY_AT_START}`, join(dir, "names.ts"), "--outfile", out], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`compiling the names floor failed: ${r.stderr}`);
   }
   return out;
 }
@@ -114,6 +152,8 @@ export interface PaneFleet {
   expected: Map<string, string>;
   /** The floor: one tmux process that lists every pane and captures every screen. */
   floor: Probe;
+  /** The command list live itself sends (its list format, a marker line after each screen), from outside spex. */
+  marked: Probe;
   cleanup(): void;
 }
 
@@ -137,6 +177,7 @@ export async function fleetOfPanes(panes: number): Promise<PaneFleet> {
     env: { ...sb.env, SPEX_TMUX_SERVERS: `${sb.tmuxSocket},${standIn}` },
     expected,
     floor: { name: "raw tmux list + captures", cmd: "tmux", args: floorArgs, env: sb.env },
+    marked: { name: "live's own tmux command list", cmd: "tmux", args: ["-u", "-L", sb.tmuxSocket, ...captureAllArgs(["list-panes", "-a", "-F", LIST_FORMAT], "@@bench0000@@")], env: sb.env },
     cleanup() {
       spawnSync("tmux", ["-L", standIn, "kill-server"]);
       sb.cleanup();
@@ -195,6 +236,7 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
   const hello: Probe = { name: "hello-world binary", cmd: helloBinary(), args: [] };
   const nodeZero: Probe = { name: "node -e 0", cmd: "node", args: ["-e", "0"] };
   const recordsFloor = recordsFloorBinary();
+  const namesFloor = namesFloorBinary();
   const empty = fleetOfRecords(0);
   const twenty = fleetOfRecords(20);
   const big = fleetOfRecords(200);
@@ -214,6 +256,8 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
       spex("ls --json, 200 sessions", ["session", "ls", "--json"], big),
       { name: "records floor, none", cmd: recordsFloor, args: [projectStore(empty.repo, empty.home).sessionsDir] },
       { name: "records floor, 200", cmd: recordsFloor, args: [projectStore(big.repo, big.home).sessionsDir] },
+      { name: "names floor, 20", cmd: namesFloor, args: [projectStore(twenty.repo, twenty.home).sessionsDir] },
+      { name: "names floor, 200", cmd: namesFloor, args: [projectStore(big.repo, big.home).sessionsDir] },
     ];
     const t = measure(probes, opts.runs);
     const at = (name: string) => t.get(name)!;
@@ -225,7 +269,13 @@ export async function startupFigures(opts: FigureOptions): Promise<Figure[]> {
     // The limits (below) fail a clear regression only: loading the manifest or a command on --version, or the
     // session machinery on a verb's completion.
     figures.push(against("--version", hello, 1.3, VERSION_LIMIT), against("help", hello, 1.3, HELP_LIMIT), against("complete a verb", hello, 1.5, COMPLETE_VERB_LIMIT));
-    figures.push(against("complete a selector, 20 sessions", hello, 1.5, COMPLETE_SELECTOR_LIMIT), against("complete a selector, 200 sessions", hello, 1.5, COMPLETE_SELECTOR_LIMIT));
+    // Beside each, what reading the same names costs a bare binary: the part of the ratio no completion avoids.
+    const selector = (sessions: 20 | 200): Figure => {
+      const floor = at(`names floor, ${sessions}`);
+      const figure = against(`complete a selector, ${sessions} sessions`, hello, 1.5, COMPLETE_SELECTOR_LIMIT);
+      return { ...figure, note: `the floor (a bare binary listing the folder and reading each record's name) ${times(floor.cpu / at(hello.name).cpu)} CPU, ${times(floor.wall / at(hello.name).wall)} wall` };
+    };
+    figures.push(selector(20), selector(200));
     figures.push(against("node bundle --version", nodeZero, 1.5, NODE_LIMIT), against("node bundle help", nodeZero, 1.5, NODE_LIMIT));
     // What listing 200 sessions adds to the same verb listing none, in hello-world starts: the budget's
     // 15 ms were 0.39 of one on the machine it was set on (a hello-world started in 38.7 ms there).
@@ -290,7 +340,7 @@ async function liveFigure(runs: number): Promise<Figure> {
     const help = spex("session live --help", ["session", "live", "--help"], fleet.sb, fleet.env, fleet.sb.dir);
     const bare = spex("--version (live's fleet)", ["--version"], fleet.sb, fleet.env, fleet.sb.dir);
     const hello: Probe = { name: "hello-world binary", cmd: helloBinary(), args: [] };
-    const t = measure([fleet.floor, start, help, bare, hello, live], runs);
+    const t = measure([fleet.floor, fleet.marked, start, help, bare, hello, live], runs);
     const floor = t.get(fleet.floor.name)!;
     const value = t.get(live.name)!;
     const verbStart = t.get(start.name)!;
@@ -315,7 +365,7 @@ async function liveFigure(runs: number): Promise<Figure> {
       cpuText: `start + ${(value.cpu - verbStart.cpu).toFixed(1)} ms (${cpuRatio.toFixed(2)} hello-world)`,
       limit: LIVE_LIMIT,
       broken,
-      note: `past \`session live --help\`: ${times(pastHelp)} the floor; past the bare --version: ${times(pastBare)}; ${right} of 200 rows right (the floor: ${floorOk}), ${processes} tmux processes`,
+      note: `past \`session live --help\`: ${times(pastHelp)} the floor; past the bare --version: ${times(pastBare)}; tmux alone for live's own command list (a marker line after each screen): ${times(t.get(fleet.marked.name)!.wall / floor.wall)} the floor; ${right} of 200 rows right (the floor: ${floorOk}), ${processes} tmux processes`,
     };
   } finally {
     fleet.cleanup();

@@ -73,7 +73,18 @@ export function listServerPanesCapturing(socket: string, sessions: string[]): { 
  * plain list, and the caller captures every pane.
  */
 export async function listServerPanesCapturingAll(socket: string, onList?: (panes: PaneInfo[]) => void): Promise<{ panes: PaneInfo[]; screens: Map<string, string> }> {
-  const r = await listAndCaptureAll(socket, ["list-panes", "-a", "-F", LIST_FORMAT], onList && ((text) => onList(parsePaneLines(socket, text))));
+  // The list handed to onList is the prelude the call returns (lib/tmux hands it over once and whole): parsed once.
+  let early: { text: string; panes: PaneInfo[] } | undefined;
+  const r = await listAndCaptureAll(
+    socket,
+    ["list-panes", "-a", "-F", LIST_FORMAT],
+    onList &&
+      ((text) => {
+        early = { text, panes: parsePaneLines(socket, text) };
+        onList(early.panes);
+      }),
+  );
   if (!r.ok) return { panes: listServerPanes(socket), screens: new Map() };
-  return { panes: parsePaneLines(socket, r.prelude ?? ""), screens: r.screens };
+  const prelude = r.prelude ?? "";
+  return { panes: early?.text === prelude ? early.panes : parsePaneLines(socket, prelude), screens: r.screens };
 }

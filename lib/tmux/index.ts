@@ -390,10 +390,6 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
 export async function listAndCaptureAll(socket: string, prelude: string[], onPrelude?: (prelude: string) => void): Promise<BatchCapture & { complete: boolean }> {
   const mark = `@@${randomHex(6)}@@`;
   const begin = `${mark}begin`;
-  // `##{pane_id#}` is left by the loop's expansion as `#{pane_id}` for display to fill in (a
-  // literal `%N` in its text would be read as a time format); the body has no top-level comma,
-  // which would make the loop pick between two bodies.
-  const each = `capture-pane -pJt #{pane_id} ; display -pt #{pane_id} "${mark}##{pane_id#}" ; `;
   // tmux sends the prelude's output before it runs the generated captures: the caller may use it meanwhile.
   let told = !onPrelude;
   let searched = 0;
@@ -406,8 +402,21 @@ export async function listAndCaptureAll(socket: string, prelude: string[], onPre
     told = true;
     onPrelude!(soFar.slice(0, Math.max(0, at - 1)));
   };
-  const r = await tmuxAsync(socket, [...prelude, ";", "display-message", "-p", begin, ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`], undefined, onPrelude && watch);
+  const r = await tmuxAsync(socket, captureAllArgs(prelude, mark), undefined, onPrelude && watch);
   return splitCapturedAll(r, mark);
+}
+
+/**
+ * listAndCaptureAll's command list for one marker: the prelude, the begin
+ * marker, then a capture and a marker line for every pane (bench/startup.ts
+ * times the same list from outside, to tell tmux's share of live from spex's).
+ */
+export function captureAllArgs(prelude: string[], mark: string): string[] {
+  // `##{pane_id#}` is left by the loop's expansion as `#{pane_id}` for display to fill in (a
+  // literal `%N` in its text would be read as a time format); the body has no top-level comma,
+  // which would make the loop pick between two bodies.
+  const each = `capture-pane -pJt #{pane_id} ; display -pt #{pane_id} "${mark}##{pane_id#}" ; `;
+  return [...prelude, ";", "display-message", "-p", `${mark}begin`, ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`];
 }
 
 /** Where the begin marker's line starts in tmux's output (the prelude ends just before it), or -1 before it has come. */
