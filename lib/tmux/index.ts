@@ -105,8 +105,9 @@ export async function tmuxAsync(socket: string, args: string[], input?: string |
   if (typeof Bun !== "undefined" && input === undefined && onOutput) {
     // Bun's own spawn for live's streamed listing only: node:child_process is a module of its own to
     // load (9 ms of live at 200 panes). Every other caller (the dashboard's typing and frames, many
-    // calls a second in one process) keeps child_process: typed keys were lost in 2 full runs of 3
-    // once those went through Bun.spawn too, never before.
+    // calls a second in one process) keeps child_process, as it always had. (Keys typed in the
+    // dashboard's terminal tests went missing in full runs while those went through Bun.spawn; the
+    // terminal test's misses were later traced to a ^C sent before the shell started the command.)
     const start = () => {
       try {
         return Bun.spawn({ cmd: ["tmux", ...baseArgs(socket), ...args], env: tmuxEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" } as const);

@@ -17,12 +17,32 @@ let page: Page;
 let s: { id: string; tmux: string };
 const violations: string[] = [];
 const keys: { data?: string; paste?: string }[] = [];
+/** Each key request's answer, in order: what a failure below says beside the pane. */
+const answers: string[] = [];
 /** One notch of a mouse wheel, in pixels, as Chromium reports it. */
 const NOTCH = 120;
 
 const paneSize = () => f.sb.tmux(["display-message", "-p", "-t", `=${s.tmux}:`, "#{window_width}x#{window_height}"]).stdout.trim();
 /** The pane's screen, wrapped lines joined (the prompt is long: the sandbox's path). */
 const paneText = () => f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${s.tmux}:`]).stdout;
+/**
+ * What runs in the pane's foreground. A typed command line shows on the screen
+ * before the shell has started it; a ^C sent in between reaches the shell, not
+ * the command (seen under load: the sleep ran on and took what was typed next).
+ */
+const paneCommand = () => f.sb.tmux(["display-message", "-p", "-t", `=${s.tmux}:`, "#{pane_current_command}"]).stdout.trim();
+/**
+ * Wait for something the pane should show after keys were typed; when it does
+ * not come, say what the page, its key requests and the pane held (in 2 of
+ * about 45 full runs a command typed here never showed, never alone).
+ */
+async function untilPane<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs?: number): Promise<T> {
+  return waitFor(probe, what, timeoutMs).catch(async (e: Error) => {
+    const said = await page.evaluate(() => ["term-status", "term-writer", "term-note", "conn"].map((id) => `${id}: ${document.getElementById(id)?.textContent ?? ""}`).join("; "));
+    const sent = keys.slice(-12).map((k) => JSON.stringify(k.data ?? { paste: k.paste })).join(" ");
+    throw new Error(`${e.message}; the page: ${said}; the last key requests: ${sent}; their answers: ${answers.slice(-12).join(" | ")}; the pane:\n${paneText()}`);
+  });
+}
 const termRows = () => page.evaluate(() => [...document.querySelectorAll("#term .xterm-rows > div")].map((d: any) => d.textContent.replace(/\s+$/, "")));
 /** How far the terminal's screen pokes out of its box (0 when it fits). */
 const overflow = () =>
@@ -40,8 +60,11 @@ beforeAll(async () => {
   page.on("request", (r: Request) => {
     if (r.method() === "POST" && r.url().endsWith("/pane/keys")) keys.push(JSON.parse(r.postData() ?? "{}"));
   });
+  page.on("response", (r) => {
+    if (r.url().endsWith("/pane/keys")) void r.text().then((t) => answers.push(`${r.status()} ${t.slice(0, 200)}`), () => answers.push(`${r.status()}`));
+  });
   s = await f.session("echo terminal-ready", ["--name", "a real terminal"]);
-  await waitFor(() => paneText().includes("terminal-ready"), "the shell to run its prompt");
+  await untilPane(() => paneText().includes("terminal-ready"), "the shell to run its prompt");
   await page.goto(f.be.dashboard);
   await page.waitForSelector("#conn.up");
   await page.locator(`tr.row[data-id="${s.id}"]`).click();
@@ -77,7 +100,7 @@ test("while someone types the pane takes the box's size; it gets its own back wh
   expect(cols).toBeGreaterThan(40);
   expect(rows).toBeGreaterThan(10);
   expect(await overflow()).toBe(0);
-  await waitFor(() => paneText().includes("typed-at-the-box-size\n"), "the typed command's output");
+  await untilPane(() => paneText().includes("typed-at-the-box-size\n"), "the typed command's output");
   // A narrower window: the pane follows while the writer is here.
   await page.setViewportSize({ width: 1000, height: 700 });
   await waitFor(async () => paneSize() !== shown && paneSize() === (await page.evaluate(() => document.getElementById("term").dataset.size)), "the pane resized with the box");
@@ -124,32 +147,32 @@ test("Ctrl+C copies a selection and sends nothing; without one it interrupts; Ct
   // No selection: ^C reaches the program.
   await page.keyboard.type("sleep 300");
   await page.keyboard.press("Enter");
-  await waitFor(() => paneText().includes("sleep 300"), "the sleep to start");
+  await untilPane(() => paneCommand() === "sleep", "the sleep to start");
   await page.keyboard.press("Control+C");
   await waitFor(() => keys.some((k) => k.data === "\x03"), "^C sent");
-  await waitFor(() => /\^C/.test(paneText()), "the sleep interrupted");
+  await untilPane(() => /\^C/.test(paneText()) && paneCommand() !== "sleep", "the sleep interrupted");
 
   // A program that asked for bracketed paste shows the markers around the one paste.
   await page.keyboard.type("printf '\\033[?2004h'; echo cat-reads-now; cat -v");
   await page.keyboard.press("Enter");
-  await waitFor(() => paneText().split("\n").includes("cat-reads-now"), "cat -v reading");
+  await untilPane(() => paneText().split("\n").includes("cat-reads-now") && paneCommand() === "cat", "cat -v reading");
   await page.evaluate(() => navigator.clipboard.writeText("first pasted line\nsecond pasted line"));
   keys.length = 0;
   await page.keyboard.press("Control+V");
   await waitFor(() => keys.length >= 1, "the paste sent");
   expect(keys).toEqual([{ viewer: expect.any(String), paste: "first pasted line\nsecond pasted line" } as any]);
   await page.keyboard.press("Enter");
-  await waitFor(() => paneText().includes("^[[200~first pasted line"), "the bracketed paste in the pane");
+  await untilPane(() => paneText().includes("^[[200~first pasted line"), "the bracketed paste in the pane");
   expect(paneText()).toContain("second pasted line^[[201~");
   await page.keyboard.press("Control+D");
-  await waitFor(() => !paneText().trimEnd().endsWith("^[[201~"), "cat ended");
+  await untilPane(() => !paneText().trimEnd().endsWith("^[[201~"), "cat ended");
 });
 
 test("the scrollback is reachable with the wheel, from the first notch", async () => {
   await page.keyboard.type("clear; seq -f 'scrolled-%g' 1 400");
   await page.keyboard.press("Enter");
   // The output and the prompt after it: the live screen no longer moves by itself.
-  await waitFor(async () => {
+  await untilPane(async () => {
     const rows = await termRows();
     const last = rows.indexOf("scrolled-400");
     return last >= 0 && !!rows[last + 1];
