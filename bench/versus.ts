@@ -103,4 +103,7 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+void main().catch((e: Error) => {
+  process.stderr.write(`${e.stack ?? e.message}\n`);
+  process.exit(1);
+});
