@@ -1,5 +1,5 @@
 // Two builds of spex side by side on the verbs issue 22 must not slow down
-// (create, a state write, an MCP call), in interleaved rounds so drift on a
+// (create, a state write, a queued send, ls, an MCP call), in interleaved rounds so drift on a
 // shared machine hits both alike. Each build works in a sandbox of its own, so
 // its store grows the same way. A developer's tool: the start-up work's
 // "nothing else slower" figures in bench/README.md come from it.
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     ["--version", (b) => run(b.bin, ["--version"], b.sb)],
     ["new --no-launch", (b, i) => run(b.bin, ["session", "new", "--no-launch", "--launcher", "shell", `bench task ${i}`], b.sb)],
     ["a state write", (b, i) => run(b.bin, ["internal", "session-state", i % 2 ? "idle" : "active", "--session", b.id], b.sb)],
+    ["send --queue-only (the message queued)", (b, i) => run(b.bin, ["session", "send", "--queue-only", b.id, `message ${i}`], b.sb)],
     ["ls --json (100 sessions, then more)", (b) => run(b.bin, ["session", "ls", "--json"], b.sb)],
     ["mcp: start + session_list", (b) => mcpCall(b.bin, b.sb)],
   ];
