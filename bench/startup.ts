@@ -35,70 +35,67 @@ export function helloBinary(): string {
 }
 
 /**
- * The floor under `ls --json`: a binary compiled the way bin/spex is (bytecode,
- * the JIT held back) that lists a sessions folder, parses each session.json
- * and prints them all as indented JSON, nothing else (no validation, side
- * files, preview or row). What listing records costs any tool on this machine.
+ * A floor binary: `lines` of TypeScript compiled the way bin/spex is
+ * (bytecode, the JIT held back), in .bench/ under `name` (kept between runs,
+ * rebuilt when Bun or the JIT policy changes).
  */
-export function recordsFloorBinary(): string {
+function floorBinary(name: string, lines: string[]): string {
   const dir = join(REPO_ROOT, ".bench", "hello");
   mkdirSync(dir, { recursive: true });
   const version = spawnSync(BUN, ["--version"], { encoding: "utf8" }).stdout.trim();
-  const out = join(dir, `records-2-${version}-${JIT_POLICY_AT_START}`);
+  const out = join(dir, `${name}-${version}-${JIT_POLICY_AT_START}`);
   if (!existsSync(out)) {
-    const source = [
-      'import { readdirSync, readFileSync } from "node:fs";',
-      "const dir = process.argv[2];",
-      "const rows = [];",
-      "let ids = [];",
-      "try { ids = readdirSync(dir); } catch {}",
-      "for (const id of ids) {",
-      "  try { rows.push(JSON.parse(readFileSync(`${dir}/${id}/session.json`, \"utf8\"))); } catch {}",
-      "}",
-      'process.stdout.write(JSON.stringify(rows, null, 2) + "\\n");',
-      "",
-    ].join("\n");
-    writeFileSync(join(dir, "records.ts"), source);
-    const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--format=esm", `--compile-jit-policy=${JIT_POLICY_AT_START}`, join(dir, "records.ts"), "--outfile", out], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`compiling the records floor failed: ${r.stderr}`);
+    const source = join(dir, `${name}.ts`);
+    writeFileSync(source, [...lines, ""].join("\n"));
+    const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--format=esm", `--compile-jit-policy=${JIT_POLICY_AT_START}`, source, "--outfile", out], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`compiling the ${name} floor failed: ${r.stderr}`);
   }
   return out;
 }
 
 /**
- * The floor under completing a session name: a binary compiled the way
- * bin/spex is that lists a sessions folder, reads each session.json, takes
- * its short id and the name's line, and prints them (nothing else: no store
- * to find, no home to check, no command table). What a Tab that offers names
- * read from 20 or 200 records costs any tool built by this Bun.
+ * The floor under `ls --json`: a binary that lists a sessions folder, parses
+ * each session.json and prints them all as indented JSON, nothing else (no
+ * validation, side files, preview or row). What listing records costs any
+ * tool on this machine.
+ */
+export function recordsFloorBinary(): string {
+  return floorBinary("records-2", [
+    'import { readdirSync, readFileSync } from "node:fs";',
+    "const dir = process.argv[2];",
+    "const rows = [];",
+    "let ids = [];",
+    "try { ids = readdirSync(dir); } catch {}",
+    "for (const id of ids) {",
+    "  try { rows.push(JSON.parse(readFileSync(`${dir}/${id}/session.json`, \"utf8\"))); } catch {}",
+    "}",
+    'process.stdout.write(JSON.stringify(rows, null, 2) + "\\n");',
+  ]);
+}
+
+/**
+ * The floor under completing a session name: a binary that lists a sessions
+ * folder, reads each session.json, takes its short id and the name's line,
+ * and prints them (nothing else: no store to find, no home to check, no
+ * command table). What a Tab that offers names read from 20 or 200 records
+ * costs any tool built by this Bun.
  */
 export function namesFloorBinary(): string {
-  const dir = join(REPO_ROOT, ".bench", "hello");
-  mkdirSync(dir, { recursive: true });
-  const version = spawnSync(BUN, ["--version"], { encoding: "utf8" }).stdout.trim();
-  const out = join(dir, `names-1-${version}-${JIT_POLICY_AT_START}`);
-  if (!existsSync(out)) {
-    const source = [
-      'import { readdirSync, readFileSync } from "node:fs";',
-      "const dir = process.argv[2];",
-      "const words = [];",
-      "let ids = [];",
-      "try { ids = readdirSync(dir); } catch {}",
-      "for (const id of ids) {",
-      "  let text;",
-      "  try { text = readFileSync(`${dir}/${id}/session.json`, \"utf8\"); } catch { continue; }",
-      "  words.push(id.slice(0, 8));",
-      "  const at = text.indexOf('\\n  \"name\": ');",
-      "  if (at >= 0) words.push(text.slice(at + 11, text.indexOf(\"\\n\", at + 11)));",
-      "}",
-      'console.log(words.join("\\n"));',
-      "",
-    ].join("\n");
-    writeFileSync(join(dir, "names.ts"), source);
-    const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--format=esm", `--compile-jit-policy=${JIT_POLICY_AT_START}`, join(dir, "names.ts"), "--outfile", out], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`compiling the names floor failed: ${r.stderr}`);
-  }
-  return out;
+  return floorBinary("names-1", [
+    'import { readdirSync, readFileSync } from "node:fs";',
+    "const dir = process.argv[2];",
+    "const words = [];",
+    "let ids = [];",
+    "try { ids = readdirSync(dir); } catch {}",
+    "for (const id of ids) {",
+    "  let text;",
+    "  try { text = readFileSync(`${dir}/${id}/session.json`, \"utf8\"); } catch { continue; }",
+    "  words.push(id.slice(0, 8));",
+    "  const at = text.indexOf('\\n  \"name\": ');",
+    "  if (at >= 0) words.push(text.slice(at + 11, text.indexOf(\"\\n\", at + 11)));",
+    "}",
+    'console.log(words.join("\\n"));',
+  ]);
 }
 
 export interface Probe {
