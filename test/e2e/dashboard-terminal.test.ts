@@ -33,8 +33,8 @@ const paneText = () => f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${s.tmux}:
 const paneCommand = () => f.sb.tmux(["display-message", "-p", "-t", `=${s.tmux}:`, "#{pane_current_command}"]).stdout.trim();
 /**
  * Wait for something the pane should show after keys were typed; when it does
- * not come, say what the page, its key requests and the pane held (in 2 of
- * about 45 full runs a command typed here never showed, never alone).
+ * not come, say what the page, its key requests and the pane held (that is how
+ * the early ^C above was found: 2 full runs of about 45 failed on it).
  */
 async function untilPane<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs?: number): Promise<T> {
   return waitFor(probe, what, timeoutMs).catch(async (e: Error) => {
