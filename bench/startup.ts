@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { REPO_ROOT, SPEX_BIN, SPEX_CJS, type Sandbox, sandbox } from "../test/support/sandbox";
 import { seedRecord } from "../test/support/records";
 import { type PaneAt, PaneStage, lastLineOf, openPanes, waitForScreens } from "../test/support/panes";
-import { median, tmuxCounter } from "./support";
+import { type Probe, type Timing, median, timeOnce, tmuxCounter } from "./support";
 import { projectStore } from "../lib/store";
-import { captureAllArgs } from "../lib/tmux";
+import { baseArgs, captureAllArgs } from "../lib/tmux";
 import { LIST_FORMAT } from "../lib/live/discover";
 import { JIT_POLICY_AT_START } from "../scripts/jit-policy";
 
@@ -98,30 +98,6 @@ export function namesFloorBinary(): string {
   ]);
 }
 
-export interface Probe {
-  name: string;
-  cmd: string;
-  args: string[];
-  cwd?: string;
-  env?: Record<string, string>;
-}
-
-export interface Timing {
-  /** Wall time, ms. */
-  wall: number;
-  /** CPU time of the process itself (user + system), ms: what a busy machine inflates least. */
-  cpu: number;
-}
-
-/** One run; throws when it fails. */
-function timeOnce(p: Probe): Timing {
-  const t0 = performance.now();
-  const r = Bun.spawnSync({ cmd: [p.cmd, ...p.args], cwd: p.cwd, env: p.env ?? (process.env as Record<string, string>), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  const wall = performance.now() - t0;
-  if (r.exitCode !== 0) throw new Error(`${p.name} failed (exit ${r.exitCode}): ${r.stderr?.toString()}`);
-  return { wall, cpu: Number(r.resourceUsage?.cpuTime.total ?? 0n) / 1000 };
-}
-
 /**
  * Median wall and CPU time of each probe over `runs` rounds. Rounds
  * interleave the probes, so a burst of load on a shared machine hits
@@ -174,7 +150,7 @@ export async function fleetOfPanes(panes: number): Promise<PaneFleet> {
     env: { ...sb.env, SPEX_TMUX_SERVERS: `${sb.tmuxSocket},${standIn}` },
     expected,
     floor: { name: "raw tmux list + captures", cmd: "tmux", args: floorArgs, env: sb.env },
-    marked: { name: "live's own tmux command list", cmd: "tmux", args: ["-u", "-L", sb.tmuxSocket, ...captureAllArgs(["list-panes", "-a", "-F", LIST_FORMAT], "@@bench0000@@")], env: sb.env },
+    marked: { name: "live's own tmux command list", cmd: "tmux", args: [...baseArgs(sb.tmuxSocket), ...captureAllArgs(["list-panes", "-a", "-F", LIST_FORMAT], "@@bench0000@@")], env: sb.env },
     cleanup() {
       spawnSync("tmux", ["-L", standIn, "kill-server"]);
       sb.cleanup();

@@ -1,4 +1,4 @@
-// Small helpers shared by the bench files: timing, medians, a table.
+// Small helpers shared by the bench files: timing (a probe's wall and CPU time), medians, a table.
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,6 +23,30 @@ export function timeCommand(cmd: string, args: string[], opts: SpawnSyncOptions 
   const took = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
   return took;
+}
+
+export interface Probe {
+  name: string;
+  cmd: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+export interface Timing {
+  /** Wall time, ms. */
+  wall: number;
+  /** CPU time of the process itself (user + system), ms: what a busy machine inflates least. */
+  cpu: number;
+}
+
+/** One run; throws when it fails. */
+export function timeOnce(p: Probe): Timing {
+  const t0 = performance.now();
+  const r = Bun.spawnSync({ cmd: [p.cmd, ...p.args], cwd: p.cwd, env: p.env ?? (process.env as Record<string, string>), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const wall = performance.now() - t0;
+  if (r.exitCode !== 0) throw new Error(`${p.name} failed (exit ${r.exitCode}): ${r.stderr?.toString()}`);
+  return { wall, cpu: Number(r.resourceUsage?.cpuTime.total ?? 0n) / 1000 };
 }
 
 /** A logging `tmux` first on PATH (in `dir`): every tmux process spex starts leaves one line. */

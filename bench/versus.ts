@@ -9,21 +9,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { type Sandbox, sandbox } from "../test/support/sandbox";
 import { seedRecord } from "../test/support/records";
-import { median } from "./support";
+import { type Timing, median, timeOnce } from "./support";
 
-interface Timing {
-  wall: number;
-  cpu: number;
-}
-
-/** One run of `bin` to its exit; throws when it fails. */
-function run(bin: string, args: string[], sb: Sandbox): Timing {
-  const t0 = performance.now();
-  const r = Bun.spawnSync({ cmd: [bin, ...args], cwd: sb.repo, env: sb.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  const wall = performance.now() - t0;
-  if (r.exitCode !== 0) throw new Error(`${bin} ${args.join(" ")} failed (exit ${r.exitCode}): ${r.stderr?.toString()}`);
-  return { wall, cpu: Number(r.resourceUsage?.cpuTime.total ?? 0n) / 1000 };
-}
+/** One run of `bin` in the build's sandbox, to its exit; throws when it fails. */
+const run = (bin: string, args: string[], sb: Sandbox): Timing => timeOnce({ name: `${bin} ${args.join(" ")}`, cmd: bin, args, cwd: sb.repo, env: sb.env });
 
 /**
  * `spex mcp` started, initialized and asked for `session_list` over stdio
@@ -36,6 +25,13 @@ function mcpCall(bin: string, sb: Sandbox): Promise<Timing> {
     const t0 = performance.now();
     const child = spawn(bin, ["mcp"], { cwd: sb.repo, env: sb.env, stdio: ["pipe", "pipe", "ignore"] });
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    let answered = false;
+    const fail = (e: Error) => {
+      child.kill();
+      reject(e);
+    };
+    // A server that ends before it answers fails the run instead of hanging it.
+    child.on("exit", (code) => !answered && fail(new Error(`${bin} mcp exited (${code}) before answering session_list`)));
     let pending = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       pending += d;
@@ -44,18 +40,19 @@ function mcpCall(bin: string, sb: Sandbox): Promise<Timing> {
         const line = pending.slice(0, nl);
         pending = pending.slice(nl + 1);
         const message = JSON.parse(line) as { id?: number; error?: unknown };
-        if (message.error) return reject(new Error(`${bin} mcp: ${JSON.stringify(message.error)}`));
+        if (message.error) return fail(new Error(`${bin} mcp: ${JSON.stringify(message.error)}`));
         if (message.id === 1) {
           send({ jsonrpc: "2.0", method: "notifications/initialized" });
           send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "session_list", arguments: {} } });
         } else if (message.id === 2) {
           const wall = performance.now() - t0;
+          answered = true;
           child.on("exit", () => resolve({ wall, cpu: Number.NaN }));
           child.stdin.end();
         }
       }
     });
-    child.on("error", reject);
+    child.on("error", fail);
     send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "versus", version: "0" } } });
   });
 }

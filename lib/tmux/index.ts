@@ -103,11 +103,9 @@ export function tmuxSync(socket: string, args: string[], input?: string | Buffer
  */
 export async function tmuxAsync(socket: string, args: string[], input?: string | Buffer, onOutput?: (soFar: string) => void): Promise<TmuxResult> {
   if (typeof Bun !== "undefined" && input === undefined && onOutput) {
-    // Bun's own spawn for live's streamed listing only: node:child_process is a module of its own to
-    // load (9 ms of live at 200 panes). Every other caller (the dashboard's typing and frames, many
-    // calls a second in one process) keeps child_process, as it always had. (Keys typed in the
-    // dashboard's terminal tests went missing in full runs while those went through Bun.spawn; the
-    // terminal test's misses were later traced to a ^C sent before the shell started the command.)
+    // Bun's own spawn for live's streamed listing: node:child_process is a module of its own to load
+    // (9 ms of live at 200 panes). The other async callers run in long-lived processes (the
+    // dashboard's backend: typing, frames) that pay that load once, and keep child_process.
     const start = () => {
       try {
         return Bun.spawn({ cmd: ["tmux", ...baseArgs(socket), ...args], env: tmuxEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" } as const);
@@ -314,7 +312,7 @@ function argBytes(commands: string[][]): number {
 export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): BatchCapture {
   const screens = new Map<string, string>();
   const mark = `@@${randomHex(6)}@@`;
-  const begin = `${mark}begin`;
+  const begin = beginLine(mark);
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
   // Joined flags and `display` (tmux's own short name for display-message):
   // shorter commands put more panes in one tmux process.
@@ -390,7 +388,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
  */
 export async function listAndCaptureAll(socket: string, prelude: string[], onPrelude?: (prelude: string) => void): Promise<BatchCapture & { complete: boolean }> {
   const mark = `@@${randomHex(6)}@@`;
-  const begin = `${mark}begin`;
+  const begin = beginLine(mark);
   // tmux sends the prelude's output before it runs the generated captures: the caller may use it meanwhile.
   let told = !onPrelude;
   let searched = 0;
@@ -417,7 +415,12 @@ export function captureAllArgs(prelude: string[], mark: string): string[] {
   // literal `%N` in its text would be read as a time format); the body has no top-level comma,
   // which would make the loop pick between two bodies.
   const each = `capture-pane -pJt #{pane_id} ; display -pt #{pane_id} "${mark}##{pane_id#}" ; `;
-  return [...prelude, ";", "display-message", "-p", `${mark}begin`, ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`];
+  return [...prelude, ";", "display-message", "-p", beginLine(mark), ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`];
+}
+
+/** The line a call's marker prints before the screens (the prelude ends just before it). */
+function beginLine(mark: string): string {
+  return `${mark}begin`;
 }
 
 /** Where the begin marker's line starts in tmux's output (the prelude ends just before it), or -1 before it has come. */
@@ -430,7 +433,7 @@ function preludeEnd(out: string, begin: string, from = 0): number {
 /** listAndCaptureAll's output cut into the prelude and each pane's screen, by the call's marker lines. */
 function splitCapturedAll(r: TmuxResult, mark: string): BatchCapture & { complete: boolean } {
   const screens = new Map<string, string>();
-  const begin = `${mark}begin`;
+  const begin = beginLine(mark);
   const out = r.stdout;
   const at = preludeEnd(out, begin);
   if (at < 0) return { prelude: undefined, ok: false, complete: false, screens };
