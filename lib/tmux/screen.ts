@@ -2,7 +2,7 @@
 // `terminal read`, `show`): the rows as the pane shows them now, optionally
 // with their colours (SGR sequences, `capture-pane -e`) and scrollback above.
 // What comes back is display text (DESIGN.md §1.10): never parsed for commands.
-import { type TmuxResult, tmuxAsync, tmuxSync } from "./index";
+import { type TmuxResult, tmuxAsync, tmuxSync } from "./run";
 
 export interface ScreenOptions {
   /** Lines of scrollback above the visible screen (0: the screen alone). */
