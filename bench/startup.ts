@@ -7,96 +7,11 @@
 // pays). Used by bench/startup.bench.ts (`make bench`, every figure) and
 // bench/check.ts (`make bench-check`, the budgets with generous margins).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { REPO_ROOT, SPEX_BIN, SPEX_CJS, type Sandbox, sandbox } from "../test/support/sandbox";
-import { seedRecord } from "../test/support/records";
-import { type PaneAt, PaneStage, lastLineOf, openPanes, waitForScreens } from "../test/support/panes";
+import { SPEX_BIN, SPEX_CJS, type Sandbox } from "../test/support/sandbox";
 import { type Probe, type Timing, median, timeOnce, tmuxCounter } from "./support";
 import { projectStore } from "../lib/store";
-import { baseArgs, captureAllArgs } from "../lib/tmux";
-import { LIST_FORMAT } from "../lib/live/discover";
-import { JIT_POLICY_AT_START } from "../scripts/jit-policy";
-
-const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
-
-/** A hello-world compiled by the Bun that compiles spex, in .bench/ (kept between runs, rebuilt when Bun changes). */
-export function helloBinary(): string {
-  const dir = join(REPO_ROOT, ".bench", "hello");
-  mkdirSync(dir, { recursive: true });
-  const version = spawnSync(BUN, ["--version"], { encoding: "utf8" }).stdout.trim();
-  const out = join(dir, `hello-${version}`);
-  if (!existsSync(out)) {
-    writeFileSync(join(dir, "hello.ts"), 'console.log("hello");\n');
-    const r = spawnSync(BUN, ["build", "--compile", join(dir, "hello.ts"), "--outfile", out], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`compiling the hello-world failed: ${r.stderr}`);
-  }
-  return out;
-}
-
-/**
- * A floor binary: `lines` of TypeScript compiled the way bin/spex is
- * (bytecode, the JIT held back), in .bench/ under `name` (kept between runs,
- * rebuilt when Bun or the JIT policy changes).
- */
-function floorBinary(name: string, lines: string[]): string {
-  const dir = join(REPO_ROOT, ".bench", "hello");
-  mkdirSync(dir, { recursive: true });
-  const version = spawnSync(BUN, ["--version"], { encoding: "utf8" }).stdout.trim();
-  const out = join(dir, `${name}-${version}-${JIT_POLICY_AT_START}`);
-  if (!existsSync(out)) {
-    const source = join(dir, `${name}.ts`);
-    writeFileSync(source, [...lines, ""].join("\n"));
-    const r = spawnSync(BUN, ["build", "--compile", "--bytecode", "--format=esm", `--compile-jit-policy=${JIT_POLICY_AT_START}`, source, "--outfile", out], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`compiling the ${name} floor failed: ${r.stderr}`);
-  }
-  return out;
-}
-
-/**
- * The floor under `ls --json`: a binary that lists a sessions folder, parses
- * each session.json and prints them all as indented JSON, nothing else (no
- * validation, side files, preview or row). What listing records costs any
- * tool on this machine.
- */
-export function recordsFloorBinary(): string {
-  return floorBinary("records-2", [
-    'import { readdirSync, readFileSync } from "node:fs";',
-    "const dir = process.argv[2];",
-    "const rows = [];",
-    "let ids = [];",
-    "try { ids = readdirSync(dir); } catch {}",
-    "for (const id of ids) {",
-    "  try { rows.push(JSON.parse(readFileSync(`${dir}/${id}/session.json`, \"utf8\"))); } catch {}",
-    "}",
-    'process.stdout.write(JSON.stringify(rows, null, 2) + "\\n");',
-  ]);
-}
-
-/**
- * The floor under completing a session name: a binary that lists a sessions
- * folder, reads each session.json, takes its short id and the name's line,
- * and prints them (nothing else: no store to find, no home to check, no
- * command table). What a Tab that offers names read from 20 or 200 records
- * costs any tool built by this Bun.
- */
-export function namesFloorBinary(): string {
-  return floorBinary("names-1", [
-    'import { readdirSync, readFileSync } from "node:fs";',
-    "const dir = process.argv[2];",
-    "const words = [];",
-    "let ids = [];",
-    "try { ids = readdirSync(dir); } catch {}",
-    "for (const id of ids) {",
-    "  let text;",
-    "  try { text = readFileSync(`${dir}/${id}/session.json`, \"utf8\"); } catch { continue; }",
-    "  words.push(id.slice(0, 8));",
-    "  const at = text.indexOf('\\n  \"name\": ');",
-    "  if (at >= 0) words.push(text.slice(at + 11, text.indexOf(\"\\n\", at + 11)));",
-    "}",
-    'console.log(words.join("\\n"));',
-  ]);
-}
+import { type PaneFleet, fleetOfPanes, fleetOfRecords, floorRight, liveRowsRight } from "./fleets";
+import { helloBinary, namesFloorBinary, recordsFloorBinary } from "./yardsticks";
 
 /**
  * Median wall and CPU time of each probe over `runs` rounds. Rounds
@@ -108,69 +23,6 @@ export function measure(probes: Probe[], runs: number): Map<string, Timing> {
   const times = new Map<string, Timing[]>(probes.map((p) => [p.name, []]));
   for (let i = 0; i < runs; i++) for (const p of probes) times.get(p.name)!.push(timeOnce(p));
   return new Map([...times].map(([name, xs]) => [name, { wall: median(xs.map((x) => x.wall)), cpu: median(xs.map((x) => x.cpu)) }]));
-}
-
-/** A project with `count` sessions (records only, as `ls` reads them). */
-export function fleetOfRecords(count: number): Sandbox {
-  const sb = sandbox();
-  for (let i = 0; i < count; i++) seedRecord(sb.home, sb.repo, { prompt: `fix the flaky test number ${i} in the payments service`, name: `task-${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() });
-  return sb;
-}
-
-export interface PaneFleet {
-  sb: Sandbox;
-  /** The environment `live` runs in: the fleet's server and an empty stand-in for the user's own. */
-  env: Record<string, string>;
-  /** What each pane shows last, by pane id. */
-  expected: Map<string, string>;
-  /** The floor: one tmux process that lists every pane and captures every screen. */
-  floor: Probe;
-  /** The command list live itself sends (its list format, a marker line after each screen), from outside spex. */
-  marked: Probe;
-  cleanup(): void;
-}
-
-/** `panes` panes on a tmux server of the sandbox's own, each showing a line no other shows. */
-export async function fleetOfPanes(panes: number): Promise<PaneFleet> {
-  const sb = sandbox();
-  const standIn = `${sb.tmuxSocket}-user`;
-  const kinds: Array<(i: number) => PaneAt & { line: string }> = [
-    (i) => ({ text: `build ${i}\nstep ${i} of ${panes}:  100%`, line: `step ${i} of ${panes}: 100%` }),
-    (i) => ({ command: "bash", text: `make\ndev@box:~/p${i}$ `, line: `dev@box:~/p${i}$` }),
-    (i) => ({ command: "apt", text: `Install pkg-${i}? [Y/n]`, line: `Install pkg-${i}? [Y/n]` }),
-  ];
-  const shows = Array.from({ length: panes }, (_, i) => kinds[i % kinds.length]!(i));
-  const ids = openPanes(new PaneStage(join(sb.dir, "stage")), sb.tmuxSocket, "bench", shows, { width: 120, height: 30 });
-  const expected = new Map(ids.map((id, i) => [id, shows[i]!.line]));
-  await waitForScreens(sb.tmuxSocket, expected);
-  const list = ["list-panes", "-a", "-F", "#{session_name}\x1f#{window_index}\x1f#{pane_index}\x1f#{pane_id}\x1f#{pane_current_command}\x1f#{pane_current_path}"];
-  const floorArgs = ["-u", "-L", sb.tmuxSocket, ...list, ...ids.flatMap((id) => [";", "capture-pane", "-p", "-J", "-t", id])];
-  return {
-    sb,
-    env: { ...sb.env, SPEX_TMUX_SERVERS: `${sb.tmuxSocket},${standIn}` },
-    expected,
-    floor: { name: "raw tmux list + captures", cmd: "tmux", args: floorArgs, env: sb.env },
-    marked: { name: "live's own tmux command list", cmd: "tmux", args: [...baseArgs(sb.tmuxSocket), ...captureAllArgs(["list-panes", "-a", "-F", LIST_FORMAT], "@@bench0000@@")], env: sb.env },
-    cleanup() {
-      spawnSync("tmux", ["-L", standIn, "kill-server"]);
-      sb.cleanup();
-    },
-  };
-}
-
-/** How many rows of `live --json` show their pane's own last line. */
-export function liveRowsRight(fleet: PaneFleet): number {
-  const r = spawnSync(SPEX_BIN, ["session", "live", "--json"], { env: fleet.env, cwd: fleet.sb.dir, encoding: "utf8", maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`live failed: ${r.stderr}`);
-  const rows = JSON.parse(r.stdout) as Array<{ paneId: string; lastVisibleLine: string | null }>;
-  return rows.filter((row) => fleet.expected.get(row.paneId) === row.lastVisibleLine).length;
-}
-
-/** The floor's own screens are right too (the yardstick is checked like the figure). */
-export function floorRight(fleet: PaneFleet): number {
-  const r = spawnSync(fleet.floor.cmd, fleet.floor.args, { env: fleet.floor.env, encoding: "utf8", maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`the raw tmux list failed: ${r.stderr}`);
-  return [...fleet.expected.values()].filter((line) => r.stdout.split("\n").some((l) => lastLineOf(l) === line)).length;
 }
 
 export const spex = (name: string, args: string[], sb: Sandbox, env: Record<string, string> = sb.env, cwd = sb.repo): Probe => ({ name, cmd: SPEX_BIN, args, cwd, env });
