@@ -54,7 +54,7 @@ function argBytes(commands: string[][]): number {
  */
 export function listAndCapture(socket: string, prelude: string[] | undefined, targets: string[], history = 0): BatchCapture {
   const screens = new Map<string, string>();
-  const mark = `@@${randomHex(6)}@@`;
+  const mark = callMark();
   const begin = beginLine(mark);
   const ended = new RegExp(`^${mark}(\\d+) (%\\d+)$`);
   // Joined flags and `display` (tmux's own short name for display-message):
@@ -130,7 +130,7 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
  * nothing ran at all and `ok` is false too, as with no server).
  */
 export async function listAndCaptureAll(socket: string, prelude: string[], onPrelude?: (prelude: string) => void): Promise<BatchCapture & { complete: boolean }> {
-  const mark = `@@${randomHex(6)}@@`;
+  const mark = callMark();
   const begin = beginLine(mark);
   // tmux sends the prelude's output before it runs the generated captures: the caller may use it meanwhile.
   let told = !onPrelude;
@@ -150,8 +150,9 @@ export async function listAndCaptureAll(socket: string, prelude: string[], onPre
 
 /**
  * listAndCaptureAll's command list for one marker: the prelude, the begin
- * marker, then a capture and a marker line for every pane (bench/startup.ts
- * times the same list from outside, to tell tmux's share of live from spex's).
+ * marker, then a capture and a marker line for every pane (bench/fleets.ts
+ * builds the same list for the bench to time from outside, to tell tmux's
+ * share of live from spex's).
  */
 export function captureAllArgs(prelude: string[], mark: string): string[] {
   // `##{pane_id#}` is left by the loop's expansion as `#{pane_id}` for display to fill in (a
@@ -159,6 +160,11 @@ export function captureAllArgs(prelude: string[], mark: string): string[] {
   // which would make the loop pick between two bodies.
   const each = `capture-pane -pJt #{pane_id} ; display -pt #{pane_id} "${mark}##{pane_id#}" ; `;
   return [...prelude, ";", "display-message", "-p", beginLine(mark), ";", "run-shell", "-C", `#{S:#{W:#{P:${each}}}}`];
+}
+
+/** A marker of one call: a nonce no pane's text can know, so no screen can forge a boundary. */
+function callMark(): string {
+  return `@@${randomHex(6)}@@`;
 }
 
 /** The line a call's marker prints before the screens (the prelude ends just before it). */
