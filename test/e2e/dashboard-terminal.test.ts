@@ -133,15 +133,31 @@ test("Ctrl+C copies a selection and sends nothing; without one it interrupts; Ct
   await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
   // Select a word of the screen (double click) and copy it. A frame repaints the rows, so
   // the word's span can be replaced between finding it and measuring it: found again then.
+  // And a refit (the screenshots before this test resize the window) can move the word
+  // between measuring and clicking, so what counts is a selection over the word itself.
   await waitFor(async () => {
     const word = await page.locator("#term .xterm-rows span", { hasText: /^TRUE-RED$/ }).first().boundingBox();
     if (!word) return false;
     await page.mouse.dblclick(word.x + word.width / 2, word.y + word.height / 2);
-    return page.evaluate(() => document.querySelectorAll("#term .xterm-selection div").length > 0);
+    return page.evaluate(() => {
+      const span = [...document.querySelectorAll("#term .xterm-rows span")].find((e: any) => e.textContent === "TRUE-RED");
+      if (!span) return false;
+      const w = span.getBoundingClientRect();
+      const [x, y] = [w.x + w.width / 2, w.y + w.height / 2];
+      return [...document.querySelectorAll("#term .xterm-selection div")].some((d: any) => {
+        const r = d.getBoundingClientRect();
+        return r.left <= x && x <= r.right && r.top <= y && y <= r.bottom;
+      });
+    });
   }, "the word TRUE-RED selected");
   keys.length = 0;
   await page.keyboard.press("Control+C");
-  await waitFor(async () => (await page.evaluate(() => navigator.clipboard.readText())).includes("TRUE"), "the selection on the clipboard");
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  await waitFor(async () => (await clipboard()).includes("TRUE"), "the selection on the clipboard").catch(async (e: Error) => {
+    // What the page did with the key instead: a note (copy refused), a ^C sent, or nothing.
+    const said = await page.evaluate(() => `note: ${document.getElementById("term-note")?.textContent ?? ""}; selection shown: ${document.querySelectorAll("#term .xterm-selection div").length}; focus: ${document.activeElement?.className ?? ""}`);
+    throw new Error(`${e.message}; the clipboard: ${JSON.stringify(await clipboard())}; the page: ${said}; the key requests: ${JSON.stringify(keys)}`);
+  });
   expect(keys.filter((k) => k.data?.includes("\x03"))).toEqual([]);
 
   // No selection: ^C reaches the program.
