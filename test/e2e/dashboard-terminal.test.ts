@@ -155,7 +155,7 @@ test("Ctrl+C copies a selection and sends nothing; without one it interrupts; Ct
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   await waitFor(async () => (await clipboard()).includes("TRUE"), "the selection on the clipboard").catch(async (e: Error) => {
     // What the page did with the key instead: a note (copy refused), a ^C sent, or nothing.
-    const said = await page.evaluate(() => `note: ${document.getElementById("term-note")?.textContent ?? ""}; selection shown: ${document.querySelectorAll("#term .xterm-selection div").length}; focus: ${document.activeElement?.className ?? ""}`);
+    const said = await page.evaluate(() => `note: ${document.getElementById("term-note")?.textContent ?? ""}; selection shown: ${document.querySelectorAll("#term .xterm-selection div").length}; focus: ${document.activeElement?.tagName ?? ""} ${document.activeElement?.className ?? ""}`);
     throw new Error(`${e.message}; the clipboard: ${JSON.stringify(await clipboard())}; the page: ${said}; the key requests: ${JSON.stringify(keys)}`);
   });
   expect(keys.filter((k) => k.data?.includes("\x03"))).toEqual([]);
