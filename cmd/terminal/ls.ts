@@ -1,9 +1,10 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { commandLine } from "../../lib/tmux/quote";
 import { formatTable, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { type TerminalListRow, commandLine, listTerminals } from "../../lib/terminals";
+import { type TerminalListRow, listTerminals } from "../../lib/terminals";
 
 const STATE_NOTE: Record<string, string> = {
   exited: "its program exited; `spex terminal read` shows its last screen",

@@ -1,9 +1,10 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
+import { commandLine } from "../../lib/tmux/quote";
 import { printable, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { commandLine, listTerminals, newTerminal } from "../../lib/terminals";
+import { listTerminals, newTerminal } from "../../lib/terminals";
 
 export class TerminalNewCommand extends SpexCommand {
   static paths = [["terminal", "new"], ["terminal", "create"]];

@@ -5,6 +5,7 @@
 // 000). A machine that does not answer is one refused entry.
 import { BULK_SCHEMA, type BulkEntry, type BulkEnvelope, type BulkRequest, type GuardHints, isMutating } from "../live/bulk";
 import { SpexError } from "../errors";
+import { commandLine } from "../tmux/quote";
 import type { Machine } from "./list";
 import { type FleetError, type FleetTarget, askFleet, remoteRefusal } from "./fleet";
 import { parseRemoteJson, runSpexOn } from "./remote";
@@ -103,7 +104,7 @@ export function mergeEnvelopes(request: BulkRequest, observedAt: string, answers
     const remote = a.target.kind === "remote";
     for (const e of a.value.entries) {
       const argv = remote ? addressArgv(e.argv, a.target.name, e.projectPath) : e.argv;
-      entries.push({ ...e, machine: a.target.name, argv, commandPreview: argv ? argv.join(" ") : e.commandPreview });
+      entries.push({ ...e, machine: a.target.name, argv, commandPreview: argv ? commandLine(argv) : e.commandPreview });
     }
   }
   entries.push(...errors.map((e) => errorEntry(request, e)));

@@ -5,6 +5,7 @@
 // JSON rows marked with the machine's name. No verb's logic changes.
 import type { Readable, Writable } from "node:stream";
 import { SpexError } from "../errors";
+import { commandLine } from "../tmux/quote";
 import { type CommandShape, optionNamed } from "../cli/shape";
 import { readSourceBytes } from "../cli/input";
 import { printable, printableStyled } from "../cli/output";
@@ -124,7 +125,7 @@ export function planForward(input: ForwardInput): ForwardPlan {
   // Every session verb acts in a repository; over there no folder of ours says which.
   if (machine && !repo) {
     throw new SpexError("machine_repo_missing", `which repository on machine ${machine.name}? no --repo was given and the machine has no default`, {
-      hint: `give --repo PATH (a path on ${machine.name}), or re-add the machine with one: spex machine rm ${machine.name}, then spex machine add ${machine.name} ${machine.destination} --repo PATH`,
+      hint: `give --repo PATH (a path on ${machine.name}), or re-add the machine with one: ${commandLine(["spex", "machine", "rm", machine.name])}, then ${commandLine(["spex", "machine", "add", machine.name, machine.destination])} --repo PATH`,
     });
   }
   const argv = [...input.path, ...(machine && repo ? ["--repo", repo] : [])];

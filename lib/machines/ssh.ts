@@ -10,6 +10,7 @@ import { SpexError, errnoCode } from "../errors";
 import { spexHome } from "../store";
 import type { Machine } from "./list";
 import { sha256Hex } from "../hash";
+import { commandLine } from "../tmux/quote";
 
 /** sun_path is 104 bytes on the BSDs and macOS (108 on Linux); ssh adds 17 for its temporary name. */
 const SOCKET_PATH_MAX = 103;
@@ -132,7 +133,7 @@ export function oneLineOf(text: string): string {
 
 export function unreachable(machine: Machine, why: string): SpexError {
   return new SpexError("machine_unreachable", `machine ${machine.name} (${machine.destination}) did not answer: ${oneLineOf(why) || "ssh failed"}`, {
-    hint: `check that \`ssh ${machine.port !== null ? `-p ${machine.port} ` : ""}${machine.destination} true\` works without a prompt (BatchMode: keys loaded, host key known)`,
+    hint: `check that \`${commandLine(["ssh", ...(machine.port !== null ? ["-p", String(machine.port)] : []), machine.destination, "true"])}\` works without a prompt (BatchMode: keys loaded, host key known)`,
     details: { machine: machine.name },
   });
 }

@@ -5,4 +5,3 @@ export { type NewTerminalInput, type TerminalClose, SPEX_TERMINAL_OPTION, newTer
 export { type TerminalState, type TerminalRow, type CorruptTerminalRow, type TerminalListRow, listTerminals, resolveTerminal, readAllTerminals } from "./view";
 export { type TerminalInput, type TerminalInputResult, type TerminalScreen, sendToTerminal, readTerminalScreen } from "./io";
 export { MAX_TERMINAL_NAME, terminalOwner } from "./names";
-export { commandLine } from "./view";

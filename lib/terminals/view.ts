@@ -6,7 +6,6 @@ import { labelOf, shortId } from "../naming";
 import { readSession } from "../record";
 import type { ProjectStore } from "../store";
 import { type PaneState, serverPanes } from "../tmux";
-import { shellWord } from "../tmux/quote";
 import { type TerminalReading, listTerminalIds, readTerminal } from "./record";
 
 /**
@@ -43,11 +42,6 @@ export interface CorruptTerminalRow {
 }
 
 export type TerminalListRow = TerminalRow | CorruptTerminalRow;
-
-/** A terminal's argv as one line a POSIX shell would run as the same words (`sh -c 'echo a; sleep 1'`). */
-export function commandLine(argv: string[]): string {
-  return argv.map(shellWord).join(" ");
-}
 
 export function readAllTerminals(store: ProjectStore): Exclude<TerminalReading, { kind: "absent" }>[] {
   return listTerminalIds(store).flatMap((id) => {

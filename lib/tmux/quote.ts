@@ -57,7 +57,12 @@ export function formatLiteral(text: string): string {
   return text.replace(/#/g, "##");
 }
 
+/** An argv as one line a POSIX shell runs as the same words (`sh -c 'echo a; sleep 1'`): each word quoted when it needs it. */
+export function commandLine(argv: readonly string[]): string {
+  return argv.map(shellWord).join(" ");
+}
+
 /** `tmux -L <socket> <command…>` as a person pastes it: the socket and each word quoted for sh when they need it. */
 export function tmuxCommandLine(socket: string, words: string[]): string {
-  return ["tmux", ...(socket ? ["-L", socket] : []), ...words].map(shellWord).join(" ");
+  return commandLine(["tmux", ...(socket ? ["-L", socket] : []), ...words]);
 }

@@ -6,6 +6,7 @@ import { type BulkEnvelope, type BulkRequest, planBulk } from "../../lib/live/bu
 import { SpexError } from "../../lib/errors";
 import { type FleetTarget, type Machine, addressArgv, askFleet, fleetTargets, mergeEnvelopes } from "../../lib/machines";
 import { contractErrors, isBulkEnvelope } from "../support/contract";
+import { wordsIn } from "../support/shell-words";
 
 const m = (name: string): Machine => ({ name, destination: name, port: null, repo: "/r", addedAt: "" });
 const machines = [m("box"), m("gpu")];
@@ -90,7 +91,7 @@ describe("mergeEnvelopes", () => {
     expect(merged.entries.map((e) => [e.machine, e.decision])).toEqual([["here", "planned"], ["box", "planned"], ["box", "planned"], ["big", "refused"], ["gpu", "refused"]]);
     expect(merged.entries[0]!.argv).toEqual(["spex", "session", "stop", row("here", 1).sessionId!]);
     expect(merged.entries[1]!.argv).toEqual(["spex", "session", "stop", "--machine", "box", "--repo", "/p", row("box", 2).sessionId!]);
-    expect(merged.entries[1]!.commandPreview).toBe(merged.entries[1]!.argv!.join(" "));
+    expect(merged.entries[1]!.commandPreview).toBe(merged.entries[1]!.argv!.join(" ")); // plain words print bare
     expect(merged.summary).toMatchObject({ selected: 4, planned: 3, refused: 2 });
     expect(merged.guard.ok).toBe(false);
     expect(merged.guard.reasons).toEqual(["big: load per core 1.9 exceeds 1.5 (--max-load-per-core)"]);
@@ -103,4 +104,14 @@ describe("mergeEnvelopes", () => {
 test("addressArgv puts --machine and --repo right after the verb", () => {
   expect(addressArgv(["spex", "session", "resume", "--force", "id"], "box", "/srv/a b")).toEqual(["spex", "session", "resume", "--machine", "box", "--repo", "/srv/a b", "--force", "id"]);
   expect(addressArgv(null, "box", "/p")).toBeNull();
+});
+
+test("a preview names the command a person would paste: a remote project's folder with shell syntax in it stays one word", () => {
+  const folder = "/srv/my app$(touch${IFS}/nonexistent-dir/ran);`id`";
+  const box = envelope("box", [row("box", 5, { projectPath: folder })], 0.2);
+  const merged = mergeEnvelopes(request({ machine: "box" }), "2026-12-01T00:00:00.000Z", [{ target: { name: "box", kind: "remote", machine: machines[0]! }, value: box }]);
+  const entry = merged.entries[0]!;
+  expect(entry.argv).toEqual(["spex", "session", "stop", "--machine", "box", "--repo", folder, row("box", 5).sessionId!]);
+  // Read back by sh, the preview gives exactly the argv (and runs nothing: the touch would fail aloud on stderr).
+  expect(wordsIn("sh", entry.commandPreview!)).toEqual(entry.argv!);
 });

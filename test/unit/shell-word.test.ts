@@ -1,15 +1,8 @@
 // shellWord writes a word a person pastes into bash, zsh or sh: each case is
 // read back by the shells themselves, not compared with a spelling.
 import { describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { shellWord, tmuxCommandLine } from "../../lib/tmux/quote";
-
-/** The words `line` gives in `shell`, each as a `printf %s\0` prints it. */
-function wordsIn(shell: string, line: string): string[] {
-  const r = spawnSync(shell, ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8", env: { PATH: process.env.PATH!, HOME: "/nonexistent-home" } });
-  expect({ shell, line, stderr: r.stderr }).toEqual({ shell, line, stderr: "" });
-  return r.stdout.split("\0").slice(0, -1);
-}
+import { wordsIn } from "../support/shell-words";
 
 const awkward = ["=orphan-3b0a", "=ls", "~", "~root", "#comment", "a#b", "%1", "-t", "x=y", "a b", "it's", "$(id)", "`id`", "*", "[a]", "{a,b}", "!x", "a;b", "", "a\nb", "a\tb\rc", "caf\u00e9", "\u0085line", "\\", "'\n'", "a\u001b[31mred"];
 

@@ -3,6 +3,7 @@
 // refuse active or needs_attention panes the caller did not select by status,
 // and refuse everything while the guard is exceeded.
 import type { LiveRow, LiveStatus } from "../types";
+import { commandLine } from "../../tmux/quote";
 import { type GuardLimits, type HostLoad, computeGuard } from "./guard";
 import {
   BULK_SCHEMA,
@@ -100,7 +101,7 @@ export function planBulk(input: PlanInput): BulkEnvelope {
       scheduledDelayMs: acts && request.queue && request.jitterMs > 0 ? Math.floor(input.random() * request.jitterMs) : 0,
       queue: verdict.decision === "queued" ? "local" : "none",
       argv,
-      commandPreview: argv ? argv.join(" ") : null,
+      commandPreview: argv ? commandLine(argv) : null,
       lastVisibleLine: row.lastVisibleLine,
       socket: row.socket,
       paneId: row.paneId,
