@@ -8,15 +8,13 @@
 import { readFileNoFollow, writeFileNoFollow } from "../nofollow";
 import { type Line, same, scan } from "./codex-trust";
 import { MCP_ENV_VARS, SPEX_MCP_SERVER } from "./mcp-config";
+import { tomlList, tomlString } from "./toml";
 import type { McpLaunch, McpRegistration } from "./types";
 
 export const CODEX_CONFIG = ".codex/config.toml";
 const MARKER = "# spex: the spex MCP server of this session's agent; spex rewrites this table";
 /** Past the longest session_wait (5 min): Codex's own default would cut a wait at 60 s. */
 const TOOL_TIMEOUT_SEC = 330;
-
-const tomlString = (s: string) => JSON.stringify(s);
-const tomlList = (xs: readonly string[]) => `[${xs.map(tomlString).join(", ")}]`;
 
 export function codexMcpTable(server: McpLaunch): string[] {
   return [

@@ -4,6 +4,7 @@
 // edits the TOML text in place: new tables are appended, a table already there
 // gets its trusted_hash line replaced, and every other byte is kept.
 import { sha256Hex } from "../hash";
+import { tomlString } from "./toml";
 
 /** Events whose handler timeout Codex clamps to 3 s before hashing it. */
 const CLAMPED = new Set(["session_end", "interrupt"]);
@@ -183,8 +184,6 @@ export interface TrustEdit {
   /** Keys left alone because the document defines them in a form spex does not edit. */
   skipped: string[];
 }
-
-const tomlString = (s: string) => JSON.stringify(s);
 
 /**
  * Record trust for each entry in a config.toml text. Idempotent; a key that

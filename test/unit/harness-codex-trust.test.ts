@@ -122,6 +122,16 @@ describe("editing config.toml", () => {
     const text = 'model = "o3"\r\n';
     expect(upsertCodexTrust(text, [{ key: K1, hash: H1 }]).text).toBe(`model = "o3"\r\n\r\n[hooks.state."${K1}"]\r\ntrusted_hash = "${H1}"\r\n`);
   });
+
+  test("a key holding any character a folder's name can (a DEL, a quote, a backslash, controls) stays TOML a parser reads back, and is found again", () => {
+    // The key names the worktree's hooks.json: a project folder's name is in it. A raw DEL made the user's own config.toml unreadable to Codex.
+    const key = `/work/a\x7fb"c\\d\te\x01f\nnight shift/.codex/hooks.json:session_start:0:0`;
+    const once = upsertCodexTrust(USER, [{ key, hash: H1 }]);
+    const parsed = Bun.TOML.parse(once.text) as { hooks: { state: Record<string, { trusted_hash: string }> } };
+    expect(parsed.hooks.state[key]).toEqual({ trusted_hash: H1 });
+    const twice = upsertCodexTrust(once.text, [{ key, hash: H1 }]);
+    expect([twice.text, twice.written]).toEqual([once.text, []]);
+  });
 });
 
 describe("the config file", () => {

@@ -27,6 +27,12 @@ describe("mcpServers in a JSON config", () => {
 describe("[mcp_servers.spex] in a Codex config", () => {
   const table = codexMcpTable(server).join("\n");
 
+  test("a command or argument holding any character a path can (a DEL, a quote, controls) is TOML a parser reads back", () => {
+    const odd = { command: "/opt/a\x7fb\"c\\d\x01/spex", args: ["--home", "/h/night\tshift\x7f", "mcp"] };
+    const parsed = Bun.TOML.parse(upsertCodexMcp("", odd).text) as { mcp_servers: { spex: { command: string; args: string[] } } };
+    expect(parsed.mcp_servers.spex).toMatchObject(odd);
+  });
+
   test("appended after the user's settings, which keep every byte; idempotent", () => {
     const user = 'model = "o4"\r\n[projects."/r"]\r\ntrust_level = "trusted"';
     const once = upsertCodexMcp(user, server);
