@@ -4,7 +4,7 @@ import { clearFence } from "../launch/fence";
 import type { HookAction } from "../harness";
 import { declareState } from "../sessions/state";
 import type { ProjectStore } from "../store";
-import type { RecordChange } from "../record";
+import type { RecordChange, SessionRecord } from "../record";
 import type { HookPayload } from "./payload";
 import { type HookOwnership, descendsFrom, hookOwnership, payloadNativeId, recordableNativeId } from "./attribution";
 import { SpexError } from "../errors";
@@ -66,8 +66,11 @@ function attribute(store: ProjectStore, id: string, action: HookAction, payload:
  */
 function lateForStopped(store: ProjectStore, id: string): boolean {
   const reading = readSession(store, id);
-  if (reading.kind !== "ok" || !reading.record.stopped) return false;
-  return probeRecordedLeaf(recordedLeaf(reading.record, sessionPaths(store, id).agentPid)) !== "owned";
+  return reading.kind === "ok" && stoppedAndGone(store, id, reading.record);
+}
+
+function stoppedAndGone(store: ProjectStore, id: string, record: SessionRecord): boolean {
+  return record.stopped && probeRecordedLeaf(recordedLeaf(record, sessionPaths(store, id).agentPid)) !== "owned";
 }
 
 /** The session's own tmux server is known to be gone (never asked of the user's default server). */
@@ -83,13 +86,15 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
   if (payload.agent_id && action !== "ask" && action !== "notify") return undefined;
   const ownership = attribute(store, id, action, payload);
   if (LIVE_ONLY.has(action) && lateForStopped(store, id)) return undefined;
+  // The look above is a cheap way out; a stop can still land between it and the write, so the write looks again under the lock.
+  const unless = (record: SessionRecord) => stoppedAndGone(store, id, record);
   switch (action) {
     case "start":
       return clearFence(store, id, recordableNativeId(payload), { newConversation: ownership === "new-conversation" });
     case "turn":
-      return declareState(store, id, { status: "active", newTurn: true });
+      return declareState(store, id, { status: "active", newTurn: true, unless });
     case "tool": {
-      const change = await declareState(store, id, { status: "active", stopped: false, inferred: true });
+      const change = await declareState(store, id, { status: "active", stopped: false, inferred: true, unless });
       // A hard budget is checked at every tool call, not only at rest.
       await usageMidTurn(store, id);
       return change;
@@ -110,10 +115,10 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       return change;
     }
     case "ask":
-      return declareState(store, id, { status: "asking", note: askNote(payload), inferred: true });
+      return declareState(store, id, { status: "asking", note: askNote(payload), inferred: true, unless });
     case "notify":
       return isQuestion(payload)
-        ? declareState(store, id, { status: "asking", note: typeof payload.message === "string" ? payload.message : undefined, inferred: true })
+        ? declareState(store, id, { status: "asking", note: typeof payload.message === "string" ? payload.message : undefined, inferred: true, unless })
         : undefined;
     case "fail":
       // Only a live (not retired: the writer refuses those), undeclared, active, running record

@@ -1,7 +1,7 @@
 // Lifecycle declarations: the agent's own `done/park/ask` and the hooks'
 // `internal session-state` land through this one path into the one writer.
 import { SpexError } from "../errors";
-import { type Declaration, type Lifecycle, type Proposal, type RecordChange, isLifecycle, isProposal, updateRecord } from "../record";
+import { type Declaration, type Lifecycle, type Proposal, type RecordChange, type SessionRecord, isLifecycle, isProposal, updateRecord } from "../record";
 import type { ProjectStore } from "../store";
 
 export interface StateDeclaration {
@@ -27,6 +27,11 @@ export interface StateDeclaration {
   onlyRunning?: boolean;
   /** What holds the agent up (rate_limited, auth_required: lib/attention), set in the same write. */
   stall?: string;
+  /**
+   * A record to leave as it is, judged under the record's lock: a hook's news
+   * that a stop overtook between the hook's first look and its write.
+   */
+  unless?: (record: SessionRecord) => boolean;
 }
 
 export function parseLifecycle(value: string): Lifecycle {
@@ -51,6 +56,7 @@ export async function declareState(store: ProjectStore, id: string, d: StateDecl
     store,
     id,
     (record) => {
+      if (d.unless?.(record)) return undefined;
       const stands =
         d.inferred &&
         !d.newTurn &&

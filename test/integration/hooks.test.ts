@@ -7,6 +7,10 @@ import { seedRecord } from "../support/records";
 import { projectStore, sessionPaths } from "../../lib/store";
 import type { SessionRecord } from "../../lib/record";
 import { processIdentity } from "../../lib/proc";
+import { acquireLock } from "../../lib/lock";
+import { readSession, writeRecordFile } from "../../lib/record";
+import { recordLockPath } from "../../lib/store";
+import { handleHookEvent } from "../../lib/hooks/handle";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -198,6 +202,29 @@ describe("a stopped session whose agent is gone (issue 21 item 11)", () => {
     ] as const) {
       expect(hook(sb, rec.session_id, action, event, payload).code).toBe(0);
       expect([event, record(sb, rec.session_id)]).toMatchObject([event, { status: "idle", stopped: true, note: "" }]);
+    }
+  });
+
+  test("a stop that lands after a turn's hook first looked, while the hook waits for the record, still stands", async () => {
+    sb = sandbox();
+    const agent = spawn("sleep", ["1000"], { stdio: "ignore" });
+    try {
+      const rec = seedRecord(sb.home, sb.repo, { status: "idle", stopped: false, agent_pid: String(agent.pid), agent_start: processIdentity(agent.pid!)!.start });
+      const store = projectStore(sb.repo, sb.home);
+      const held = await acquireLock(recordLockPath(store, rec.session_id));
+      // The hook's first look finds a running session (its news counts), then it waits for the lock held here.
+      const hooked = handleHookEvent(store, rec.session_id, "turn", { prompt: "typed just as the stop came" });
+      // Under that lock, what a stop writes: stopped, the agent forgotten; and the agent is gone.
+      const now = readSession(store, rec.session_id);
+      if (now.kind !== "ok") throw new Error("the seeded record did not read");
+      writeRecordFile(now.file, { ...now.record, stopped: true, stopped_by: "spex", agent_pid: "", agent_start: "" });
+      agent.kill("SIGKILL");
+      await held.release();
+      await hooked;
+      // Before the fix the turn landed on the stopped record: active and not stopped, with no agent (resume --all would relaunch it).
+      expect(record(sb, rec.session_id)).toMatchObject({ status: "idle", stopped: true });
+    } finally {
+      agent.kill("SIGKILL");
     }
   });
 
