@@ -4,7 +4,7 @@ import { clearFence } from "../launch/fence";
 import type { HookAction } from "../harness";
 import { declareState } from "../sessions/state";
 import type { ProjectStore } from "../store";
-import type { RecordChange, SessionRecord } from "../record";
+import type { RecordChange, RecordReading, SessionRecord } from "../record";
 import type { HookPayload } from "./payload";
 import { type HookOwnership, descendsFrom, hookOwnership, payloadNativeId, recordableNativeId } from "./attribution";
 import { SpexError } from "../errors";
@@ -39,8 +39,7 @@ export function askNote(p: HookPayload): string | undefined {
 }
 
 /** Refuse a hook that speaks for another conversation than the record's (see attribution.ts). */
-function attribute(store: ProjectStore, id: string, action: HookAction, payload: HookPayload): HookOwnership {
-  const reading = readSession(store, id);
+function attribute(store: ProjectStore, id: string, reading: RecordReading, action: HookAction, payload: HookPayload): HookOwnership {
   // An absent or corrupt record is refused by the writer the action reaches.
   if (reading.kind !== "ok") return "ours";
   const record = reading.record;
@@ -64,19 +63,13 @@ function attribute(store: ProjectStore, id: string, action: HookAction, payload:
  * stopped record whose own agent still runs (Claude's /clear ends a
  * conversation and starts another in the same process) takes it as usual.
  */
-function lateForStopped(store: ProjectStore, id: string): boolean {
-  const reading = readSession(store, id);
-  return reading.kind === "ok" && stoppedAndGone(store, id, reading.record);
-}
-
 function stoppedAndGone(store: ProjectStore, id: string, record: SessionRecord): boolean {
   return record.stopped && probeRecordedLeaf(recordedLeaf(record, sessionPaths(store, id).agentPid)) !== "owned";
 }
 
 /** The session's own tmux server is known to be gone (never asked of the user's default server). */
-function serverGoneUnder(store: ProjectStore, id: string): boolean {
-  const r = readSession(store, id);
-  return r.kind === "ok" && r.record.tmux_socket !== "" && serverRunning(r.record.tmux_socket) === false;
+function serverGoneUnder(reading: RecordReading): boolean {
+  return reading.kind === "ok" && reading.record.tmux_socket !== "" && serverRunning(reading.record.tmux_socket) === false;
 }
 
 const LIVE_ONLY: ReadonlySet<HookAction> = new Set(["turn", "tool", "ask", "notify"]);
@@ -84,8 +77,10 @@ const LIVE_ONLY: ReadonlySet<HookAction> = new Set(["turn", "tool", "ask", "noti
 export async function handleHookEvent(store: ProjectStore, id: string, action: HookAction, payload: HookPayload): Promise<RecordChange | undefined> {
   // Subagent payloads describe a child's turn, not the session's; but a dialog a subagent raises holds the whole session.
   if (payload.agent_id && action !== "ask" && action !== "notify") return undefined;
-  const ownership = attribute(store, id, action, payload);
-  if (LIVE_ONLY.has(action) && lateForStopped(store, id)) return undefined;
+  // One read serves every look before a write; each write reads the record afresh under its lock.
+  const reading = readSession(store, id);
+  const ownership = attribute(store, id, reading, action, payload);
+  if (LIVE_ONLY.has(action) && reading.kind === "ok" && stoppedAndGone(store, id, reading.record)) return undefined;
   // The look above is a cheap way out; a stop can still land between it and the write, so the write looks again under the lock.
   const unless = (record: SessionRecord) => stoppedAndGone(store, id, record);
   switch (action) {
@@ -101,8 +96,7 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
     }
     case "stop": {
       // A `done --then` asked once the turn had ended (seeing it idle) is for the next turn: only one standing now is carried out.
-      const before = readSession(store, id);
-      const requested = before.kind === "ok" && before.record.after_turn !== "";
+      const requested = reading.kind === "ok" && reading.record.after_turn !== "";
       const change = await declareState(store, id, { status: "idle", inferred: true });
       // The turn's tokens are counted before anything else happens at rest.
       await usageAtRest(store, id, { turnEnded: true });
@@ -141,7 +135,7 @@ export async function handleHookEvent(store: ProjectStore, id: string, action: H
       // A tmux server that died takes its agents with it (a hangup), and they still report their end:
       // that is the server's doing, not the agent's own exit. Left unrecorded, the session reads as its
       // server gone, with the turn it was in (resume --all --note tells it what happened).
-      if (serverGoneUnder(store, id)) {
+      if (serverGoneUnder(reading)) {
         await usageAtRest(store, id);
         await scheduleLaunchDrain(store);
         return undefined;

@@ -4,12 +4,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { type Sandbox, REPO_ROOT, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
-import { projectStore, sessionPaths } from "../../lib/store";
-import type { SessionRecord } from "../../lib/record";
+import { projectStore, recordLockPath, sessionPaths } from "../../lib/store";
+import { type SessionRecord, readSession, writeRecordFile } from "../../lib/record";
 import { processIdentity } from "../../lib/proc";
 import { acquireLock } from "../../lib/lock";
-import { readSession, writeRecordFile } from "../../lib/record";
-import { recordLockPath } from "../../lib/store";
 import { handleHookEvent } from "../../lib/hooks/handle";
 
 let sb: Sandbox;
