@@ -12,7 +12,7 @@ import { startupFigures } from "./startup";
 
 async function main(): Promise<void> {
   // 21 rounds (about 25 s here): with 7, a figure moved by up to 0.4 between runs on a quiet machine;
-  // with 21, three runs in a row agreed within 0.1 (ls within 0.4 ms), and four full runs within 0.24.
+  // with 21, three runs in a row agreed within 0.1 (ls within 0.4 ms), yet seven full runs spread 0.46 (bench/README).
   const figures = await startupFigures({ runs: 21, live: true });
   let failed = 0;
   for (const f of figures) {
