@@ -176,10 +176,21 @@ export class LiveTerminal {
     this.keepCursorInView(f);
   }
 
-  /** A pane too large for the box even at the smallest font: the box scrolls so the cursor shows. */
+  /**
+   * A pane too large for the box even at the smallest font: the box scrolls so
+   * the cursor shows. A screen that fits shows from its top left corner: the
+   * box may have been scrolled while the font was still large (a frame drawn
+   * before the fit), and xterm's own parts can stay wider than the screen.
+   */
   private keepCursorInView(f: Frame): void {
     const cell = this.cell();
-    if (!cell || (this.box.scrollWidth <= this.box.clientWidth && this.box.scrollHeight <= this.box.clientHeight)) return;
+    const term = this.term;
+    if (!cell || !term) return;
+    if (cell.w * term.cols <= this.box.clientWidth && cell.h * term.rows <= this.box.clientHeight) {
+      this.box.scrollLeft = 0;
+      this.box.scrollTop = 0;
+      return;
+    }
     const x = f.cursor.x * cell.w;
     const y = f.cursor.y * cell.h;
     if (x < this.box.scrollLeft || x > this.box.scrollLeft + this.box.clientWidth - cell.w) this.box.scrollLeft = Math.max(0, x - this.box.clientWidth / 2);
@@ -218,6 +229,11 @@ export class LiveTerminal {
   }
 
   private fit(): void {
+    this.fitFont();
+    if (this.frame) this.keepCursorInView(this.frame);
+  }
+
+  private fitFont(): void {
     const term = this.term;
     const width = this.box.clientWidth;
     const height = this.box.clientHeight;

@@ -219,3 +219,39 @@ test("the scrollback is reachable with the wheel, from the first notch", async (
   await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("back-at-the-bottom"), undefined, { timeout: 10000 });
   expect(await textOf(page, "#term-status")).toBe("live");
 });
+
+/** How far the box is scrolled away from the screen's top left corner, and whether the screen fits the box. */
+const corner = () =>
+  page.evaluate(() => {
+    const box = document.getElementById("term");
+    const b = box.getBoundingClientRect();
+    const screen = box.querySelector(".xterm-screen")?.getBoundingClientRect();
+    return {
+      fits: !!screen && screen.width > 0 && screen.width <= box.clientWidth && screen.height <= box.clientHeight,
+      scrolled: [box.scrollLeft, box.scrollTop],
+      cutOff: screen ? Math.max(0, Math.round(b.left - screen.left), Math.round(b.top - screen.top)) : -1,
+    };
+  });
+
+test("a pane whose cursor sits far right shows from its first column once it fits, not scrolled past it", async () => {
+  // The shell's prompt follows the printed words on the same line: the cursor is far past what a 13 px font fits in the box.
+  const wide = await f.session("printf 'far-right-%090d' 0", ["--name", "cursor far right"]);
+  await page.locator(`tr.row[data-id="${wide.id}"]`).click();
+  await page.locator("#tab-terminal").click();
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("far-right-"), undefined, { timeout: 10000 });
+  await waitFor(async () => (await corner()).fits, "the whole pane within the box");
+  // The screen fits, so nothing of it is scrolled out of sight (the box used to stay scrolled to where the cursor was at the first font).
+  await waitFor(async () => {
+    const c = await corner();
+    return c.cutOff === 0 && c.scrolled[0] === 0 && c.scrolled[1] === 0;
+  }, "the screen shown from its top left corner", 5000).catch(async (e: Error) => {
+    throw new Error(`${e.message}: ${JSON.stringify(await corner())}`);
+  });
+  const first = await page.evaluate(() => {
+    const box = document.getElementById("term").getBoundingClientRect();
+    const row = document.querySelector("#term .xterm-rows > div").getBoundingClientRect();
+    return row.left >= box.left;
+  });
+  expect(first).toBe(true);
+  await shots(page, "dashboard-terminal-far-right");
+});
