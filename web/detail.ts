@@ -116,6 +116,9 @@ export class DetailPanel {
     if (row.id !== this.id) return;
     this.showFacts(row);
     this.refreshScreen(false);
+    // A pane that ended (stop, the agent exiting) or was not there (a stopped
+    // session) comes back with the session: the terminal opens on the new one.
+    if (this.tab === "terminal" && row.liveness === "online") this.pane.open(row.id);
     if (this.timelineTimer) clearTimeout(this.timelineTimer);
     this.timelineTimer = setTimeout(() => this.loadTimeline(), 300);
   }

@@ -255,3 +255,23 @@ test("a pane whose cursor sits far right shows from its first column once it fit
   expect(first).toBe(true);
   await shots(page, "dashboard-terminal-far-right");
 });
+
+test("a terminal left open while its session stops and resumes from the CLI shows the new pane, live", async () => {
+  const again = await f.session("echo before-the-stop", ["--name", "stopped and resumed"]);
+  await page.locator(`tr.row[data-id="${again.id}"]`).click();
+  await page.locator("#tab-terminal").click();
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("before-the-stop"), undefined, { timeout: 10000 });
+  expect(await textOf(page, "#term-status")).toBe("live");
+  await f.cli(["session", "stop", again.id]);
+  await page.waitForFunction(() => /^ended/.test(document.getElementById("term-status")?.textContent ?? ""), undefined, { timeout: 10000 });
+  await f.cli(["session", "resume", again.id]);
+  await f.cli(["session", "wait", again.id, "--idle", "--timeout", "60"]);
+  await f.cli(["session", "send", again.id, "echo after-the-resume"]);
+  // No click, no tab change: the terminal follows the session to its new pane.
+  await page
+    .waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("after-the-resume"), undefined, { timeout: 15000 })
+    .catch(async (e: Error) => {
+      throw new Error(`${e.message}; term-status: ${await textOf(page, "#term-status")}`);
+    });
+  expect(await textOf(page, "#term-status")).toBe("live");
+});
