@@ -2,13 +2,14 @@
 // the screen and the timeline in words (Overview); files and diff with the
 // merge controls (Changes); the live pane (Terminal).
 import { api, sessionPath } from "./api";
-import { act, closeWithPlan } from "./actions";
+import { type Report, act, closeWithPlan } from "./actions";
 import { age, byId, el } from "./dom";
 import { ChangesView } from "./diff-view";
 import { QuarantineForm } from "./quarantine";
 import type { SessionTable } from "./table";
 import type { Route, Tab } from "./router";
 import type { Detail, Row, TimelineEvent } from "./types";
+import { outcome } from "./outcomes";
 import { eventWords } from "./words";
 
 export interface PaneView {
@@ -25,6 +26,8 @@ export class DetailPanel {
   private screenTimer: ReturnType<typeof setTimeout> | null = null;
   readonly changes: ChangesView;
   private readonly quarantine: QuarantineForm;
+  /** Each session's unsent message: the box holds the open session's own, never another's. */
+  private readonly drafts = new Map<string, string>();
 
   /** `route` hears where the panel went (a URL for it); `push` says a new history entry. */
   constructor(private readonly table: SessionTable, private readonly pane: PaneView, private readonly route: (r: Route | null, push: boolean) => void) {
@@ -40,7 +43,7 @@ export class DetailPanel {
       else void this.act("archive", "Archive %s? Its agent stops and it leaves the list (its last screen is kept).", { stop: true });
     });
     byId("act-close").addEventListener("click", () => {
-      if (this.id) void closeWithPlan(this.id, table.label(this.id), (o) => this.result(o));
+      if (this.id) void closeWithPlan(this.id, table.label(this.id), this.reportFor(this.id));
     });
     byId("act-merge").addEventListener("click", () => {
       this.showTab("changes");
@@ -49,9 +52,14 @@ export class DetailPanel {
     byId("send-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const box = byId<HTMLTextAreaElement>("send-text");
-      if (!box.value.trim()) return;
-      void this.act("send", null, { text: box.value }).then((r) => {
-        if (r) box.value = "";
+      const id = this.id;
+      const text = box.value;
+      if (!id || !text.trim()) return;
+      void this.act("send", null, { text }).then((r) => {
+        if (!r) return;
+        // Sent: gone from the box, unless the box now holds something else (another session's draft, more typing).
+        if (this.id === id && box.value === text) box.value = "";
+        if (this.drafts.get(id) === text) this.drafts.delete(id);
       });
     });
     for (const t of ["overview", "changes", "terminal"] as const) byId(`tab-${t}`).addEventListener("click", () => this.showTab(t));
@@ -79,6 +87,8 @@ export class DetailPanel {
       this.showTab(tab, push);
       return;
     }
+    this.keepDraft();
+    byId<HTMLTextAreaElement>("send-text").value = this.drafts.get(id) ?? "";
     this.table.select(id);
     this.id = id;
     this.tab = tab;
@@ -100,6 +110,8 @@ export class DetailPanel {
   /** Close the panel; the keyboard goes back to its row. `push: false` when the URL already says so (Back). */
   close(push = true): void {
     const id = this.id;
+    this.keepDraft();
+    byId<HTMLTextAreaElement>("send-text").value = "";
     this.table.select(null);
     this.pane.close();
     this.id = null;
@@ -231,15 +243,37 @@ export class DetailPanel {
     }, wait);
   }
 
-  result(outcome: string | Error): void {
+  /** The open session's unsent message, kept for when its panel opens again. */
+  private keepDraft(): void {
+    if (!this.id) return;
+    const text = byId<HTMLTextAreaElement>("send-text").value;
+    if (text.trim()) this.drafts.set(this.id, text);
+    else this.drafts.delete(this.id);
+  }
+
+  /**
+   * Where what an action on `id` did is said: its panel while it is open; once
+   * another session's panel is open (or none), the outcome under the header,
+   * naming the session (a progress word is left out).
+   */
+  private reportFor(id: string): Report {
+    return (o) => {
+      if (this.id === id && !byId("detail").hidden) return this.result(o);
+      const text = o instanceof Error ? o.message : o;
+      if (!(o instanceof Error) && text.endsWith("…")) return;
+      outcome(`${this.table.label(id)}: ${text}`, { error: o instanceof Error });
+    };
+  }
+
+  result(o: string | Error): void {
     const node = byId("d-result");
-    node.textContent = outcome instanceof Error ? outcome.message : outcome;
-    node.className = outcome instanceof Error ? "error" : "muted";
+    node.textContent = o instanceof Error ? o.message : o;
+    node.className = o instanceof Error ? "error" : "muted";
   }
 
   private async act(verb: string, confirmText: string | null, body: Record<string, unknown> = {}): Promise<unknown> {
     const id = this.id;
     if (!id) return undefined;
-    return act(id, this.table.label(id), verb, confirmText, body, (o) => this.result(o));
+    return act(id, this.table.label(id), verb, confirmText, body, this.reportFor(id));
   }
 }

@@ -100,6 +100,52 @@ test("Ctrl+Enter in the message box sends it", async () => {
   await page.waitForSelector("#detail", { state: "hidden" });
 });
 
+test("a message typed for one session stays with it, and a send answered after a switch says so under the header, not in the other panel", async () => {
+  const box = page.locator("#send-text");
+  await page.locator(`tr.row[data-id="${ids[0]}"]`).click();
+  await box.fill("echo draft-for-the-first");
+  // Another session's panel: its own box, empty (Ctrl+Enter here used to send the first one's words to this one).
+  await page.locator(`tr.row[data-id="${ids[1]}"]`).click();
+  await page.waitForFunction((n) => document.getElementById("d-label")?.textContent === n, names.get(ids[1]!)!, { timeout: 5000 });
+  expect(await box.inputValue()).toBe("");
+  await page.locator(`tr.row[data-id="${ids[0]}"]`).click();
+  await page.waitForFunction((n) => document.getElementById("d-label")?.textContent === n, names.get(ids[0]!)!, { timeout: 5000 });
+  expect(await box.inputValue()).toBe("echo draft-for-the-first");
+  // The send's answer is held until the second session's panel is open with a draft of its own.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let asked = false;
+  await page.route(`**/api/sessions/${ids[0]}/send`, async (route) => {
+    asked = true;
+    await held;
+    await route.continue();
+  });
+  try {
+    await box.press("Control+Enter");
+    await waitFor(() => asked, "the send asked for");
+    await page.locator(`tr.row[data-id="${ids[1]}"]`).click();
+    await page.waitForFunction((n) => document.getElementById("d-label")?.textContent === n, names.get(ids[1]!)!, { timeout: 5000 });
+    await box.fill("echo draft-for-the-second");
+    release();
+    const said = `${names.get(ids[0]!)}: message`;
+    await page.waitForFunction((w) => [...document.querySelectorAll("#outcomes li .what")].some((e: any) => e.textContent.startsWith(w)), said, { timeout: 15000 });
+  } finally {
+    release();
+    await page.unroute(`**/api/sessions/${ids[0]}/send`);
+  }
+  expect(await box.inputValue()).toBe("echo draft-for-the-second");
+  expect(await textOf(page, "#d-result")).not.toContain("message");
+  // The sent draft is gone from the first session's box; the second keeps its own.
+  await page.locator(`tr.row[data-id="${ids[0]}"]`).click();
+  await page.waitForFunction((n) => document.getElementById("d-label")?.textContent === n, names.get(ids[0]!)!, { timeout: 5000 });
+  expect(await box.inputValue()).toBe("");
+  await page.locator(`tr.row[data-id="${ids[1]}"]`).click();
+  await page.waitForFunction((n) => document.getElementById("d-label")?.textContent === n, names.get(ids[1]!)!, { timeout: 5000 });
+  expect(await box.inputValue()).toBe("echo draft-for-the-second");
+  await box.fill("");
+  await page.locator("#d-close-panel").click();
+});
+
 test("a panel's URL names the session and the tab, survives a reload and opens in another tab with the token", async () => {
   await page.locator(`tr.row[data-id="${ids[2]}"]`).click();
   await page.locator("#tab-changes").click();
