@@ -5,7 +5,7 @@
 // quoting `file:line` and the line. Merge settings are each session's own,
 // and a merge asks only once the diff it merges is on screen.
 import { ApiError, api, sessionPath } from "./api";
-import { byId, el } from "./dom";
+import { appendShowingControls, byId, el } from "./dom";
 import { outcome } from "./outcomes";
 import { type PatchLine, commentMessage, parsePatch } from "./patch";
 import type { MergeResult, SessionDiff } from "./types";
@@ -31,7 +31,8 @@ export function renderPatch(target: HTMLElement, patch: string, truncated: boole
   const lines = patch ? parsePatch(patch) : [];
   const frag = document.createDocumentFragment();
   lines.slice(0, MAX_LINES).forEach((line, i) => {
-    const span = el("span", `dl-${line.kind}`, `${line.text}\n`);
+    const span = el("span", `dl-${line.kind}`);
+    appendShowingControls(span, `${line.text}\n`);
     span.dataset.i = String(i);
     if (line.kind === "file" && line.path) anchors.set(line.path, span);
     if (line.path && (line.line ?? line.oldLine) !== undefined) {
@@ -137,7 +138,7 @@ export class ChangesView {
       const li = el("li", `df-${f.status}`);
       li.dataset.path = f.path;
       li.appendChild(el("span", "df-letter", LETTER[f.status] ?? "?"));
-      li.appendChild(el("span", "df-path", f.oldPath ? `${f.oldPath} → ${f.path}` : f.path));
+      appendShowingControls(li.appendChild(el("span", "df-path")), f.oldPath ? `${f.oldPath} → ${f.path}` : f.path);
       li.appendChild(el("span", "df-counts", f.binary ? "binary" : `+${f.additions} −${f.deletions}`));
       li.addEventListener("click", () => anchors.get(f.path)?.scrollIntoView({ block: "start" }));
       files.appendChild(li);

@@ -15,6 +15,26 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text
   return node;
 }
 
+/** Characters that reorder the text around them without showing themselves (bidirectional controls). */
+const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` appended to `node` with every bidirectional control shown as a marked
+ * `U+202E` instead of obeyed: in a patch, a right-to-left override makes a
+ * line read as something else than what it holds ("Trojan Source").
+ */
+export function appendShowingControls(node: HTMLElement, text: string): void {
+  let at = 0;
+  for (const m of text.matchAll(DIRECTION_CONTROLS)) {
+    if (m.index! > at) node.appendChild(document.createTextNode(text.slice(at, m.index)));
+    const code = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    const mark = node.appendChild(el("span", "control", `⟨${code}⟩`));
+    mark.title = `a hidden ${code} direction control is here: it would reorder the text around it`;
+    at = m.index! + m[0].length;
+  }
+  if (at < text.length) node.appendChild(document.createTextNode(text.slice(at)));
+}
+
 export function age(iso: string | undefined): string {
   const t = iso ? Date.parse(iso) : NaN;
   if (!t) return "";

@@ -67,6 +67,22 @@ test("a comment on a diff line goes to the agent as a message quoting file:line 
   await shots(page, "dashboard-review-comment");
 });
 
+test("a direction control in a patch shows as a marked code point, not as text read the other way", async () => {
+  // Trojan Source: the line holds "evil", a right-to-left override makes it read "live".
+  const s = await withWork("bidi", { "check.txt": "safe line\nstatus = \u202eevil\u202c done\n", "name\u202etxt.exe": "x\n" });
+  await openRow(s.id);
+  await page.locator("#tab-changes").click();
+  const line = page.locator('#diff-patch span[data-path="check.txt"][data-line="2"]');
+  await line.waitFor();
+  expect(await line.textContent()).toBe("+status = ⟨U+202E⟩evil⟨U+202C⟩ done\n");
+  expect(await line.locator(".control").count()).toBe(2);
+  const files = await page.locator("#diff-files .df-path").allTextContents();
+  expect(files).toContain("name⟨U+202E⟩txt.exe");
+  // Nothing on the Changes tab obeys one.
+  expect(await page.evaluate(() => /[\u202a-\u202e\u2066-\u2069]/.test(document.getElementById("pane-changes")?.textContent ?? ""))).toBe(false);
+  await shots(page, "dashboard-review-bidi");
+});
+
 test("the overview's merge waits for the diff and says what it merges; its result stays after the panel goes", async () => {
   const s = await withWork("landing", { "land.txt": "one\ntwo\n" });
   await f.cli(["session", "done", "--session", s.id, "--propose", "merge", "--note", "ready"]);
