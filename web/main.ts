@@ -15,6 +15,7 @@ import { type Route, Router } from "./router";
 import { SessionTable } from "./table";
 import { LazyTerminal } from "./lazy-terminal";
 import { Notifier } from "./notify";
+import { outcome } from "./outcomes";
 import { StatusPills } from "./summary";
 import type { Row, TimelineEvent } from "./types";
 import { allowStyleElements } from "./csp";
@@ -71,6 +72,8 @@ async function loadList(): Promise<void> {
   try {
     const json = await api<{ sessions: Row[]; eventId?: number }>("GET", "/api/sessions");
     performance.mark("spex:list-loaded");
+    const open = detail.selected;
+    const openLabel = open ? table.label(open) : "";
     table.endLoad(json.sessions);
     listedAt = json.eventId ?? Number.MAX_SAFE_INTEGER;
     if (missedFrames()) return listFor(listedFor);
@@ -82,6 +85,11 @@ async function loadList(): Promise<void> {
     const sel = detail.selected;
     const row = sel ? table.rows.get(sel) : undefined;
     if (row) detail.rowChanged(row);
+    else if (sel && sel === open) {
+      // Closed while the page was not listening (a backend restart, a resync): its removal never came as an event.
+      detail.close(false);
+      outcome(`${openLabel} (${sel.slice(0, 8)}) is gone: it was closed while this page was away`);
+    }
   } catch (e) {
     table.endLoad(null);
     notice(`could not load sessions: ${(e as Error).message}`);

@@ -56,6 +56,24 @@ test("a tab open across a restart reconnects by itself and stays live, without a
   await page.evaluate(() => ((globalThis as any).__sameDocument = true));
 });
 
+test("a panel open on a session closed while the backend was down closes when the tab is back, and says why", async () => {
+  const gone = await f.session("echo closed-while-down", ["--name", "closed while down"]);
+  await page.locator(`tr.row[data-id="${gone.id}"]`).click();
+  await page.waitForSelector("#detail:not([hidden])");
+  await f.be.stop();
+  await page.waitForSelector("#conn.down", { timeout: 10000 });
+  // Its removal is never an event this tab hears: the backend that would send it is down.
+  await f.cli(["session", "close", gone.id, "--force"]);
+  f.be = await serve(f.sb);
+  await page.waitForSelector("#conn.up", { timeout: 20000 });
+  await page.waitForFunction((i) => !document.querySelector(`tr.row[data-id="${i}"]`), gone.id, { timeout: 10000 });
+  // Not a panel on a session that is no more, with buttons that act on nothing.
+  await page.waitForSelector("#detail", { state: "hidden", timeout: 10000 });
+  expect(await page.evaluate(() => (globalThis as any).location.hash)).toBe("");
+  expect(await textOf(page, "#outcomes")).toContain("closed while down");
+  expect(await page.evaluate(() => (globalThis as any).__sameDocument)).toBe(true);
+});
+
 test("while another program answers on the port, the tab never sends it the token, and gets back in once the backend is back", async () => {
   const port = new URL(f.be.url).port;
   await f.be.stop();
