@@ -121,6 +121,9 @@ export class SessionTable {
     if (this.rows.size) performance.mark("spex:layout");
     const next = orderRows([...this.rows.values()].filter((r) => this.visible(r)), { triage: this.triage, sort: this.sort });
     const body = byId<HTMLTableSectionElement>("rows");
+    // A row moved in the DOM (its session started needing you and went to the top) loses the keyboard: it is given back.
+    const active = document.activeElement;
+    const focused = active instanceof HTMLTableRowElement && active.parentNode === body ? active : null;
     let cursor = body.firstChild;
     for (const n of next) {
       const row = this.rows.get(n.id)!;
@@ -142,6 +145,7 @@ export class SessionTable {
       cursor = cursor.nextSibling;
       body.removeChild(gone);
     }
+    if (focused?.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
     for (const id of [...this.trs.keys()]) if (!this.rows.has(id)) this.trs.delete(id);
     // A selection is of what is shown: rows filtered away or gone leave it.
     for (const id of [...this.picked]) if (!this.shown.includes(id)) this.picked.delete(id);

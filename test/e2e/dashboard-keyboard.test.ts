@@ -177,3 +177,17 @@ test("a panel's URL names the session and the tab, survives a reload and opens i
     await other.close();
   }
 });
+
+test("the row the keyboard is on keeps it when its session starts needing you and moves to the top", async () => {
+  const shown = () => page.evaluate(() => [...document.querySelectorAll("tr.row")].map((r: any) => r.dataset.id));
+  const order = await shown();
+  const last = order.at(-1)!;
+  await page.locator(`tr.row[data-id="${last}"]`).focus();
+  expect(await focusedRow()).toBe(last);
+  await f.cli(["session", "ask", "--session", last, "--note", "which one?"]);
+  await page.waitForFunction((id) => document.querySelector("tr.row")?.dataset.id === id, last, { timeout: 10000 });
+  expect(await focusedRow()).toBe(last);
+  // The next key walks on from where the row is now.
+  await page.keyboard.press("j");
+  expect(await focusedRow()).toBe((await shown())[1]!);
+});
