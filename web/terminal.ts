@@ -41,6 +41,8 @@ export class LiveTerminal {
   private sessionId: string | null = null;
   private viewer = "";
   private writer = false;
+  /** A request to become the writer is out. */
+  private claiming = false;
   private typed = "";
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private sending = Promise.resolve();
@@ -72,7 +74,9 @@ export class LiveTerminal {
       },
       true,
     );
-    this.box.addEventListener("mousedown", () => void (this.writer || this.claim(false)));
+    this.box.addEventListener("mousedown", () => void this.ask());
+    // The keyboard's way in: Tab onto the terminal asks for the keyboard as a click does.
+    this.box.addEventListener("focusin", () => void this.ask());
     new ResizeObserver(() => this.scheduleFit()).observe(this.box);
   }
 
@@ -143,7 +147,7 @@ export class LiveTerminal {
     }
     byId("term-take").hidden = mine || !held;
     this.box.classList.toggle("writing", mine);
-    byId("term-writer").textContent = mine ? "you type here" : held ? "another viewer is typing here" : "click the terminal to type";
+    byId("term-writer").textContent = mine ? "you type here" : held ? "another viewer is typing here" : "click (or Tab into) the terminal to type";
   }
 
   private onFrame(type: string, data: string): void {
@@ -346,6 +350,13 @@ export class LiveTerminal {
   }
 
   // --- the writer's keys -----------------------------------------------------
+
+  /** Become the writer unless already (one request for a click and the focus it brings). */
+  private ask(): void {
+    if (this.writer || this.claiming) return;
+    this.claiming = true;
+    void this.claim(false).finally(() => (this.claiming = false));
+  }
 
   private async claim(take: boolean): Promise<boolean> {
     if (!this.sessionId || !this.viewer) return false;

@@ -178,6 +178,30 @@ test("a panel's URL names the session and the tab, survives a reload and opens i
   }
 });
 
+test("Tab into the terminal takes the keyboard, and what is typed reaches the pane, with no click", async () => {
+  const id = ids[1]!;
+  await page.locator(`tr.row[data-id="${id}"]`).focus();
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#detail:not([hidden])");
+  await page.locator("#tab-terminal").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 10000 });
+  await waitFor(async () => {
+    await page.keyboard.press("Tab");
+    return page.evaluate(() => !!document.activeElement?.closest?.("#term"));
+  }, "the keyboard in the terminal", 10000, 0);
+  await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
+  await page.keyboard.type("echo typed-from-the-keyboard");
+  await page.keyboard.press("Enter");
+  const tmux = JSON.parse(await f.cli(["session", "ls", "--json"])).find((r: any) => r.id === id).tmuxSession;
+  await waitFor(() => f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${tmux}:`]).stdout.split("\n").includes("typed-from-the-keyboard"), "the typed command's output in the pane", 15000);
+  // Back out the way a keyboard does: the tab, then Esc closes the panel.
+  await page.locator("#tab-overview").focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#detail", { state: "hidden" });
+});
+
 test("the row the keyboard is on keeps it when its session starts needing you and moves to the top", async () => {
   const shown = () => page.evaluate(() => [...document.querySelectorAll("tr.row")].map((r: any) => r.dataset.id));
   const order = await shown();
