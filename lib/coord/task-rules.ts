@@ -80,9 +80,7 @@ function pathBetween(list: TaskList, from: string, to: string): string[] | undef
   return walk(from, []);
 }
 
-/** Replace a task's dependencies: every one must exist, and none may lead back to the task. */
-export function setDependsOn(list: TaskList, id: string, dependsOn: string[], now: string): TaskList {
-  const task = find(list, id);
+function refuseMissing(list: TaskList, dependsOn: string[]): string[] {
   const deps = [...new Set(dependsOn.map(normalTaskId).filter((d) => d !== ""))];
   const missing = deps.filter((d) => !list.tasks.some((t) => t.id === d));
   if (missing.length > 0) {
@@ -92,6 +90,13 @@ export function setDependsOn(list: TaskList, id: string, dependsOn: string[], no
       httpStatus: 404,
     });
   }
+  return deps;
+}
+
+/** Replace a task's dependencies: every one must exist, and none may lead back to the task. */
+export function setDependsOn(list: TaskList, id: string, dependsOn: string[], now: string): TaskList {
+  const task = find(list, id);
+  const deps = refuseMissing(list, dependsOn);
   for (const d of deps) {
     const cycle = pathBetween(list, d, task.id);
     if (cycle) {
@@ -118,6 +123,8 @@ export function createTask(list: TaskList, input: NewTask, now: string): { list:
   refuseTooLong("the task body", input.body, COORD_LIMITS.taskBody);
   refuseTooMany("depends_on", input.dependsOn, COORD_LIMITS.taskDependsOn);
   for (const d of input.dependsOn) refuseTooLong("a task id in depends_on", d, COORD_LIMITS.taskId);
+  // Against the list before the task is in it: a dependency on the id it is about to get names no task yet.
+  refuseMissing(list, input.dependsOn);
   const task: StoredTask = {
     id: `t${list.next}`,
     title,

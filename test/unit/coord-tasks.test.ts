@@ -42,6 +42,13 @@ describe("create", () => {
     expect(e.details.missing).toEqual(["t9"]);
   });
 
+  test("depending on the id the new task is about to get is an unknown task, not a cycle", () => {
+    // `spex task new "wire the endpoint" --depends-on t1,t2` with only t1 made: t2 is the new task's own id.
+    const e = refusal(() => createTask(listOf(["a"]), { title: "b", body: "", dependsOn: ["t1", "t2"], createdBy: "" }, NOW));
+    expect(e.code).toBe("task_not_found");
+    expect(e.details.missing).toEqual(["t2"]);
+  });
+
   test("a blank title is a usage error", () => {
     expect(refusal(() => createTask(emptyTaskList(), { title: "  ", body: "", dependsOn: [], createdBy: "" }, NOW)).code).toBe("usage");
   });
