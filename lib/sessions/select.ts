@@ -106,5 +106,11 @@ export function resolveOwnSession(store: ProjectStore, explicit: string | undefi
   if (explicit) return resolveSelector(store, explicit, cwd).id;
   const fromEnv = sessionIdFromEnv();
   if (fromEnv) return fromEnv;
-  return matchSelector(readAll(store), ".", cwd).id;
+  const here = sessionAt(readAll(store), cwd);
+  if (here) return here.id;
+  // These verbs (done, park, ask) take no selector word: the hint names the ways they do take one.
+  throw new SpexError("session_not_found", `no session owns the worktree at ${cwd}`, {
+    hint: "run this inside a session's worktree, set SPEX_SESSION_ID, or pass --session SEL",
+    httpStatus: 404,
+  });
 }

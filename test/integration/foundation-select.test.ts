@@ -110,4 +110,12 @@ describe("the agent's own session", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\[session_not_found\]\n$/);
   });
+
+  test("that refusal names the ways to say which session: --session SEL or SPEX_SESSION_ID (these verbs take no selector word)", () => {
+    for (const args of [["park", "--note", "lost"], ["done", "--propose", "merge"], ["ask", "--note", "?"], ["done", "--cancel"]]) {
+      const r = sb.spex(["session", ...args, "--json"]);
+      const hint = JSON.parse(r.stdout).error.hint as string;
+      expect({ args, hint: hint.includes("--session SEL") && hint.includes("SPEX_SESSION_ID") }).toEqual({ args, hint: true });
+    }
+  });
 });
