@@ -91,6 +91,15 @@ export function attachTerminal(socket: string, session: string, words: AttachWor
         hint: words.read ? `run it in a terminal, or print its screen here with \`${words.read}\`` : "run it in a terminal",
       });
     }
+    // tmux cannot draw on a terminal without cursor addressing: with TERM=dumb (an editor's shell, some
+    // consoles) or no TERM it says only "open terminal failed: terminal does not support clear".
+    const term = process.env.TERM ?? "";
+    if (term === "" || term === "dumb") {
+      const retry = words.attach ? `\`TERM=xterm-256color ${words.attach}\`` : "TERM=xterm-256color";
+      throw new SpexError("not_a_terminal", `attach needs a terminal tmux can draw on, and TERM=${term || "(unset)"} names none`, {
+        hint: `run it in a full terminal, or name one: ${retry}${words.read ? `; or print its screen here with \`${words.read}\`` : ""}`,
+      });
+    }
     const r = spawnSync("tmux", plan.args, { stdio: "inherit", env });
     return { way: plan.way, code: r.status ?? 1 };
   }

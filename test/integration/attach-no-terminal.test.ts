@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, sandbox } from "../support/sandbox";
+import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
+import { shellWord } from "../../lib/tmux/quote";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -17,6 +18,24 @@ function running(): { id8: string; tmux: string } {
 }
 
 describe("attach without a terminal", () => {
+  test("a terminal named TERM=dumb (or no TERM): not_a_terminal, naming a TERM to use, not tmux's `terminal does not support clear`", () => {
+    const s = running();
+    for (const term of ["dumb", ""]) {
+      // script(1) gives the attach a real terminal on its input, as an editor's shell buffer or a bare console would.
+      const r = Bun.spawnSync(["script", "-qec", `${shellWord(SPEX_BIN)} session attach ${s.id8}`, "/dev/null"], {
+        cwd: sb.repo,
+        env: { ...sb.env, TERM: term, PATH: process.env.PATH! },
+        stdin: "ignore",
+      });
+      const out = r.stdout.toString();
+      expect({ term, code: r.exitCode }).toEqual({ term, code: 1 });
+      expect(out).not.toContain("open terminal failed");
+      expect(out).toContain("[not_a_terminal]");
+      expect(out).toContain(`TERM=xterm-256color spex session attach ${s.id8}`);
+    }
+  });
+
+
   test("stdin not a terminal: not_a_terminal, pointing at read", () => {
     const s = running();
     const r = sb.spex(["session", "attach", s.id8], { input: "" });
