@@ -112,12 +112,12 @@ export function runDoctor(home: string, store: ProjectStore | undefined): Doctor
   checks.push(...launcherChecks(config.launchers));
   // Codex asks "Trust this folder?" in every session of an untrusted project (spex records hook trust, not this).
   if (Object.values(config.launchers).some((l) => l.harness === "codex" && whichSync((l.command || "codex").trim().split(/\s+/)[0]!.replace(/^['"]|['"]$/g, "")))) {
-    const { file, level } = codexProjectTrust(store.root);
+    const { file, level, advice } = codexProjectTrust(store.root);
     checks.push({
       name: "codex project trust",
       required: false,
       ok: level === "trusted",
-      detail: level === "trusted" ? `${store.root} is trusted in ${file}` : `Codex will ask "Trust this folder?" in each session: trust ${store.root} once in Codex, or add [projects."${store.root}"] trust_level = "trusted" to ${file}`,
+      detail: level === "trusted" ? `${store.root} is trusted in ${file}` : `Codex will ask "Trust this folder?" in each session: trust ${store.root} once in Codex, or ${advice}`,
     });
   }
   const checkout = findCheckout(store.root);

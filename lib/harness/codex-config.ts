@@ -7,7 +7,9 @@ import { dirname, join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
 import { spexHome } from "../store";
-import { type TrustEdit, type TrustEntry, codexProjectTrustLevel, upsertCodexTrust } from "./codex-trust";
+import { type TrustEdit, type TrustEntry, codexProjectTrustLevel, same, scan, upsertCodexTrust } from "./codex-trust";
+import { tomlString } from "./toml";
+import { commandLine, shellWord } from "../tmux/quote";
 import { sha256Hex } from "../hash";
 
 /** $CODEX_HOME/config.toml, default ~/.codex/config.toml. */
@@ -72,7 +74,7 @@ export function recordCodexTrust(configFile: string, entries: TrustEntry[], home
 }
 
 /** Codex's trust level for a main checkout (linked worktrees resolve to it); undefined when unset. */
-export function codexProjectTrust(mainRoot: string, env: NodeJS.ProcessEnv = process.env): { file: string; level: string | undefined } {
+export function codexProjectTrust(mainRoot: string, env: NodeJS.ProcessEnv = process.env): { file: string; level: string | undefined; advice: string } {
   const file = codexConfigFile(env);
   let text = "";
   try {
@@ -80,5 +82,25 @@ export function codexProjectTrust(mainRoot: string, env: NodeJS.ProcessEnv = pro
   } catch {
     // unreadable: reported as unset
   }
-  return { file, level: codexProjectTrustLevel(text, mainRoot) };
+  const level = codexProjectTrustLevel(text, mainRoot);
+  return { file, level, advice: trustAdvice(text, file, mainRoot, level) };
+}
+
+/**
+ * What a person does to trust the folder: a line to paste that appends its
+ * table (each on a line of its own, as TOML wants a header alone on its line;
+ * the folder as a TOML string), or, where the file already speaks of the
+ * folder or holds `projects` some other way, the edit to make by hand (a
+ * second definition would make the whole file unreadable to Codex).
+ */
+function trustAdvice(text: string, file: string, mainRoot: string, level: string | undefined): string {
+  const header = `[projects.${tomlString(mainRoot)}]`;
+  const trusted = `trust_level = "trusted"`;
+  if (level !== undefined) return `set ${trusted} in its ${header} table in ${file}`;
+  const lines = scan(text);
+  const named = text.includes(tomlString(mainRoot)) || text.includes(`'${mainRoot}'`) || lines.some((l) => l.header && same(l.table.slice(0, 2), ["projects", mainRoot]));
+  const inline = lines.some((l) => !l.header && !l.inString && l.table.length === 0 && /^[ \t]*("?)projects\1[ \t]*[=.]/.test(l.text));
+  if (named || inline) return `add ${trusted} for ${header} where ${file} defines it`;
+  const append = `${commandLine(["mkdir", "-p", dirname(file)])} && ${commandLine(["printf", "\\n%s\\n%s\\n", header, trusted])} >> ${shellWord(file)}`;
+  return `add its table to ${file}: ${append}`;
 }

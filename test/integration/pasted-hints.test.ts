@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
+import { type Sandbox, SPEX_BIN, makeRepo, sandbox } from "../support/sandbox";
 import { shellWord } from "../../lib/tmux/quote";
 import { backendPaths, readToken } from "../../lib/backend/endpoint";
 import { installPostCheckout } from "../../lib/hooks/post-checkout";
@@ -155,6 +155,42 @@ describe("group hints, pasted", () => {
       const run = spawnSync("sh", ["-c", line], { cwd: sb.repo, env, encoding: "utf8" });
       expect({ line, code: run.status, stderr: run.stderr }).toEqual({ line, code: 0, stderr: "" });
       sb.spex(["group", "rm", "--", "-x"]);
+    }
+  });
+});
+
+describe("doctor's Codex folder trust advice, pasted", () => {
+  test("the line it gives for a folder named with quotes, a backslash and $(…) appends a table Codex reads as that folder, trusted, keeping the user's config", () => {
+    sb = sandbox({ repo: false });
+    const repo = makeRepo(join(sb.dir, `r "q" \\q it's $(touch x)`), sb.env);
+    writeFileSync(join(repo, "spexcode.json"), JSON.stringify({ launchers: { cx: { harness: "codex", command: "sh" } } }));
+    const codexHome = join(sb.dir, "codex home");
+    mkdirSync(codexHome);
+    const config = join(codexHome, "config.toml");
+    // The user's own config, its last line without a newline.
+    writeFileSync(config, 'model = "o4"\n[projects."/elsewhere"]\ntrust_level = "trusted"');
+    const check = () => JSON.parse(sb.spex(["doctor", "--json"], { cwd: repo, env: { CODEX_HOME: codexHome } }).stdout).checks.find((c: any) => c.name === "codex project trust");
+    const detail = check().detail as string;
+    const line = /add its table to .*?config\.toml: (.*)$/.exec(detail)?.[1];
+    expect({ detail, line: line !== undefined }).toEqual({ detail, line: true });
+    const run = spawnSync("sh", ["-c", line!], { cwd: sb.dir, env: { PATH: process.env.PATH!, HOME: sb.dir }, encoding: "utf8" });
+    expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(existsSync(join(sb.dir, "x"))).toBe(false);
+    const parsed = Bun.TOML.parse(readFileSync(config, "utf8")) as any;
+    expect(parsed).toEqual({ model: "o4", projects: { "/elsewhere": { trust_level: "trusted" }, [repo]: { trust_level: "trusted" } } });
+    expect(check().ok).toBe(true);
+  });
+
+  test("a folder the config already names some other way gets the edit to make, never a second table", () => {
+    sb = sandbox();
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { cx: { harness: "codex", command: "sh" } } }));
+    const codexHome = join(sb.dir, "codex");
+    mkdirSync(codexHome);
+    for (const text of [`[projects."${sb.repo}"]\ntrust_level = "untrusted"\n`, `projects = { "${sb.repo}" = { trust_level = "untrusted" } }\n`]) {
+      writeFileSync(join(codexHome, "config.toml"), text);
+      const detail = JSON.parse(sb.spex(["doctor", "--json"], { env: { CODEX_HOME: codexHome } }).stdout).checks.find((c: any) => c.name === "codex project trust").detail as string;
+      expect({ text, detail, append: detail.includes(">>") }).toEqual({ text, detail, append: false });
+      expect(detail).toContain(`[projects."${sb.repo}"]`);
     }
   });
 });

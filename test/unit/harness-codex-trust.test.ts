@@ -211,7 +211,7 @@ describe("codex project trust", () => {
       writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { cx: { harness: "codex", command: "sh" } } }));
       const check = () => runDoctor(sb.home, projectStore(sb.repo, sb.home)).checks.find((c) => c.name === "codex project trust");
       expect(check()).toMatchObject({ ok: false, required: false });
-      expect(check()!.detail).toContain(`[projects."${sb.repo}"] trust_level = "trusted"`);
+      expect(check()!.detail).toContain(`'[projects."${sb.repo}"]' 'trust_level = "trusted"' >> `);
       mkdirSync(process.env.CODEX_HOME);
       writeFileSync(join(process.env.CODEX_HOME, "config.toml"), `[projects."${sb.repo}"]\ntrust_level = "trusted"\n`);
       expect(check()).toMatchObject({ ok: true });
