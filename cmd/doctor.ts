@@ -1,5 +1,5 @@
 import { SpexCommand } from "./base";
-import { formatTable, printable, writeJson } from "../lib/cli/output";
+import { formatTable, printableLine, writeJson } from "../lib/cli/output";
 import { isSpexError } from "../lib/errors";
 import { type ProjectStore, currentProject, spexHome } from "../lib/store";
 import { runDoctor } from "../lib/doctor";
@@ -21,7 +21,7 @@ function projectHere(): ProjectStore | undefined {
  * commands stay pasteable: their words hold no control character (shellWord).
  */
 function shown(text: string): string {
-  return printable(text).replace(/[\n\t]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return printableLine(text);
 }
 
 export class DoctorCommand extends SpexCommand {

@@ -3,7 +3,7 @@ import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { RemotableCommand } from "../remotable";
 import type { RemoteSpec } from "../../lib/machines";
-import { printable, reportWarning, writeJson } from "../../lib/cli/output";
+import { printable, printableLine, reportWarning, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject, isSessionId } from "../../lib/store";
 import { newSession } from "../../lib/verbs/new";
@@ -127,9 +127,13 @@ export class SessionNewCommand extends RemotableCommand {
         : result.ready
           ? "running"
           : "starting";
+    // The name is anyone's text (a script's, an agent's): an escape in it shows, never acts on the terminal.
+    const line = (text: string) => `${printableLine(text)}\n`;
     this.context.stdout.write(
-      `created ${id8} "${labelOf(r)}" (${state})\n  branch   ${r.branch}\n  worktree ${r.worktree_path}\n` +
-        (result.included?.copied.length ? `  included ${result.included.copied.map((c) => c.path).join(", ")}\n` : "") +
+      line(`created ${id8} "${labelOf(r)}" (${state})`) +
+        line(`  branch   ${r.branch}`) +
+        line(`  worktree ${r.worktree_path}`) +
+        (result.included?.copied.length ? line(`  included ${result.included.copied.map((c) => c.path).join(", ")}`) : "") +
         (this.noLaunch ? `  launch   spex session resume ${id8}\n` : `  attach   spex session attach ${id8}\n`),
     );
     return 0;

@@ -2,7 +2,7 @@ import { Option } from "clipanion";
 import { SpexCommand } from "../base";
 import { RemotableCommand } from "../remotable";
 import type { RemoteSpec } from "../../lib/machines";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { renameSession, resolveSelector } from "../../lib/sessions";
 import { labelOf } from "../../lib/naming";
@@ -31,7 +31,7 @@ export class SessionRenameCommand extends RemotableCommand {
     const change = await renameSession(store, reading.id, this.name);
     const record = change?.after ?? (reading.kind === "ok" ? reading.record : undefined);
     if (this.json) writeJson(this.context.stdout, { id: reading.id, name: this.name, label: record ? labelOf(record) : "" });
-    else this.context.stdout.write(this.name ? `renamed ${reading.id.slice(0, 8)} to ${this.name}\n` : `cleared the name of ${reading.id.slice(0, 8)}\n`);
+    else this.context.stdout.write(this.name ? `${printableLine(`renamed ${reading.id.slice(0, 8)} to ${this.name}`)}\n` : `cleared the name of ${reading.id.slice(0, 8)}\n`);
     return 0;
   }
 }

@@ -14,6 +14,11 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
+/** Text on one line of output: printable, with line breaks and tabs shown as `\x0a`, `\x09` too. */
+export function printableLine(text: string): string {
+  return printable(text).replace(/[\n\t]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 /**
  * A styled screen for a terminal: its colour and attribute sequences (SGR,
  * `ESC [ … m`) pass, every other control is made visible, so pane text cannot

@@ -1,0 +1,24 @@
+// A session's name is anyone's text (a script building names from issue
+// titles, an agent naming its child): what spex prints about it shows its
+// control characters as text, so none retitles the window, writes the
+// clipboard (OSC 52) or adds a line of its own on the reader's terminal.
+import { afterEach, expect, test } from "bun:test";
+import { type Sandbox, sandbox } from "../support/sandbox";
+
+let sb: Sandbox;
+afterEach(() => sb?.cleanup());
+
+const HOSTILE = "x\u001b]52;c;dG91Y2ggcHduZWQ=\u0007\u001b]0;owned\u0007\nfake line\u009b2J";
+
+test("session new and rename print a name's escapes and line breaks as text, on their own line", () => {
+  sb = sandbox();
+  const made = sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--name", HOSTILE, "hello"]);
+  expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: "" });
+  const renamed = sb.spex(["session", "rename", made.stdout.slice(8, 16), `${HOSTILE}-2`]);
+  expect({ code: renamed.code, stderr: renamed.stderr }).toEqual({ code: 0, stderr: "" });
+  for (const out of [made.stdout, renamed.stdout]) {
+    expect({ out, controls: /[\u0000-\u0009\u000b-\u001f\u007f\u009b]/u.test(out) }).toEqual({ out, controls: false });
+    expect(out.split("\n").some((l) => l.startsWith("fake line"))).toBe(false);
+    expect(out).toContain("x\\x1b]52;c;dG91Y2ggcHduZWQ=\\x07\\x1b]0;owned\\x07\\x0afake line\\x9b2J");
+  }
+});
