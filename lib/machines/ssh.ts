@@ -34,8 +34,20 @@ function privateFolder(dir: string): boolean {
 }
 
 /**
+ * Does ssh read `-o ControlPath=<path>` as this path? It splits the option
+ * like a config line (a blank ends the value: "extra arguments at end of
+ * line", and every call fails), reads quotes and backslashes, and expands
+ * `%` tokens (`%b` is refused, `%h` is the host) and `${VAR}`. A SPEX_HOME
+ * under a home folder named "John Smith" is one with a blank.
+ */
+function readAsIs(path: string): boolean {
+  return !/[\s"'\\%$#]/.test(path);
+}
+
+/**
  * Where the shared connection to a machine listens: a short hashed name under
- * SPEX_HOME, or under /tmp when SPEX_HOME is too deep for a unix socket;
+ * SPEX_HOME, or under /tmp when SPEX_HOME is too deep for a unix socket or
+ * holds what ssh would read otherwise (a blank, a quote, `%`, `$`);
  * undefined (no sharing) when neither folder is private to us.
  */
 export function controlPath(machine: Machine, home = spexHome()): string | undefined {
@@ -44,7 +56,7 @@ export function controlPath(machine: Machine, home = spexHome()): string | undef
   const uid = process.getuid?.() ?? 0;
   for (const dir of [inHome, `/tmp/spex-ssh-${uid}`]) {
     const path = `${dir}/${key}`;
-    if (Buffer.byteLength(path) + SSH_TEMP_SUFFIX > SOCKET_PATH_MAX) continue;
+    if (Buffer.byteLength(path) + SSH_TEMP_SUFFIX > SOCKET_PATH_MAX || !readAsIs(path)) continue;
     if (privateFolder(dir)) return path;
   }
   return undefined;

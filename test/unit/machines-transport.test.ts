@@ -108,6 +108,18 @@ describe("the ssh invocation", () => {
     expect(controlPath({ ...machine, destination: "other" }, short)).not.toBe(path);
   });
 
+  test("ssh reads the shared-connection option as the socket path when SPEX_HOME holds a blank, a quote, % or $ (a home folder named John Smith)", () => {
+    for (const name of ["John Smith", "it's", 'say "hi"', "50%b", "$HOME", "a\\b"]) {
+      const home = join(tempDir(), name, ".spex");
+      const path = controlPath(machine, home);
+      const { args } = sshInvocation(machine, "true", { home });
+      // What ssh makes of our options, without connecting: -G prints the resolved config.
+      const r = spawnSync("ssh", ["-G", "-F", "/dev/null", ...args.slice(0, args.indexOf("--")), machine.destination], { encoding: "utf8" });
+      expect({ name, code: r.status, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
+      expect({ name, controlpath: /^controlpath (.*)$/m.exec(r.stdout)?.[1] }).toEqual({ name, controlpath: path });
+    }
+  });
+
   test("a socket folder that is a link or open to others is not used: no sharing rather than someone else's socket", () => {
     const home = tempDir();
     const elsewhere = tempDir();
