@@ -16,7 +16,7 @@ import { settleFence } from "./settle";
 
 export { readinessTimeout };
 import { requireExecutable, resolveLauncher } from "./launcher";
-import { renderLaunchScript, shellQuote } from "./script";
+import { renderLaunchScript } from "./script";
 import { machineChoices } from "./choices";
 import { selfBin } from "./self";
 import { shellLaunch } from "./shell";
@@ -208,7 +208,9 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     // Whose session this is, for `doctor` on a socket other projects share.
     ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_PROJECT_OPTION, tmuxWord(store.root),
     ";", "set-option", "-t", `${exactSession(tmuxName)}:`, SPEX_HOME_OPTION, tmuxWord(store.home),
-    ";", "respawn-pane", "-k", "-t", `${exactSession(tmuxName)}:`, `exec sh ${shellQuote(paths.launch)}`,
+    // sh and the script as two words: tmux runs one command string through the server's default-shell (the
+    // user's $SHELL: nologin for a service account, nushell, a tmux.conf's choice), two words it runs as they are.
+    ";", "respawn-pane", "-k", "-t", `${exactSession(tmuxName)}:`, "--", "sh", tmuxWord(paths.launch),
   ]);
   const madeId = /^\$\d+$/m.exec(started.stdout)?.[0];
   if (madeId) opts.onStarted?.({ socket, name: tmuxName, id: madeId });

@@ -122,6 +122,21 @@ describe("launching an agent", () => {
   });
 });
 
+describe("whatever the user's login shell", () => {
+  // tmux hands a one-string command to the server's default-shell, which is $SHELL: a service account's
+  // nologin, nushell, or what a tmux.conf sets. The launch script must start without any of them.
+  test("a session starts when $SHELL is nologin (a service account under systemd or cron) and the agent gets its prompt", async () => {
+    sb = sandbox();
+    const nologin = ["/usr/sbin/nologin", "/sbin/nologin", "/bin/false"].find((p) => existsSync(p))!;
+    const out = join(sb.dir, "ran.txt");
+    writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ launchers: { rec: { harness: "shell", command: `sh -c 'printf "%s" "$1" > ${out}; exec sleep 600' rec` } } }));
+    const r = sb.spex(["session", "new", "--launcher", "rec", "--json", "hello"], { env: { SHELL: nologin } });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(r.stdout).ready).toBe(true);
+    await waitFor(() => existsSync(out) && readFileSync(out, "utf8") === "hello", "the command's argument");
+  });
+});
+
 describe("crash at each create step", () => {
   for (const step of ["receipt", "branch", "worktree", "render", "record", "published"]) {
     test(`kill -9 at "${step}" leaves no half-made session once the next command runs`, () => {
