@@ -14,6 +14,7 @@ import { lastMergeEvent } from "../comms/timeline";
 import type { ProjectStore } from "../store";
 import { isAncestor, reviewFacts } from "./facts";
 import { mergeTrees } from "./strategies";
+import { shellWord } from "../tmux/quote";
 
 export interface DispatchOptions {
   /** Land on this branch instead of the main branch. */
@@ -40,6 +41,11 @@ export interface DispatchResult {
   message: SendResult | null;
 }
 
+/** A command as a Markdown code span: fenced with two backticks when it holds one (a branch may be named with it). */
+function code(command: string): string {
+  return command.includes("`") ? `\`\` ${command} \`\`` : `\`${command}\``;
+}
+
 /** The prompt, in the words the agent acts on (display text for it: a prose instruction, never a command line). */
 export function dispatchPrompt(p: { id: string; branch: string; into: string; intoHead: string; conflicts: string[]; rebase: boolean }): string {
   const id8 = shortId(p.id, 8);
@@ -48,13 +54,16 @@ export function dispatchPrompt(p: { id: string; branch: string; into: string; in
   const listed = p.conflicts.slice(0, 20).join(", ");
   const cut = listed.length > 1500 ? `${listed.slice(0, 1500)}…` : listed;
   const conflicts = p.conflicts.length > 0 ? ` git reports conflicts in ${cut}${p.conflicts.length > 20 && cut === listed ? ", …" : ""}.` : "";
+  // A branch name may hold $(…), backticks, ; and | (git allows them; a cloned repository's default branch is
+  // whoever made it): the commands the agent is told to run name it as one quoted word.
+  const into = shellWord(p.into);
   const bring = p.rebase
-    ? `rebase your branch onto it (\`git rebase ${p.into}\`; keep a line history, do not merge)`
-    : `bring it into your branch: \`git rebase ${p.into}\`, or \`git merge ${p.into}\` if your history is better kept with a merge`;
+    ? `rebase your branch onto it (${code(`git rebase ${into}`)}; keep a line history, do not merge)`
+    : `bring it into your branch: ${code(`git rebase ${into}`)}, or ${code(`git merge ${into}`)} if your history is better kept with a merge`;
   return [
     `Land your own branch ${p.branch} on ${p.into}: \`spex session merge\` could not land it for you.${conflicts}`,
     `1. In this worktree, with ${p.into} as it is now (${head}), ${bring}. Resolve every conflict, run the tests until they pass, and commit.`,
-    `2. Land it with \`spex session merge ${id8}\`, and check that ${p.into} now holds your work (\`git merge-base --is-ancestor HEAD ${p.into}\`). If ${p.into} moved meanwhile, repeat from 1.`,
+    `2. Land it with \`spex session merge ${id8}\`, and check that ${p.into} now holds your work (${code(`git merge-base --is-ancestor HEAD ${into}`)}). If ${p.into} moved meanwhile, repeat from 1.`,
     `3. Once ${p.into} has advanced with your work: only if your task is settled, this worktree is no longer needed and nothing is left for a person to decide or follow up, end with \`spex session done --propose close --note "<what landed>"\`.`,
     `Otherwise declare what is true instead: \`spex session done --propose merge --note "…"\` when a person should look before it lands, \`spex session park --note "…"\` when you are blocked, \`spex session ask --note "…"\` when a person must decide.`,
   ].join("\n");
