@@ -1,6 +1,6 @@
 // The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
 // nothing here writes a record.
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
@@ -163,6 +163,12 @@ export function currentProject(cwd = process.cwd()): ProjectStore {
   const hinted = process.env.SPEX_PROJECT_ROOT;
   const root = hinted ? resolveMainRoot(hinted) ?? hinted : resolveMainRoot(cwd);
   if (!root) {
+    // A folder named with bytes that are not UTF-8 reaches spex as U+FFFD, a path that names nothing.
+    if (!hinted && cwd.includes("\uFFFD") && !existsSync(cwd)) {
+      throw new SpexError("path_not_utf8", `the path of this folder is not UTF-8 text (it reads as ${cwd}), and spex keeps paths as text`, {
+        hint: "rename the folder, or the folder above it whose name is not UTF-8",
+      });
+    }
     throw new SpexError("not_a_git_repo", `${cwd} is not inside a git checkout`, {
       hint: "run spex from inside the repository whose sessions you want, or set SPEX_PROJECT_ROOT",
     });

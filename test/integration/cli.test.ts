@@ -176,3 +176,12 @@ describe("completion through the shell scripts", () => {
     expect(complete("spex session show ''", elsewhere)).toEqual(expect.arrayContaining(["--json", "--machine", "--repo"]));
   });
 });
+
+describe("a folder whose name is not UTF-8", () => {
+  test("a repository there is refused path_not_utf8, naming the cause, not as no git checkout", () => {
+    sb = sandbox({ repo: false });
+    const run = spawnSync("sh", ["-c", `mkdir "$(printf 'r\\377x')" && cd "$(printf 'r\\377x')" && git init -q && exec "$0" session ls`, SPEX_BIN], { cwd: sb.dir, env: sb.env, encoding: "utf8" });
+    expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 1, stderr: expect.stringContaining("[path_not_utf8]") });
+    expect(run.stderr).toContain("not UTF-8");
+  });
+});
