@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { withLock } from "../lock";
 import { spexHome } from "../store";
-import { type TrustEdit, type TrustEntry, codexProjectTrustLevel, same, scan, upsertCodexTrust } from "./codex-trust";
+import { type TrustEdit, type TrustEntry, codexProjectTrustLevel, pruneCodexTrust, same, scan, upsertCodexTrust } from "./codex-trust";
 import { tomlString } from "./toml";
 import { commandLine, shellWord } from "../tmux/quote";
 import { sha256Hex } from "../hash";
@@ -42,12 +42,16 @@ export function withCodexConfigLock<T>(configFile: string, home: string | undefi
   return withLock(lock, fn, { purpose: `codex trust ${configFile}` });
 }
 
-/** Write trust for `entries` into the Codex config file; the caller holds withCodexConfigLock. */
-export function writeCodexTrust(configFile: string, entries: TrustEntry[]): TrustEdit {
+/**
+ * Write trust for `entries` into the Codex config file, first dropping the
+ * trust tables `stale` proves are spex's and dead (pruneCodexTrust); the
+ * caller holds withCodexConfigLock.
+ */
+export function writeCodexTrust(configFile: string, entries: TrustEntry[], stale: (key: string, hash: string) => boolean = () => false): TrustEdit {
   const file = realTarget(configFile);
   try {
     const before = readText(file);
-    const edit = upsertCodexTrust(before, entries);
+    const edit = upsertCodexTrust(pruneCodexTrust(before, stale).text, entries);
     if (edit.text === before) return edit;
     mkdirSync(dirname(file), { recursive: true });
     let mode = 0o600;

@@ -235,6 +235,32 @@ export function upsertCodexTrust(text: string, entries: TrustEntry[]): TrustEdit
   return { text: out, written, skipped };
 }
 
+/**
+ * Drop the trust tables `stale` names as spex's own and dead: a table goes
+ * only when it is `[hooks.state."…"]` holding nothing but its trusted_hash
+ * line (blank lines aside; a comment there may be the user's note on what
+ * follows), and `stale(key, hash)` says so. Every other byte is kept.
+ */
+export function pruneCodexTrust(text: string, stale: (key: string, hash: string) => boolean): { text: string; removed: string[] } {
+  const lines = scan(text);
+  const removed: string[] = [];
+  const drop = new Set<number>();
+  for (let at = 0; at < lines.length; at++) {
+    const l = lines[at]!;
+    if (!l.header || l.table.length !== 3 || l.table[0] !== "hooks" || l.table[1] !== "state") continue;
+    let end = at + 1;
+    while (end < lines.length && !lines[end]!.header) end++;
+    const body = lines.slice(at + 1, end).filter((b) => b.text.trim() !== "");
+    const m = body.length === 1 ? /^[ \t]*(["']?)trusted_hash\1[ \t]*=[ \t]*"(sha256:[0-9a-f]{64})"[ \t]*\r?$/.exec(body[0]!.text) : null;
+    if (!m || !stale(l.table[2]!, m[2]!)) continue;
+    // The "" after a final newline is the end of the file, not the table's: kept, so the file still ends in one.
+    for (let i = at; i < end; i++) if (!(i === lines.length - 1 && lines[i]!.text === "")) drop.add(i);
+    removed.push(l.table[2]!);
+  }
+  if (removed.length === 0) return { text, removed };
+  return { text: lines.filter((_, i) => !drop.has(i)).map((l) => l.text).join("\n"), removed };
+}
+
 /** The trust_level the config gives a project folder (`[projects."<dir>"]`), if any. */
 export function codexProjectTrustLevel(text: string, dir: string): string | undefined {
   const lines = scan(text);

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { errnoCode } from "../errors";
 import { join } from "node:path";
 import type { HarnessAdapter, HookAction, SpawnOptions } from "./types";
 import { HOOK_MARKER, renderJsonHooks } from "./hook-config";
-import { CODEX_CLAMPED_TIMEOUT, codexHandlersOf, codexHookTrust } from "./codex-trust";
+import { CODEX_CLAMPED_TIMEOUT, type CodexHandler, codexEventSnake, codexHandlersOf, codexHookTrust } from "./codex-trust";
 import { codexConfigFile, withCodexConfigLock, writeCodexTrust } from "./codex-config";
 import { CODEX_CONFIG, codexMcpDeclared, registerCodexMcp } from "./codex-mcp";
 import { findCheckout } from "../git/main-root";
@@ -53,9 +54,35 @@ async function renderCodexHooks(worktree: string, hookCommand: (action: HookActi
     // Codex keys trust by the real path it reads the file at.
     const file = realpathSync(shared);
     const ours = codexHandlersOf(file, JSON.parse(readFileSync(file, "utf8")), (c) => c.includes(HOOK_MARKER));
-    writeCodexTrust(config, ours.map(codexHookTrust));
+    writeCodexTrust(config, ours.map(codexHookTrust), staleTrust(file, ours));
   });
   return [written];
+}
+
+/**
+ * Which trust tables are spex's own and name a hooks.json that is gone (a
+ * project deleted or moved): each project adds one a handler, and nothing
+ * else would ever take them out of the user's config. Spex's own: the hash is
+ * the one spex writes for that event's handler (its command names this
+ * SPEX_HOME's hook script), which no handler of the user's has.
+ */
+function staleTrust(current: string, ours: CodexHandler[]): (key: string, hash: string) => boolean {
+  const hashes = new Set(ours.map((h) => `${codexEventSnake(h.event)} ${codexHookTrust(h).hash}`));
+  return (key, hash) => {
+    const m = /^(\/.*\/\.codex\/hooks\.json):([a-z_]+):\d+:\d+$/.exec(key);
+    return !!m && m[1] !== current && hashes.has(`${m[2]} ${hash}`) && gone(m[1]!);
+  };
+}
+
+/** Nothing at this path (a folder above it gone too); an unreadable one is not gone. */
+function gone(path: string): boolean {
+  try {
+    lstatSync(path);
+    return false;
+  } catch (e) {
+    const code = errnoCode(e);
+    return code === "ENOENT" || code === "ENOTDIR";
+  }
 }
 
 export const codex: HarnessAdapter = {

@@ -6,7 +6,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codexConfigFile, codexHookTrust, recordCodexTrust, upsertCodexTrust } from "../../lib/harness";
-import { codexProjectTrustLevel, tableHeader } from "../../lib/harness/codex-trust";
+import { codexProjectTrustLevel, pruneCodexTrust, tableHeader } from "../../lib/harness/codex-trust";
 import { runDoctor } from "../../lib/doctor";
 import { projectStore } from "../../lib/store";
 import { REPO_ROOT, sandbox } from "../support/sandbox";
@@ -220,5 +220,28 @@ describe("codex project trust", () => {
       else process.env.CODEX_HOME = saved;
       sb.cleanup();
     }
+  });
+});
+
+describe("pruning spex's dead trust tables", () => {
+  const dead = (key: string, hash: string) => key.startsWith("/gone/") && hash === H1;
+  test("drops a table that holds only its trusted_hash and that the caller proves dead; every other byte stays", () => {
+    const text = ['model = "o4"', "", `[hooks.state."/gone/.codex/hooks.json:stop:0:0"]`, `trusted_hash = "${H1}"`, "", `[hooks.state."/w/live:stop:0:0"]`, `trusted_hash = "${H1}"`, ""].join("\n");
+    const { text: out, removed } = pruneCodexTrust(text, dead);
+    expect(removed).toEqual(["/gone/.codex/hooks.json:stop:0:0"]);
+    expect(out).toBe(['model = "o4"', "", `[hooks.state."/w/live:stop:0:0"]`, `trusted_hash = "${H1}"`, ""].join("\n"));
+    expect(pruneCodexTrust(out, dead).text).toBe(out);
+  });
+
+  test("keeps a dead table with another hash, another key, or anything beside its hash (a comment may be the user's)", () => {
+    const text = [
+      `[hooks.state."/gone/a:stop:0:0"]`, `trusted_hash = "${H2}"`, "",
+      `[hooks.state."/gone/b:stop:0:0"]`, `trusted_hash = "${H1}"`, "enabled = true", "",
+      `[hooks.state."/gone/c:stop:0:0"]`, `trusted_hash = "${H1}"`, "# my own tables follow", "",
+      `[hooks.state.'/gone/d:stop:0:0']`, `trusted_hash = "${H1}"`, "",
+    ].join("\r\n");
+    const { text: out, removed } = pruneCodexTrust(text, dead);
+    expect(removed).toEqual(["/gone/d:stop:0:0"]);
+    expect(out).toBe(text.slice(0, text.indexOf("[hooks.state.'/gone/d")));
   });
 });
