@@ -1,7 +1,7 @@
 // close (DESIGN.md §6): refuse before mutating, stop under the leaf guard,
 // prove no pane is left, then worktree, branch and record, in that order.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isRevoked } from "../../lib/comms";
 import { projectStore } from "../../lib/store";
@@ -78,6 +78,30 @@ describe("close", () => {
     expect(existsSync(sessionDir(sb, s.id))).toBe(false);
     expect(worktreeList(sb)).toEqual([sb.repo]);
     expect(sb.git(["worktree", "list", "--porcelain"])).not.toContain("prunable");
+  });
+
+  test("in a repository that tracks .gemini/settings.json, spex's own hooks there are not work: close needs no --force; an edit of anyone else's to that file still refuses", () => {
+    writeFileSync(join(sb.repo, ".gitignore"), "spexcode.local.json\n");
+    sb.git(["add", ".gitignore"]);
+    mkdirSync(join(sb.repo, ".gemini"));
+    writeFileSync(join(sb.repo, ".gemini", "settings.json"), '{"theme": "dark", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}}\n');
+    sb.git(["add", ".gemini/settings.json"]);
+    sb.git(["commit", "-q", "-m", "project settings"]);
+    writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { gm: { harness: "gemini", command: "sh -c 'exec sleep 600' gm" } } }));
+    const made = () => json(sb.spex(["session", "new", "--launcher", "gm", "--no-launch", "--json", "x"]).stdout) as { session_id: string; worktree_path: string };
+
+    const only = made();
+    expect(readFileSync(join(only.worktree_path, ".gemini", "settings.json"), "utf8")).toContain("spex-agent-hook");
+    const closed = close(only.session_id);
+    expect({ code: closed.code, stderr: closed.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(existsSync(only.worktree_path)).toBe(false);
+
+    const edited = made();
+    const file = join(edited.worktree_path, ".gemini", "settings.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace('"dark"', '"light"'));
+    const refused = close(edited.session_id);
+    expect(refused.code).toBe(1);
+    expect(json(refused.stdout).error).toMatchObject({ code: "worktree_dirty", files: [" M .gemini/settings.json"] });
   });
 
   test("close refuses a branch with commits not on main, listing them, and keeps everything", () => {
