@@ -18,7 +18,17 @@ bin=$prefix/bin
 share=$prefix/share/spex
 
 cp bin/spex "$bin/spex"
-ln -sf spex "$bin/sessions"
+# `sessions` is a common name: a file there that is not spex's own link is the
+# user's (a script of theirs), and stays as it is.
+sessions=$bin/sessions
+if [ -L "$sessions" ]; then
+  case $(readlink "$sessions") in spex | "$bin/spex") sessions_ours=1 ;; *) sessions_ours=0 ;; esac
+elif [ -e "$sessions" ]; then
+  sessions_ours=0
+else
+  sessions_ours=1
+fi
+[ "$sessions_ours" = 1 ] && ln -sf spex "$sessions"
 cp shell/shell-init.sh shell/spex.bash shell/spex.zsh shell/spex.fish shell/tmux-status.sh "$share/"
 chmod 644 "$share/shell-init.sh" "$share/spex.bash" "$share/spex.zsh" "$share/spex.fish"
 chmod 755 "$share/tmux-status.sh"
@@ -39,7 +49,12 @@ tmux_string() {
 # Each line to paste stands alone under what it is for, indented four spaces.
 # printf, not echo: dash's echo would read the backslashes of a quoted path.
 say() { printf '%s\n' "$*"; }
-say "installed $bin/spex, $bin/sessions and the shell integration in $share"
+if [ "$sessions_ours" = 1 ]; then
+  say "installed $bin/spex, $bin/sessions and the shell integration in $share"
+else
+  say "installed $bin/spex and the shell integration in $share"
+  say "$sessions is there already and is not spex's: left as it is (spex session … does what sessions … would)"
+fi
 case ":${PATH:-}:" in
   *":$bin:"*) ;;
   *)

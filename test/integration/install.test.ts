@@ -61,6 +61,25 @@ describe("make install", () => {
     expect(statSync(join(share(), "tmux-status.sh")).mode & 0o111).not.toBe(0);
   });
 
+  test("a sessions command of the user's own in PREFIX/bin is kept as it was, and the output says so; spex's own link is renewed", () => {
+    const other = join(sb.dir, "other prefix");
+    mkdirSync(join(other, "bin"), { recursive: true });
+    const mine = "#!/bin/sh\necho my own sessions picker\n";
+    writeFileSync(join(other, "bin", "sessions"), mine);
+    const env: Record<string, string> = { ...sb.env };
+    for (const k of ["MAKEFLAGS", "MFLAGS", "MAKELEVEL"]) delete env[k];
+    const install = (to: string) => spawnSync("make", ["-s", "install", `PREFIX=${to}`, "-o", "bin/spex", "-o", "dist/spex.cjs"], { cwd: REPO_ROOT, env, encoding: "utf8" });
+    const r = install(other);
+    expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readFileSync(join(other, "bin", "sessions"), "utf8")).toBe(mine);
+    expect(r.stdout).toContain(`${join(other, "bin", "sessions")} is there already and is not spex's: left as it is`);
+    // Installing again over spex's own link (the PREFIX of beforeAll) keeps it spex's.
+    const again = install(prefix);
+    expect({ code: again.status, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(again.stdout).toContain(`${join(bin(), "sessions")} and the shell integration`);
+    expect(readlinkSync(join(bin(), "sessions"))).toBe("spex");
+  });
+
   test("the printed PATH lines, pasted into bash, zsh and fish, put the installed spex first on PATH", () => {
     const found = (shell: string, args: string[]) => {
       const r = spawnSync(shell, args, { cwd: sb.repo, env: sb.env, encoding: "utf8" });
