@@ -1,7 +1,7 @@
 // Writing spex's hook trust into Codex's user config: one writer at a time
 // (a spex lock), the edit of codex-trust.ts, an atomic replace of the real
 // file (a symlinked config.toml stays a symlink).
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
@@ -61,9 +61,18 @@ export function writeCodexTrust(configFile: string, entries: TrustEntry[], stale
       // a new file: private, like Codex makes it
     }
     const tmp = `${file}.spex-${process.pid}.tmp`;
-    writeFileSync(tmp, edit.text, { mode });
-    chmodSync(tmp, mode);
-    renameSync(tmp, file);
+    try {
+      writeFileSync(tmp, edit.text, { mode });
+      chmodSync(tmp, mode);
+      renameSync(tmp, file);
+    } catch (e) {
+      // The temporary file is spex's, in the user's folder: it never stays behind.
+      rmSync(tmp, { force: true });
+      // A config.toml bind-mounted on its own (a container given the host's file) cannot be replaced,
+      // only written: in place then, under the same lock.
+      if (errnoCode(e) !== "EBUSY") throw e;
+      writeFileSync(file, edit.text);
+    }
     return edit;
   } catch (e) {
     throw new SpexError("codex_trust_unwritable", `could not record trust for spex's Codex hooks in ${file}: ${(e as Error).message}`, {

@@ -1,8 +1,8 @@
 // Codex hook trust: the hash Codex itself computes, and the edit of
 // config.toml that records it without disturbing anything else.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codexConfigFile, codexHookTrust, recordCodexTrust, upsertCodexTrust } from "../../lib/harness";
@@ -168,6 +168,25 @@ describe("the config file", () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, "utf8").startsWith(USER)).toBe(true);
     expect(readFileSync(target, "utf8")).toContain(K1);
+  });
+
+  // A container handed the host's config.toml alone (`-v ~/.codex/config.toml:…`): a file that can be written, not replaced.
+  const canBindMount = spawnSync("unshare", ["-m", "true"]).status === 0;
+  test.skipIf(!canBindMount)("a config.toml bind-mounted on its own gets the trust written in place, and no temporary file is left beside it", () => {
+    const file = join(dir, "codex", "config.toml");
+    mkdirSync(join(dir, "codex"));
+    writeFileSync(file, USER);
+    const host = join(dir, "host.toml");
+    writeFileSync(host, USER);
+    const script = join(dir, "writer.ts");
+    writeFileSync(script, `import { recordCodexTrust } from ${JSON.stringify(join(REPO_ROOT, "lib/harness"))};\nawait recordCodexTrust(process.argv[2], [{ key: ${JSON.stringify(K1)}, hash: ${JSON.stringify(H1)} }], process.argv[3]);\n`);
+    const bun = join(REPO_ROOT, "node_modules", ".bin", "bun");
+    const r = spawnSync("unshare", ["-m", "sh", "-c", 'mount --bind "$1" "$2" && exec "$3" "$4" "$2" "$5"', "sh", host, file, bun, script, join(dir, "spex")], { encoding: "utf8" });
+    expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    // What the container wrote is what the host's file holds.
+    expect(readFileSync(host, "utf8").startsWith(USER)).toBe(true);
+    expect(headers(readFileSync(host, "utf8"), K1)).toBe(1);
+    expect(readdirSync(join(dir, "codex"))).toEqual(["config.toml"]);
   });
 
   test("concurrent writers from several processes lose no entry", async () => {
