@@ -18,20 +18,29 @@ export interface InstallResult {
   after: MachineFacts["spex"];
 }
 
-// The copy lands beside its final name and is renamed over it; `sessions` is the argv0 alias.
-const RECEIVE = [
-  "set -e",
-  'd="$HOME/.local/bin"',
-  'mkdir -p "$d"',
-  't="$d/.spex-install.$$"',
-  "trap 'rm -f \"$t\"' EXIT",
-  'cat > "$t"',
-  'chmod 755 "$t"',
-  'mv -f "$t" "$d/spex"',
-  "trap - EXIT",
-  '[ -e "$d/sessions" ] || ln -s spex "$d/sessions"',
-  'printf "%s\\n" "$d/spex"',
-].join("; ");
+/**
+ * The remote side of the copy: it lands beside its final name and is renamed
+ * over it only once every byte came (a dropped connection or a Ctrl-C ends
+ * the stream early, and `cat` sees that as a clean end: the spex there would
+ * have been replaced by the start of one); `sessions` is the argv0 alias.
+ */
+export function receiveScript(bytes: number): string {
+  return [
+    "set -e",
+    'd="$HOME/.local/bin"',
+    'mkdir -p "$d"',
+    't="$d/.spex-install.$$"',
+    "trap 'rm -f \"$t\"' EXIT",
+    'cat > "$t"',
+    `n=$(wc -c < "$t" | tr -d ' ')`,
+    `if [ "$n" != ${bytes} ]; then echo "only $n of ${bytes} bytes arrived; the spex there is as it was" >&2; exit 1; fi`,
+    'chmod 755 "$t"',
+    'mv -f "$t" "$d/spex"',
+    "trap - EXIT",
+    '[ -e "$d/sessions" ] || ln -s spex "$d/sessions"',
+    'printf "%s\\n" "$d/spex"',
+  ].join("; ");
+}
 
 /** The compiled binary this process runs from; refused when spex runs from source (there is no one file to copy). */
 export function installableBinary(): string {
@@ -61,7 +70,7 @@ export async function installOn(machine: Machine, opts: { binary?: string; force
   const fd = openSync(binary, "r");
   let r;
   try {
-    r = await runSsh(machine, RECEIVE, { stdin: fd });
+    r = await runSsh(machine, receiveScript(bytes), { stdin: fd });
   } finally {
     closeSync(fd);
   }

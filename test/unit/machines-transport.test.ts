@@ -3,7 +3,8 @@
 // shared-connection socket path, the probe's parse and the machine list file.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { receiveScript } from "../../lib/machines/install";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Machine, addMachine, controlPath, parseProbe, readMachines, remoteSpexCommand, removeMachine, sshInvocation } from "../../lib/machines";
@@ -133,6 +134,27 @@ describe("the ssh invocation", () => {
     mkdirSync(join(open, "ssh"), { mode: 0o777 });
     chmodSync(join(open, "ssh"), 0o777);
     expect(controlPath(machine, open)?.startsWith(join(open, "ssh"))).toBe(false);
+  });
+});
+
+describe("the receiving end of machine install", () => {
+  test("a copy cut short (a dropped connection, a Ctrl-C) leaves the spex there as it was and no partial file; a whole one lands", () => {
+    const home = tempDir();
+    const bin = join(home, ".local", "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "spex"), "#!/bin/sh\necho old\n");
+    const binary = Buffer.from("#!/bin/sh\necho new spex\n".repeat(4000));
+    for (const shell of ["sh", "bash", "dash"].filter((s) => !spawnSync(s, ["-c", "true"]).error)) {
+      // The stream ends early: what cat sees when ssh goes away.
+      const cut = spawnSync(shell, ["-c", receiveScript(binary.length)], { env: { PATH: process.env.PATH!, HOME: home }, input: binary.subarray(0, 5000), encoding: "utf8" });
+      expect({ shell, code: cut.status }).toEqual({ shell, code: 1 });
+      expect(cut.stderr).toContain(`only 5000 of ${binary.length} bytes arrived`);
+      expect(readFileSync(join(bin, "spex"), "utf8")).toBe("#!/bin/sh\necho old\n");
+      expect(readdirSync(bin)).toEqual(["spex"]);
+    }
+    const whole = spawnSync("sh", ["-c", receiveScript(binary.length)], { env: { PATH: process.env.PATH!, HOME: home }, input: binary, encoding: "utf8" });
+    expect({ code: whole.status, stderr: whole.stderr, stdout: whole.stdout }).toEqual({ code: 0, stderr: "", stdout: `${join(bin, "spex")}\n` });
+    expect(readFileSync(join(bin, "spex")).equals(binary)).toBe(true);
   });
 });
 
