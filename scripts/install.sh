@@ -17,7 +17,14 @@ prefix=$(cd "$prefix" && pwd -P)
 bin=$prefix/bin
 share=$prefix/share/spex
 
-cp bin/spex "$bin/spex"
+# Beside its final name, then renamed over it: a spex running from there (an
+# agent's MCP server, the board, spex serve) keeps its file, where writing
+# into it fails "Text file busy" and a fleet would have to stop for an upgrade.
+tmp=$bin/.spex-install.$$
+trap 'rm -f "$tmp"' EXIT
+cp bin/spex "$tmp"
+mv -f "$tmp" "$bin/spex"
+trap - EXIT
 # `sessions` is a common name: a file there that is not spex's own link is the
 # user's (a script of theirs), and stays as it is.
 sessions=$bin/sessions

@@ -5,7 +5,7 @@
 // server, and they work there and run nothing else, whatever folder a pane
 // sits in.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, type Sandbox, sandbox, waitFor } from "../support/sandbox";
@@ -78,6 +78,22 @@ describe("make install", () => {
     expect({ code: again.status, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
     expect(again.stdout).toContain(`${join(bin(), "sessions")} and the shell integration`);
     expect(readlinkSync(join(bin(), "sessions"))).toBe("spex");
+  });
+
+  test("installing again while a spex runs from PREFIX/bin (an agent's MCP server) replaces the binary; the running one keeps its file", async () => {
+    const running = spawn(join(bin(), "spex"), ["mcp"], { cwd: sb.repo, env: sb.env, stdio: ["pipe", "ignore", "ignore"] });
+    try {
+      await waitFor(() => readFileSync(`/proc/${running.pid}/cmdline`, "utf8").includes("mcp"), "the installed spex running");
+      const env: Record<string, string> = { ...sb.env };
+      for (const k of ["MAKEFLAGS", "MFLAGS", "MAKELEVEL"]) delete env[k];
+      const r = spawnSync("make", ["-s", "install", `PREFIX=${prefix}`, "-o", "bin/spex", "-o", "dist/spex.cjs"], { cwd: REPO_ROOT, env, encoding: "utf8" });
+      expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(readFileSync(join(bin(), "spex")).equals(readFileSync(join(REPO_ROOT, "bin", "spex")))).toBe(true);
+      expect(readdirSync(bin()).sort()).toEqual(["sessions", "spex"]);
+      expect(running.exitCode).toBe(null);
+    } finally {
+      running.kill("SIGKILL");
+    }
   });
 
   test("the printed PATH lines, pasted into bash, zsh and fish, put the installed spex first on PATH", () => {
