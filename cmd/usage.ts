@@ -29,7 +29,7 @@ export class UsageCommand extends SpexCommand {
     const { currentProject } = await import("../lib/store");
     const { usageReport, parseSince } = await import("../lib/attention/report");
     const { formatCost, formatTokens } = await import("../lib/attention/usage/summary");
-    const { formatTable, writeJson } = await import("../lib/cli/output");
+    const { formatTable, printableLine, writeJson } = await import("../lib/cli/output");
     const report = await usageReport(currentProject(), { by: this.by, since: this.since === undefined ? undefined : parseSince(this.since) });
     if (this.json) {
       writeJson(this.context.stdout, report);
@@ -48,7 +48,7 @@ export class UsageCommand extends SpexCommand {
     ]);
     this.context.stdout.write(formatTable([keyHeader, "SESSIONS", "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST"], cells));
     const unpriced = [...new Set(report.lines.flatMap((l) => l.unpriced))];
-    if (unpriced.length > 0) this.context.stdout.write(`no price for ${unpriced.join(", ")}: their tokens are counted, not costed (add them under "prices" in spexcode.json)\n`);
+    if (unpriced.length > 0) this.context.stdout.write(`${printableLine(`no price for ${unpriced.join(", ")}: their tokens are counted, not costed (add them under "prices" in spexcode.json)`)}\n`);
     return 0;
   }
 }

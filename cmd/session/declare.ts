@@ -2,7 +2,7 @@
 // session, and a note given inline or through a file so any bytes survive.
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { type ProjectStore, currentProject } from "../../lib/store";
 import { type StateDeclaration, declareOwnState, resolveOwnSession } from "../../lib/sessions";
@@ -31,7 +31,7 @@ export abstract class DeclareCommand extends SpexCommand {
       writeJson(this.context.stdout, result);
     } else {
       const label = change ? labelOf(change.after) : id.slice(0, 8);
-      this.context.stdout.write(change ? `${label}: ${change.after.status}${change.after.proposal ? ` (proposes ${change.after.proposal})` : ""}\n` : `${label}: unchanged\n`);
+      this.context.stdout.write(`${printableLine(change ? `${label}: ${change.after.status}${change.after.proposal ? ` (proposes ${change.after.proposal})` : ""}` : `${label}: unchanged`)}\n`);
     }
     return 0;
   }

@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { actingActor, claimTask, isPerson } from "../../lib/coord";
 
@@ -31,7 +31,7 @@ export class TaskClaimCommand extends SpexCommand {
     const me = actingActor(store, { session: this.session, as: this.as });
     const task = await claimTask(store, me, this.id);
     if (this.json) writeJson(this.context.stdout, task);
-    else this.context.stdout.write(`${task.changed ? "claimed" : "already yours:"} ${task.id}${isPerson(me) ? ` as ${task.owner_label}` : ""}: ${task.title}\n`);
+    else this.context.stdout.write(`${printableLine(`${task.changed ? "claimed" : "already yours:"} ${task.id}${isPerson(me) ? ` as ${task.owner_label}` : ""}: ${task.title}`)}\n`);
     return 0;
   }
 }

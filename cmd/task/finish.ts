@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { actingActor, finishTask } from "../../lib/coord";
 
@@ -26,7 +26,7 @@ export class TaskFinishCommand extends SpexCommand {
     const store = currentProject();
     const task = await finishTask(store, actingActor(store, { session: this.session, as: this.as }), this.id);
     if (this.json) writeJson(this.context.stdout, task);
-    else this.context.stdout.write(`${task.changed ? "finished" : "already done:"} ${task.id}: ${task.title}\n`);
+    else this.context.stdout.write(`${printableLine(`${task.changed ? "finished" : "already done:"} ${task.id}: ${task.title}`)}\n`);
     return 0;
   }
 }

@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { textFrom } from "../../lib/cli/input";
 import { currentProject } from "../../lib/store";
 import { newTask, optionalActingSession } from "../../lib/coord";
@@ -33,7 +33,7 @@ export class TaskNewCommand extends SpexCommand {
     const dependsOn = (this.dependsOn ?? []).flatMap((d) => d.split(",")).map((d) => d.trim()).filter(Boolean);
     const task = await newTask(store, me, { title: this.title, body, dependsOn });
     if (this.json) writeJson(this.context.stdout, task);
-    else this.context.stdout.write(`created ${task.id}: ${task.title}${task.blocked ? ` (blocked by ${task.blocked_by.join(", ")})` : ""}\n`);
+    else this.context.stdout.write(`${printableLine(`created ${task.id}: ${task.title}${task.blocked ? ` (blocked by ${task.blocked_by.join(", ")})` : ""}`)}\n`);
     return 0;
   }
 }

@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { optionalActor, removeTask } from "../../lib/coord";
 
@@ -27,7 +27,7 @@ export class TaskRmCommand extends SpexCommand {
     const store = currentProject();
     const task = await removeTask(store, optionalActor(store, { session: this.session, as: this.as }), this.id, this.force);
     if (this.json) writeJson(this.context.stdout, { deleted: task });
-    else this.context.stdout.write(`deleted ${task.id}: ${task.title}\n`);
+    else this.context.stdout.write(`${printableLine(`deleted ${task.id}: ${task.title}`)}\n`);
     return 0;
   }
 }

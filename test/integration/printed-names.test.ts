@@ -22,3 +22,21 @@ test("session new and rename print a name's escapes and line breaks as text, on 
     expect(out).toContain("x\\x1b]52;c;dG91Y2ggcHduZWQ=\\x07\\x1b]0;owned\\x07\\x0afake line\\x9b2J");
   }
 });
+
+test("the task verbs print a task's title with its escapes and line breaks as text (an agent's task reaches a person's terminal)", () => {
+  sb = sandbox();
+  const outs = [
+    sb.spex(["task", "new", HOSTILE]),
+    sb.spex(["task", "claim", "t1"]),
+    sb.spex(["task", "release", "t1"]),
+    sb.spex(["task", "claim", "t1"]),
+    sb.spex(["task", "finish", "t1"]),
+    sb.spex(["task", "rm", "t1"]),
+  ];
+  for (const r of outs) {
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect({ out: r.stdout, controls: /[\u0000-\u0009\u000b-\u001f\u007f\u009b]/u.test(r.stdout) }).toEqual({ out: r.stdout, controls: false });
+    expect(r.stdout.split("\n").some((l) => l.startsWith("fake line"))).toBe(false);
+    expect(r.stdout).toContain("\\x1b]52;c;dG91Y2ggcHduZWQ=\\x07");
+  }
+});
