@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { DEFAULT_LEASE_TTL_MS, type LeaseView, actingActor, isPerson, parseTtl, reserve } from "../../lib/coord";
 
@@ -41,8 +41,9 @@ export class ReserveAddCommand extends SpexCommand {
       writeJson(this.context.stdout, result);
       return 0;
     }
-    for (const l of result.reserved) this.context.stdout.write(`reserved ${l.pattern} (${l.mode}, ${l.expires_in}${isPerson(me) ? `, as ${l.holder}` : ""})\n`);
-    for (const c of result.conflicts) this.context.stdout.write(`conflict: ${describeLease(c)}\n`);
+    // Patterns, holders and notes are other agents' text: shown, never acted on by the terminal.
+    for (const l of result.reserved) this.context.stdout.write(`${printableLine(`reserved ${l.pattern} (${l.mode}, ${l.expires_in}${isPerson(me) ? `, as ${l.holder}` : ""})`)}\n`);
+    for (const c of result.conflicts) this.context.stdout.write(`${printableLine(`conflict: ${describeLease(c)}`)}\n`);
     return 0;
   }
 }

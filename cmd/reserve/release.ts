@@ -1,6 +1,6 @@
 import { Option } from "clipanion";
 import { SpexCommand } from "../base";
-import { writeJson } from "../../lib/cli/output";
+import { printableLine, writeJson } from "../../lib/cli/output";
 import { currentProject } from "../../lib/store";
 import { actingActor, releaseReservations } from "../../lib/coord";
 
@@ -26,7 +26,7 @@ export class ReserveReleaseCommand extends SpexCommand {
     const store = currentProject();
     const released = await releaseReservations(store, actingActor(store, { session: this.session, as: this.as }), this.patterns);
     if (this.json) writeJson(this.context.stdout, { released });
-    else this.context.stdout.write(released.length === 0 ? "held no matching lease\n" : released.map((l) => `released ${l.pattern}\n`).join(""));
+    else this.context.stdout.write(released.length === 0 ? "held no matching lease\n" : released.map((l) => `${printableLine(`released ${l.pattern}`)}\n`).join(""));
     return 0;
   }
 }

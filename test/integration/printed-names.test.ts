@@ -40,3 +40,17 @@ test("the task verbs print a task's title with its escapes and line breaks as te
     expect(r.stdout).toContain("\\x1b]52;c;dG91Y2ggcHduZWQ=\\x07");
   }
 });
+
+test("a reservation conflict shows the other holder's pattern and note with their escapes as text", () => {
+  sb = sandbox();
+  const first = sb.spex(["reserve", `src/${HOSTILE}`, "--note", HOSTILE, "--as", "alice"]);
+  expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: "" });
+  const second = sb.spex(["reserve", `src/${HOSTILE}`, "--as", "bob"]);
+  const released = sb.spex(["reserve", "release", `src/${HOSTILE}`, "--as", "alice"]);
+  for (const out of [first.stdout, second.stdout, released.stdout]) {
+    expect({ out, controls: /[\u0000-\u0009\u000b-\u001f\u007f\u009b]/u.test(out) }).toEqual({ out, controls: false });
+    expect(out.split("\n").some((l) => l.startsWith("fake line"))).toBe(false);
+  }
+  expect(second.stdout).toContain("conflict: ");
+  expect(second.stdout).toContain("\\x1b]52;c;dG91Y2ggcHduZWQ=\\x07");
+});
