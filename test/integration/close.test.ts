@@ -104,6 +104,23 @@ describe("close", () => {
     expect(json(refused.stdout).error).toMatchObject({ code: "worktree_dirty", files: [" M .gemini/settings.json"] });
   });
 
+  test("merge --include-uncommitted commits the session's work but not spex's hooks in a tracked .gemini/settings.json (this machine's paths never reach main)", () => {
+    writeFileSync(join(sb.repo, ".gitignore"), "spexcode.local.json\n");
+    mkdirSync(join(sb.repo, ".gemini"));
+    const settings = '{"theme": "dark"}\n';
+    writeFileSync(join(sb.repo, ".gemini", "settings.json"), settings);
+    sb.git(["add", ".gitignore", ".gemini/settings.json"]);
+    sb.git(["commit", "-q", "-m", "project settings"]);
+    writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { gm: { harness: "gemini", command: "sh -c 'exec sleep 600' gm" } } }));
+    const s = json(sb.spex(["session", "new", "--launcher", "gm", "--no-launch", "--json", "x"]).stdout) as { session_id: string; worktree_path: string };
+    writeFileSync(join(s.worktree_path, "work.txt"), "the work\n");
+    const merged = sb.spex(["session", "merge", s.session_id, "--include-uncommitted", "--json"]);
+    expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
+    const main = sb.git(["rev-parse", "--abbrev-ref", "HEAD"]).trim();
+    expect(sb.git(["show", `${main}:work.txt`])).toBe("the work\n");
+    expect(sb.git(["show", `${main}:.gemini/settings.json`])).toBe(settings);
+  });
+
   test("close refuses a branch with commits not on main, listing them, and keeps everything", () => {
     const s = seedLive(sb, { agent: "dead", tmux: false });
     commitIn(sb, s.worktree, "feature.txt", "add the feature");
