@@ -2,7 +2,7 @@
 // where it can be. A new field on the rows (usage, ports, an offline reason)
 // is one more entry here: the table builds its header, cells, sorting and
 // narrow-screen hiding from this list and nothing else.
-import { age, el } from "./dom";
+import { age, el, showControls } from "./dom";
 import type { Row } from "./types";
 import { firstPort, portsText, rowNote, statusTags } from "./words";
 
@@ -30,7 +30,8 @@ export interface Column {
 
 const ok = <T>(row: Row, pick: (r: Extract<Row, { kind: "ok" }>) => T, otherwise: T): T => (row.kind === "ok" ? pick(row) : otherwise);
 
-export const labelOf = (row: Row): string => (row.kind === "ok" ? row.label : "(corrupt record)");
+// Names, notes and branches come from agents and scripts: a direction control in one is shown, not obeyed.
+export const labelOf = (row: Row): string => (row.kind === "ok" ? showControls(row.label) : "(corrupt record)");
 
 /** Sorting by status: what needs you, what runs, what rests, what is gone. */
 const STATUS_ORDER = ["asking", "error", "review", "corrupt", "unreadable", "starting", "working", "queued", "parked", "idle", "close-pending", "done", "offline", "retired"];
@@ -57,9 +58,9 @@ export const COLUMNS: Column[] = [
     },
     sort: (row) => STATUS_ORDER.indexOf(row.display) + 1 || STATUS_ORDER.length + 1,
   },
-  { key: "note", header: "question / note", text: (row) => (row.kind === "ok" ? rowNote(row) : row.error) },
+  { key: "note", header: "question / note", text: (row) => showControls(row.kind === "ok" ? rowNote(row) : row.error) },
   { key: "live", header: "live", wide: true, text: (row) => (row.kind === "ok" && row.offlineReason ? `${row.liveness} · ${row.offlineReason}` : row.liveness), tone: (row) => `live-${row.liveness}`, sort: (row) => row.liveness },
-  { key: "branch", header: "branch", wide: true, text: (row) => (row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
+  { key: "branch", header: "branch", wide: true, text: (row) => showControls(row.kind === "ok" ? row.branch : row.file), sort: (row) => ok(row, (r) => r.branch, "") },
   { key: "age", header: "age", wide: true, text: (row) => ok(row, (r) => age(r.createdAt), ""), sort: (row) => -Date.parse(row.createdAt ?? "") || 0 },
   { key: "cost", header: "cost", wide: true, text: (row) => ok(row, costText, ""), sort: (row) => ok(row, (r) => r.usage?.costUsd ?? r.usage?.total ?? -1, -1) },
   // The session's port block while it runs (docs/workspace.md): where its dev server listens.

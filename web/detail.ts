@@ -3,7 +3,8 @@
 // merge controls (Changes); the live pane (Terminal).
 import { api, sessionPath } from "./api";
 import { type Report, act, closeWithPlan } from "./actions";
-import { age, byId, el } from "./dom";
+import { age, byId, el, showControls } from "./dom";
+import { labelOf } from "./columns";
 import { ChangesView } from "./diff-view";
 import { QuarantineForm } from "./quarantine";
 import type { SessionTable } from "./table";
@@ -156,13 +157,13 @@ export class DetailPanel {
   }
 
   private showFacts(row: Row): void {
-    byId("d-label").textContent = row.kind === "ok" ? row.label : "(corrupt record)";
+    byId("d-label").textContent = labelOf(row);
     const dl = byId("d-facts");
     dl.textContent = "";
     const fact = (name: string, value: string | undefined) => {
       if (!value) return;
       dl.appendChild(el("dt", "", name));
-      dl.appendChild(el("dd", "", value));
+      dl.appendChild(el("dd", "", showControls(value)));
     };
     fact("id", row.id);
     fact("status", row.display + (row.kind === "ok" ? ` (${row.lifecycle}${row.proposal ? `, proposes ${row.proposal}` : ""})` : ""));
@@ -213,7 +214,7 @@ export class DetailPanel {
     const at = String(ev.at ?? "");
     const t = li.appendChild(el("span", "t", at.slice(11, 19)));
     t.title = `#${ev.seq} ${at.replace("T", " ").slice(0, 19)}`;
-    li.appendChild(el("span", "w", eventWords(ev, (id) => this.table.label(id))));
+    li.appendChild(el("span", "w", showControls(eventWords(ev, (id) => this.table.label(id)))));
     const list = byId("d-timeline");
     list.insertBefore(li, list.firstChild); // newest first
   }
@@ -234,9 +235,9 @@ export class DetailPanel {
       api<Detail>("GET", sessionPath(id, "?capture=1")).then(
         (d) => {
           if (id !== this.id) return;
-          byId("d-prompt").textContent = d.prompt;
+          byId("d-prompt").textContent = showControls(d.prompt);
           byId("d-screen-title").textContent = d.screen !== null ? "screen (now)" : "last screen";
-          byId("d-screen").textContent = d.screen !== null ? d.screen.replace(/\s+$/, "") : d.lastScreen || "(no screen captured yet: archive captures it)";
+          byId("d-screen").textContent = showControls(d.screen !== null ? d.screen.replace(/\s+$/, "") : d.lastScreen || "(no screen captured yet: archive captures it)");
         },
         (e: Error) => this.result(e),
       );

@@ -18,6 +18,17 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text
 /** Characters that reorder the text around them without showing themselves (bidirectional controls). */
 const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/**
+ * `text` with every bidirectional control written out as `⟨U+202E⟩`: a name,
+ * note or branch holding a right-to-left override would otherwise read as
+ * something else than what it holds ("gnp.exe" shown as "exe.png").
+ */
+export function showControls(text: string): string {
+  return text.replace(DIRECTION_CONTROLS, (ch) => `⟨${codePoint(ch)}⟩`);
+}
+
 /**
  * `text` appended to `node` with every bidirectional control shown as a marked
  * `U+202E` instead of obeyed: in a patch, a right-to-left override makes a
@@ -27,7 +38,7 @@ export function appendShowingControls(node: HTMLElement, text: string): void {
   let at = 0;
   for (const m of text.matchAll(DIRECTION_CONTROLS)) {
     if (m.index! > at) node.appendChild(document.createTextNode(text.slice(at, m.index)));
-    const code = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    const code = codePoint(m[0]);
     const mark = node.appendChild(el("span", "control", `⟨${code}⟩`));
     mark.title = `a hidden ${code} direction control is here: it would reorder the text around it`;
     at = m.index! + m[0].length;

@@ -7,7 +7,7 @@
 // archived, turned corrupt). Rows that did not change keep their elements
 // untouched, so 500 sessions cost nothing between events.
 import { COLUMNS, type Place, labelOf } from "./columns";
-import { byId, el } from "./dom";
+import { byId, el, showControls } from "./dom";
 import { NEEDS_YOU, type Sort, orderRows } from "./order";
 import type { Row } from "./types";
 
@@ -223,7 +223,7 @@ export class SessionTable {
     tr.dataset.kind = row.kind;
     if (row.kind === "ok" && row.archived) tr.dataset.archived = "1";
     else delete tr.dataset.archived;
-    tr.title = row.kind === "ok" ? row.preview : row.error;
+    tr.title = showControls(row.kind === "ok" ? row.preview : row.error);
     tr.querySelector<HTMLInputElement>(".c-pick input")!.setAttribute("aria-label", `select ${labelOf(row)}`);
     for (let i = 0; i < COLUMNS.length; i++) this.drawCell(tr, i, row, place);
   }

@@ -118,3 +118,20 @@ test("a change made while the page loads, after its list was read and before its
     await late.close();
   }
 });
+
+test("a name, note or branch holding a direction control shows the control, not text read the other way", async () => {
+  // "report‮gnp.exe" would read as "reportexe.png": the override shows as a mark wherever the page names the session.
+  const s = await f.session("echo bidi", ["--name", "report\u202egnp.exe"]);
+  await f.cli(["internal", "session-state", "idle", "--session", s.id, "--note", "see \u202etxt.evil"]);
+  await page.waitForFunction((id) => /txt\.evil/.test(document.querySelector(`tr.row[data-id="${id}"] .c-note`)?.textContent ?? ""), s.id, { timeout: 5000 });
+  expect(await cell(s.id, "label")).toBe("report⟨U+202E⟩gnp.exe");
+  expect(await cell(s.id, "c-note")).toBe("see ⟨U+202E⟩txt.evil");
+  await page.locator(`tr.row[data-id="${s.id}"]`).click();
+  await page.waitForFunction(() => /gnp/.test(document.getElementById("d-label")?.textContent ?? ""), undefined, { timeout: 5000 });
+  expect(await textOf(page, "#d-label")).toBe("report⟨U+202E⟩gnp.exe");
+  // Nowhere in the list or the panel is one obeyed.
+  const obeyed = await page.evaluate(() =>
+    [...document.querySelectorAll("#rows *, #detail *")].filter((n: any) => n.children.length === 0 && /[\u202a-\u202e\u2066-\u2069]/.test(n.textContent)).map((n: any) => `${n.id || n.className}: ${n.textContent}`),
+  );
+  expect(obeyed).toEqual([]);
+});
