@@ -58,6 +58,16 @@ const result = await Bun.build({
       },
     },
     {
+      // Ink's truncation (cli-truncate) can leave a line one cell too wide when a wide
+      // character straddles the cut; lib/board/ui/truncate.ts cuts it to fit.
+      name: "truncate-to-cells",
+      setup(build) {
+        build.onResolve({ filter: /^cli-truncate$/ }, (args) =>
+          /[\\/]ink[\\/]build[\\/]wrap-text\.js$/.test(args.importer) ? { path: join(root, "lib", "board", "ui", "truncate.ts") } : undefined,
+        );
+      },
+    },
+    {
       name: "deferred-yoga",
       setup(build) {
         const deferred = join(root, "lib", "board", "ui", "yoga-deferred.ts");

@@ -6,6 +6,7 @@ import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import stringWidth from "string-width";
 import { type Sandbox, SPEX_BIN, SPEX_CJS, sandbox, waitFor } from "../support/sandbox";
 import { installed, row, startShellSession, waitIdle } from "../support/shell-sessions";
 import { type BoardTerminal, boardPid, boardTerminal, expectRestored, openBoard } from "../support/board-terminal";
@@ -285,3 +286,29 @@ test.skipIf(!bash)("the board makes a session (n: prompt, launcher), archives an
   await term.until("2 sessions");
   await quitAndCheckRestored(term, sb);
 }, 180_000);
+
+test.skipIf(!bash)("a preview line of wide characters cut mid-character stays within the width: the header stays on the first line and no lone … wraps below", async () => {
+  sb = sandbox();
+  // 80 CJK characters (160 cells) on one line: at an even width the cut falls inside one of them.
+  startShellSession(sb, "bash", "printf '\\346\\274\\242%.0s' $(seq 80); printf '\\n'");
+  term = boardTerminal(sb, { columns: 100, rows: 24 });
+  await openBoard(term, sb);
+  await term.until("漢漢漢漢");
+  const cells = (line: string) => stringWidth(line);
+  for (const columns of [100, 64, 37]) {
+    spawnSync("tmux", ["-L", term.socket, "resize-window", "-t", "term", "-x", String(columns), "-y", "24"]);
+    // The same screen twice in a row: the frame drawn after the resize, not one half cleared.
+    let last = "";
+    const rows = await waitFor(() => {
+      const s = term!.screen();
+      const r = s.replace(/\n$/, "").split("\n");
+      const drawn = s === last && r.some((l) => l.startsWith("漢漢") && cells(l) >= columns - 2) && r.some((l) => l.startsWith("↑↓ move"));
+      last = s;
+      return drawn ? r : undefined;
+    }, `the board redrawn at ${columns} columns with the wide line cut`, 15000, 100);
+    expect(rows[0]).toStartWith("spex board · repo");
+    expect(rows.filter((l) => l.trim() === "…")).toEqual([]);
+    expect(rows.filter((l) => cells(l) > columns)).toEqual([]);
+  }
+  await quitAndCheckRestored(term, sb);
+});
