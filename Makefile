@@ -133,7 +133,7 @@ LOCALE_TESTS := test/integration/locale.test.ts test/integration/live.test.ts te
 	test/integration/live-screens.test.ts test/integration/screen-read.test.ts test/integration/bulk.test.ts \
 	test/integration/send.test.ts test/integration/send-turns.test.ts test/integration/send-attacks.test.ts \
 	test/integration/message-states.test.ts test/integration/terminals.test.ts test/integration/pane.test.ts \
-	test/integration/machines.test.ts
+	test/integration/machines.test.ts test/integration/wide-text.test.ts
 test-locale: build
 	LC_ALL=C $(BIN)/bun test --timeout 120000 $(LOCALE_TESTS)
 	env -u LANG -u LANGUAGE -u LC_ALL -u LC_CTYPE -u LC_MESSAGES $(BIN)/bun test --timeout 120000 $(LOCALE_TESTS)

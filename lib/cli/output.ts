@@ -36,14 +36,24 @@ export function trimScreen(screen: string): string {
   return screen.replace(/[ \t]+$/gm, "").replace(/\n+$/, "");
 }
 
+// Marks that sit on the character before them (a combining accent), joiners
+// and variation selectors take no cell; emoji drawn as pictures (✅ ⚡ ❌ ⭐,
+// most of them below the emoji block) take two, as wcwidth, tmux and the
+// terminals count them.
+const NO_CELL = /[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+const PICTURE = /\p{Emoji_Presentation}/u;
+
+function charCells(ch: string, cp: number): number {
+  if (cp < 0x300) return 1;
+  if (NO_CELL.test(ch)) return 0;
+  // East Asian wide and emoji take two cells.
+  return cp >= 0x1100 && (cp <= 0x115f || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || cp >= 0x1f300 || PICTURE.test(ch)) ? 2 : 1;
+}
+
 /** Terminal cells a string takes. */
 export function cellWidth(s: string): number {
   let w = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    // East Asian wide and emoji take two cells; close enough for a table.
-    w += cp >= 0x1100 && (cp <= 0x115f || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || cp >= 0x1f300) ? 2 : 1;
-  }
+  for (const ch of s) w += charCells(ch, ch.codePointAt(0)!);
   return w;
 }
 
