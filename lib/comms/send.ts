@@ -2,6 +2,7 @@
 // its record lock (and the named sender's, in sorted order), queue the
 // delivery under the queue lock, release every lock, then try the handover.
 import { SpexError } from "../errors";
+import { whichSync } from "../launch/launcher";
 import { withLocks } from "../lock";
 import { labelOf, shortId } from "../naming";
 import { readSession, refuseUnusable } from "../record";
@@ -63,8 +64,22 @@ function refuseShape(input: SendInput): void {
   }
 }
 
+/**
+ * A handover needs tmux: without it the send would queue the message, fail,
+ * and leave it for the next send or hook to type, so a send that said it
+ * failed and was repeated once tmux was back reached the agent twice.
+ * Refused before anything is queued; --queue-only queues without it.
+ */
+function refuseWithoutTmux(input: SendInput): void {
+  if (input.deliver === false || whichSync("tmux")) return;
+  throw new SpexError("tmux_missing", "tmux is not installed (or not on PATH); nothing was queued, since no message can be typed into a pane without it", {
+    hint: "install it (e.g. `apt-get install tmux`, `brew install tmux`) or put it on PATH, then send again; --queue-only queues it for a later handover",
+  });
+}
+
 export async function sendMessage(store: ProjectStore, input: SendInput): Promise<SendResult> {
   refuseShape(input);
+  refuseWithoutTmux(input);
   const from = input.from;
   if (from.kind === "session" && isRevoked(store, from.id)) refuseRevoked(from.id);
   // A reply that names the wrong message is refused before anything is queued.

@@ -1,8 +1,8 @@
 // send / message-status / deliver against a real tmux pane running the fake
 // composer, which reports its turns through the binary like hooks would.
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { type FakeAgent, json, startFakeAgent } from "../support/comms";
@@ -180,6 +180,27 @@ describe("send", () => {
     const env = { SPEX_QUEUE_DEPTH: "2" };
     expect(sb.spex(["session", "send", agent.id.slice(0, 8), "other", "--json"], { env }).code).toBe(0);
     expect(code(sb.spex(["session", "send", agent.id.slice(0, 8), "one too many", "--json"], { env }))).toBe("queue_full");
+  });
+
+  test("without tmux on PATH a send is refused (tmux_missing) and nothing is queued: sent again once tmux is back, it arrives once", async () => {
+    const agent = await startFakeAgent(sb);
+    const bin = join(sb.dir, "no-tmux-bin");
+    mkdirSync(bin);
+    // sh and ps: what spex may run besides tmux (ps for process identity under make test-portable).
+    for (const tool of ["sh", "git", "ps"]) {
+      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+      if (found) symlinkSync(found, join(bin, tool));
+    }
+    const refused = sb.spex(["session", "send", agent.id.slice(0, 8), "run this once", "--json"], { env: { PATH: bin } });
+    expect(refused.code).toBe(1);
+    expect(json(refused.stdout).error.code).toBe("tmux_missing");
+    // --queue-only needs no tmux: it only queues.
+    const queued = sb.spex(["session", "send", agent.id.slice(0, 8), "queued for later", "--queue-only", "--json"], { env: { PATH: bin } });
+    expect(json(queued.stdout)).toMatchObject({ state: "queued", queuePosition: 1 });
+    const again = json(sb.spex(["session", "send", agent.id.slice(0, 8), "run this once", "--json"]).stdout);
+    expect(again.messageId).not.toBe(json(queued.stdout).messageId);
+    await waitFor(() => agent.received().length === 2, "both messages to arrive");
+    expect(agent.received()).toEqual(["queued for later", "run this once"]);
   });
 
   test("close revokes the sender and drops what is still queued to or from it", async () => {
