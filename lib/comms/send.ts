@@ -6,7 +6,7 @@ import { whichSync } from "../launch/launcher";
 import { withLocks } from "../lock";
 import { labelOf, shortId } from "../naming";
 import { readSession, refuseUnusable } from "../record";
-import { refuseUnsafeKeys } from "../tmux";
+import { refuseUnsafeKeys, tmuxMissing } from "../tmux";
 import { type ProjectStore, recordLockPath } from "../store";
 import { advanceCursor } from "./cursor";
 import { type DrainReport, drainNow } from "./deliver";
@@ -72,9 +72,7 @@ function refuseShape(input: SendInput): void {
  */
 function refuseWithoutTmux(input: SendInput): void {
   if (input.deliver === false || whichSync("tmux")) return;
-  throw new SpexError("tmux_missing", "tmux is not installed (or not on PATH); nothing was queued, since no message can be typed into a pane without it", {
-    hint: "install it (e.g. `apt-get install tmux`, `brew install tmux`) or put it on PATH, then send again; --queue-only queues it for a later handover",
-  });
+  throw tmuxMissing("then send again: nothing was queued (--queue-only queues it for a later handover)");
 }
 
 export async function sendMessage(store: ProjectStore, input: SendInput): Promise<SendResult> {

@@ -13,7 +13,7 @@ import { checkStartDirectory } from "../launch/placement";
 import { slugOf } from "../naming";
 import type { ProjectStore } from "../store";
 import { resolveSelector } from "../sessions";
-import { spexSocket } from "../tmux";
+import { spexSocket, tmuxMissing } from "../tmux";
 import { refuseTooLarge } from "../comms/queue";
 import { type GroupsFile, effectiveDirectory, readGroups, requireGroup } from "../coord/groups";
 import type { CreateInput } from "./types";
@@ -97,9 +97,7 @@ export async function planCreate(store: ProjectStore, input: CreateInput): Promi
     }
   }
   if (!input.noLaunch && !whichSync("tmux")) {
-    throw new SpexError("tmux_missing", "tmux is not installed (or not on PATH); spex runs every session in tmux", {
-      hint: "install it (e.g. `apt-get install tmux`, `brew install tmux`), or create with --no-launch",
-    });
+    throw tmuxMissing("or create with --no-launch");
   }
   // The fork point unless pinned; a configured mainBranch that does not exist is refused here (config_invalid).
   const mainBranch = detectMainBranch(store.root, config.mainBranch);

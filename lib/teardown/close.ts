@@ -25,6 +25,8 @@ import { lastMergeEvent } from "../comms/timeline";
 import { type TerminalClose, closeSessionTerminals } from "../terminals";
 import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 import { randomHex } from "../hash";
+import { whichSync } from "../launch/launcher";
+import { tmuxMissing } from "../tmux";
 import { type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
 import { unchangedIncluded } from "../workspace/include-record";
 
@@ -94,6 +96,9 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
     return closeSession(store, id, opts);
   }
   refuseUnusable(first, { allowRetired: true });
+  // Its tmux session is ended under the locks, after the agent is stopped: without tmux that
+  // step fails, so it refuses here, before the first signal, not with the agent already killed.
+  if (first.record.tmux_session && !whichSync("tmux")) throw tmuxMissing("then close again: nothing was stopped or removed");
   const force = !!opts.force;
   const leaf = refuseUnprovable(store, id, first.record);
   let leafStop: LeafStop = { leaf, outcome: leaf.source === "none" ? "none" : "dead", others: [] };

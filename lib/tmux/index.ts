@@ -14,7 +14,7 @@ import { DEFAULT_SOCKET, type TmuxResult, baseArgs, tmuxEnv, tmuxSync } from "./
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 export { formatLiteral, tmuxFolder, tmuxWord };
-export { DEFAULT_SOCKET, type TmuxResult, baseArgs, serverOf, spexSocket, tmuxAsync, tmuxBatch, tmuxSync } from "./run";
+export { DEFAULT_SOCKET, type TmuxResult, baseArgs, serverOf, spexSocket, tmuxAsync, tmuxBatch, tmuxMissing, tmuxSync } from "./run";
 export { type BatchCapture, captureAllArgs, captureMany, capturePane, listAndCapture, listAndCaptureAll } from "./capture";
 
 /** The socket file of a server: `$TMUX_TMPDIR/tmux-<uid>/<name>` (tmux's own rule), `default` for the user's. */

@@ -57,12 +57,17 @@ export function tmuxEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+const INSTALL_TMUX = "install it (e.g. `apt-get install tmux`, `brew install tmux`)";
+
+/** The refusal when tmux is not on PATH; `then` says what to do once it is (the hint starts with how to install it). */
+export function tmuxMissing(then = "then check with `spex doctor`"): SpexError {
+  return new SpexError("tmux_missing", "tmux is not installed (or not on PATH); spex runs every session in tmux", { hint: `${INSTALL_TMUX}, ${then}` });
+}
+
 /** tmux that cannot even be started: say so plainly instead of a bare ENOENT. */
 function tmuxSpawnError(e: Error): Error {
   if ((e as NodeJS.ErrnoException).code !== "ENOENT") return e;
-  return new SpexError("tmux_missing", "tmux is not installed (or not on PATH); spex runs every session in tmux", {
-    hint: "install it (e.g. `apt-get install tmux`, `brew install tmux`), then check with `spex doctor`",
-  });
+  return tmuxMissing();
 }
 
 // A synchronous tmux call uses Bun's own spawnSync in the binary (a third of

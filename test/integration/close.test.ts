@@ -1,7 +1,8 @@
 // close (DESIGN.md §6): refuse before mutating, stop under the leaf guard,
 // prove no pane is left, then worktree, branch and record, in that order.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isRevoked } from "../../lib/comms";
 import { projectStore } from "../../lib/store";
@@ -49,6 +50,26 @@ describe("close", () => {
     expect(alive(s.pid)).toBe(false);
     expect(hasTmux(sb, s.tmuxName)).toBe(false);
     expect(worktreeList(sb)).toEqual([sb.repo]);
+  });
+
+  test("without tmux on PATH close refuses (tmux_missing) before stopping the agent, even forced; with tmux back it closes", () => {
+    const s = seedLive(sb, { agent: "owned" });
+    const bin = join(sb.dir, "no-tmux-bin");
+    mkdirSync(bin);
+    // git for the close's facts, ps for process identity under make test-portable.
+    for (const tool of ["sh", "git", "ps"]) {
+      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+      if (found) symlinkSync(found, join(bin, tool));
+    }
+    const r = sb.spex(["session", "close", s.id, "--force", "--json"], { env: { PATH: bin } });
+    expect(r.code).toBe(1);
+    expect(json(r.stdout).error.code).toBe("tmux_missing");
+    expect(alive(s.pid)).toBe(true);
+    expect(hasTmux(sb, s.tmuxName)).toBe(true);
+    expect(existsSync(s.worktree)).toBe(true);
+    expect(existsSync(sessionDir(sb, s.id))).toBe(true);
+    expect(json(close(s.id).stdout)).toMatchObject({ leaf: "terminated", worktree: "removed" });
+    expect(hasTmux(sb, s.tmuxName)).toBe(false);
   });
 
   test("close refuses a dirty worktree, lists the files, and changes nothing; --force then removes everything", () => {
