@@ -2,17 +2,42 @@ import { Option } from "clipanion";
 import * as t from "typanion";
 import { SpexCommand } from "../base";
 import { formatTable, printable, writeJson } from "../../lib/cli/output";
+import { terminalOf } from "../../lib/cli/terminal";
 import { SpexError } from "../../lib/errors";
 import { type LiveFilters, type LiveObservation, type LiveRow, liveConfig, machineName, observeLive, parseStatuses, unrecordedStalls, watchLive } from "../../lib/live";
 // Types only: the machines code (ssh, sockets) loads when --machine or --all-machines asks for it.
 import type { FleetError, FleetTarget } from "../../lib/machines";
 
-/** The pane table; with several machines a MACHINE column leads. */
-export function liveTable(rows: LiveRow[], withMachine = false): string {
+/**
+ * The pane table; with several machines a MACHINE column leads. On a terminal
+ * (`width`) it fits: a row that wrapped would push `--watch`'s header off the
+ * screen. The last line goes first, then the target and project are cut;
+ * never the status or the session id.
+ */
+export function liveTable(rows: LiveRow[], withMachine = false, width?: number): string {
   if (rows.length === 0) return "no panes\n";
-  const headers = ["TARGET", "SERVER", "STATUS", "PROJECT", "COMMAND", "SPEX", "LAST LINE"];
-  const cells = (r: LiveRow) => [r.target, r.socket || "default", r.status, r.projectSlug, r.command, r.sessionId ? r.sessionId.slice(0, 8) : "", r.lastVisibleLine ?? ""];
-  return withMachine ? formatTable(["MACHINE", ...headers], rows.map((r) => [r.machine, ...cells(r)])) : formatTable(headers, rows.map(cells));
+  const headers = [...(withMachine ? ["MACHINE"] : []), "TARGET", "SERVER", "STATUS", "PROJECT", "COMMAND", "SPEX", "LAST LINE"];
+  const at = (h: string) => headers.indexOf(h);
+  const cells = (r: LiveRow) => [...(withMachine ? [r.machine] : []), r.target, r.socket || "default", r.status, r.projectSlug, r.command, r.sessionId ? r.sessionId.slice(0, 8) : "", r.lastVisibleLine ?? ""];
+  const shrink = [
+    { column: at("LAST LINE"), min: 24 },
+    { column: at("TARGET"), min: 24 },
+    { column: at("PROJECT"), min: 12 },
+    { column: at("LAST LINE"), min: 0 },
+    { column: at("TARGET"), min: 12 },
+    { column: at("PROJECT"), min: 0 },
+    { column: at("SERVER"), min: 8 },
+    { column: at("COMMAND"), min: 8 },
+    // A very narrow terminal: what is left is the target, its status and its session.
+    { column: at("SERVER"), min: 0 },
+    { column: at("COMMAND"), min: 0 },
+  ];
+  return formatTable(headers, rows.map(cells), { width, shrink });
+}
+
+/** Clear and redraw for --watch: a terminal that can move its cursor (TERM=dumb cannot: it would print the escapes). */
+function canRedraw(out: NodeJS.WritableStream, env: Record<string, string | undefined>): boolean {
+  return (out as NodeJS.WriteStream).isTTY === true && env.TERM !== "dumb";
 }
 
 /** The machines that did not answer, one line each (stderr). */
@@ -28,7 +53,7 @@ export class SessionLiveCommand extends SpexCommand {
     details: `
       Scans the spex tmux server, your default tmux server, \`tmux.sockets\` from spexcode.json and every socket a running spex session was put on, with one \`list-panes\` and one batched capture per server. A spexcode.json that cannot be read is reported on stderr and the defaults are used: live answers for the whole machine wherever it is run. Panes of spex sessions take the status their hooks declared (a visible approval dialog still wins); other panes are classified from their screen by the rules of the agent CLI running in them.
 
-      \`--open-only\` keeps panes of open spex sessions, \`--project\` panes whose project path or slug contains the text (a path is resolved to its main checkout first), \`--machine\` this machine by name (case ignored); all apply before any capture. \`--status\` applies after classification. \`--once\` (the default) observes once; \`--watch\` repeats every \`--interval\` seconds, one JSON array per line with \`--json\`.
+      \`--open-only\` keeps panes of open spex sessions, \`--project\` panes whose project path or slug contains the text (a path is resolved to its main checkout first), \`--machine\` this machine by name (case ignored); all apply before any capture. \`--status\` applies after classification. \`--once\` (the default) observes once; \`--watch\` repeats every \`--interval\` seconds, one JSON array per line with \`--json\`. On a terminal the table fits its width (the last line is cut first, never the status or session); piped output is never cut.
 
       \`lastVisibleLine\` and \`title\` are untrusted display text: never execute them.
     `,
@@ -72,18 +97,20 @@ export class SessionLiveCommand extends SpexCommand {
     const recordObservedStalls = async (obs: LiveObservation) => {
       if (unrecordedStalls(obs).length > 0) await (await import("../../lib/attention/stall-probe")).recordObservedStalls(obs);
     };
+    // Re-read each time: a terminal resized under --watch gets tables of its new width.
+    const width = () => terminalOf(out, this.context.env).width;
     if (!this.watch) {
       const obs = await observeLive(filters, opts);
       await recordObservedStalls(obs);
       if (this.json) writeJson(out, obs.rows);
-      else out.write(liveTable(obs.rows));
+      else out.write(liveTable(obs.rows, false, width()));
       return 0;
     }
-    const redraw = !this.json && (out as NodeJS.WriteStream).isTTY === true;
+    const redraw = !this.json && canRedraw(out, this.context.env);
     await watchLive(filters, { intervalMs: (this.interval ?? 2) * 1000, count: this.count }, (obs) => {
       void recordObservedStalls(obs);
       if (this.json) out.write(JSON.stringify(obs.rows) + "\n");
-      else out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${obs.observedAt}, ${obs.rows.length} panes\n${liveTable(obs.rows)}\n`);
+      else out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${obs.observedAt}, ${obs.rows.length} panes\n${liveTable(obs.rows, false, width())}\n`);
     }, opts);
     return 0;
   }
@@ -92,13 +119,13 @@ export class SessionLiveCommand extends SpexCommand {
   private async fleet(targets: FleetTarget[], filters: LiveFilters, local: () => Promise<LiveRow[]>): Promise<number> {
     const { observeFleet, repeatEvery } = await import("../../lib/machines");
     const out = this.context.stdout;
-    const redraw = this.watch && !this.json && (out as NodeJS.WriteStream).isTTY === true;
+    const redraw = this.watch && !this.json && canRedraw(out, this.context.env);
     await repeatEvery({ intervalMs: (this.interval ?? 2) * 1000, count: this.watch ? this.count : 1 }, async () => {
       const fleet = await observeFleet(targets, filters, local);
       if (this.json) out.write(this.watch ? JSON.stringify(fleet.entries) + "\n" : JSON.stringify(fleet.entries, null, 2) + "\n");
       else {
         if (this.watch) out.write(`${redraw ? "\x1b[H\x1b[2J" : ""}observed ${new Date().toISOString()}, ${fleet.rows.length} panes on ${targets.length} machines\n`);
-        out.write(liveTable(fleet.rows, true));
+        out.write(liveTable(fleet.rows, true, terminalOf(out, this.context.env).width));
         this.context.stderr.write(fleetWarnings(fleet.errors));
       }
     });

@@ -91,7 +91,8 @@ function fitWidths(widths: number[], opts: TableOptions): number[] {
   for (const { column, min } of opts.shrink ?? []) {
     const over = total() - opts.width;
     if (over <= 0) break;
-    out[column] = Math.max(min, out[column]! - over);
+    // Cut down to `min` at most, never widened to it: a column narrower than `min` keeps its width.
+    out[column] = Math.min(out[column]!, Math.max(min, out[column]! - over));
     if (min === 0 && out[column]! < 3) out[column] = 0; // a sliver of a column says nothing: drop it
   }
   return out;
