@@ -17,7 +17,7 @@ import { settleFence } from "./settle";
 export { readinessTimeout };
 import { requireExecutable, resolveLauncher } from "./launcher";
 import { renderLaunchScript } from "./script";
-import { machineChoices } from "./choices";
+import { launcherLocale, machineChoices } from "./choices";
 import { selfBin } from "./self";
 import { shellLaunch } from "./shell";
 import { refusePromptTooLarge } from "./argv-limit";
@@ -157,6 +157,7 @@ export async function launchSession(store: ProjectStore, id: string, opts: Launc
     sessionId: id,
     worktree: cwd,
     env: {
+      ...launcherLocale(),
       SPEX_SESSION_ID: id,
       SPEX_HOME: store.home,
       SPEX_PROJECT_ROOT: store.root,

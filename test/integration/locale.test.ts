@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PLAIN_SHELL_COMMAND } from "../../lib/harness/shell";
 import { type Sandbox, okJson, sandbox, waitFor } from "../support/sandbox";
-import { startShellSession } from "../support/shell-sessions";
+import { fileFrom, startShellSession } from "../support/shell-sessions";
 import { type SshFleet, sshFleet, sshUnavailable } from "../support/ssh-machines";
 
 let sb: Sandbox;
@@ -80,4 +80,18 @@ test.skipIf(sshUnavailable() !== undefined)("live --all-machines lists the panes
   const rows = okJson(sb.spex(["session", "live", "--all-machines", "--json"])) as any[];
   expect(rows.filter((r) => r.error)).toEqual([]);
   expect(rows.filter((r) => r.machine === "bare").map((r) => [r.session, r.command])).toEqual([["remote-ü", "cat"]]);
+});
+
+// A pane gets the environment of whichever process started the tmux server:
+// the agent must run in the locale of whoever launched it instead.
+test("an agent runs in the locale it was launched from, whatever locale started the tmux server", async () => {
+  sb = sandboxIn({});
+  const charmap = async (locale: Record<string, string>) => {
+    const s = startShellSession(sb, PLAIN_SHELL_COMMAND, "locale charmap > charmap.txt", locale);
+    return (await fileFrom(s, "charmap.txt")).trim();
+  };
+  // The first launch starts the server with LC_ALL=C; the next comes from a UTF-8 terminal, the last from cron (no locale).
+  expect(await charmap({ LC_ALL: "C" })).toBe("ANSI_X3.4-1968");
+  expect(await charmap({ LANG: "C.UTF-8" })).toBe("UTF-8");
+  expect(await charmap({})).toBe("ANSI_X3.4-1968");
 });
