@@ -18,6 +18,7 @@ import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName
 import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
 import { randomId } from "../hash";
 import { portEnv } from "../workspace/ports-env";
+import { launcherLocale } from "../launch/choices";
 
 /** tmux user option naming the terminal a tmux session belongs to. */
 export const SPEX_TERMINAL_OPTION = "@spex_terminal";
@@ -78,6 +79,8 @@ function startTmux(store: ProjectStore, record: TerminalRecord, env: Record<stri
     ";", "set-environment", "-t", session, "SPEX_HOME", tmuxWord(store.home),
     ";", "set-environment", "-t", session, "SPEX_TMUX", socket,
     ...SESSION_IDENTITY.flatMap((v) => [";", "set-environment", "-t", session, "-r", v]),
+    // The opener's locale, not the server's (lib/launch/choices.ts): one it lacks is removed.
+    ...Object.entries(launcherLocale()).flatMap(([k, v]) => (v ? [";", "set-environment", "-t", session, k, tmuxWord(v)] : [";", "set-environment", "-t", session, "-r", k])),
     // What the session's terminals share with its agent: its port block (lib/workspace).
     ...Object.entries(env).flatMap(([k, v]) => [";", "set-environment", "-t", session, k, tmuxWord(v)]),
     ";", "respawn-pane", "-k", "-t", pane, "-c", dir, ...argv,

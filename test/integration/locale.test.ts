@@ -5,7 +5,7 @@
 // folder and title, a session started there is found running, and its screen
 // reads as the pane shows it.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PLAIN_SHELL_COMMAND } from "../../lib/harness/shell";
 import { type Sandbox, okJson, sandbox, waitFor } from "../support/sandbox";
@@ -84,7 +84,7 @@ test.skipIf(sshUnavailable() !== undefined)("live --all-machines lists the panes
 
 // A pane gets the environment of whichever process started the tmux server:
 // the agent must run in the locale of whoever launched it instead.
-test("an agent runs in the locale it was launched from, whatever locale started the tmux server", async () => {
+test("an agent, and a terminal, run in the locale they were launched from, whatever locale started the tmux server", async () => {
   sb = sandboxIn({});
   const charmap = async (locale: Record<string, string>) => {
     const s = startShellSession(sb, PLAIN_SHELL_COMMAND, "locale charmap > charmap.txt", locale);
@@ -94,4 +94,9 @@ test("an agent runs in the locale it was launched from, whatever locale started 
   expect(await charmap({ LC_ALL: "C" })).toBe("ANSI_X3.4-1968");
   expect(await charmap({ LANG: "C.UTF-8" })).toBe("UTF-8");
   expect(await charmap({})).toBe("ANSI_X3.4-1968");
+  // A terminal opened beside them too.
+  const out = join(sb.dir, "terminal-charmap.txt");
+  expect(sb.spex(["terminal", "new", "--", "sh", "-c", `locale charmap > '${out}.tmp' && mv '${out}.tmp' '${out}'`], { env: { LANG: "C.UTF-8" } }).code).toBe(0);
+  await waitFor(() => existsSync(out), "the terminal to write its charmap", 15000, 50);
+  expect(readFileSync(out, "utf8").trim()).toBe("UTF-8");
 });
