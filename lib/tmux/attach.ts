@@ -96,8 +96,9 @@ export function attachTerminal(socket: string, session: string, words: AttachWor
     const term = process.env.TERM ?? "";
     if (term === "" || term === "dumb") {
       const retry = words.attach ? `\`TERM=xterm-256color ${words.attach}\`` : "TERM=xterm-256color";
+      const read = words.read ? `; or print its screen here with \`${words.read}\`` : "";
       throw new SpexError("not_a_terminal", `attach needs a terminal tmux can draw on, and TERM=${term || "(unset)"} names none`, {
-        hint: `run it in a full terminal, or name one: ${retry}${words.read ? `; or print its screen here with \`${words.read}\`` : ""}`,
+        hint: `run it in a full terminal, or name one: ${retry}${read}`,
       });
     }
     const r = spawnSync("tmux", plan.args, { stdio: "inherit", env });
