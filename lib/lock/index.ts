@@ -2,12 +2,13 @@
 // owner (pid + start time + boot id); any process may take it, a lock whose
 // owner is provably gone is taken over, and the check-and-set on the file runs
 // under a kernel guard so two contenders never both hold it.
-import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { ownerAlive, selfIdentity } from "../proc";
 import { takeGuard } from "./guard";
 import { randomHex } from "../hash";
+import { writeAll } from "../nofollow";
 
 export interface LockOwner {
   pid: number;
@@ -79,7 +80,8 @@ function writeOwner(path: string, owner: LockOwner): void {
     });
   }
   try {
-    writeSync(fd, JSON.stringify(owner) + "\n");
+    // Whole or an error: an owner cut short by a full disk would read as stale, and be taken over while held.
+    writeAll(fd, JSON.stringify(owner) + "\n");
   } finally {
     closeSync(fd);
   }

@@ -4,7 +4,7 @@
 // Every folder from the trusted root down and the file itself are checked with
 // lstat; the file is opened O_NOFOLLOW, and a replace lands by rename (which
 // replaces a name, never follows it).
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { randomHex } from "../hash";
@@ -122,6 +122,22 @@ function openNoFollow(path: string, flags: number, mode?: number): number {
   }
 }
 
+/**
+ * Write all of `text` at the file's offset. A write may take only part of the
+ * bytes and say so with no error (a disk with room for some of them): one
+ * call would leave the rest unwritten and report success. Looping makes the
+ * next call fail with the real cause (ENOSPC, EDQUOT); a call that takes
+ * nothing and says nothing is an error too.
+ */
+export function writeAll(fd: number, text: string | Uint8Array, progress: { written: number } = { written: 0 }): void {
+  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+  while (progress.written < bytes.length) {
+    const n = writeSync(fd, bytes, progress.written, bytes.length - progress.written);
+    if (n <= 0) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28, syscall: "write" });
+    progress.written += n;
+  }
+}
+
 /** Make a rename or a new name in `dir` durable (rename alone does not). */
 export function fsyncDir(dir: string): void {
   const fd = openSync(dir, constants.O_RDONLY);
@@ -148,9 +164,8 @@ export function writeFileNoFollow(root: string, rel: string, text: string | Uint
   const fd = openNoFollow(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     try {
-      if (typeof text === "string") writeSync(fd, text);
-      // Bytes (a copied file): written whole, however many calls that takes.
-      else for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
+      // Whole or not at all: a temp file cut short by a full disk must never be renamed over the file.
+      writeAll(fd, text);
       fchmodSync(fd, mode);
       if (opts.durable) fsyncSync(fd);
     } finally {
@@ -177,7 +192,20 @@ export function appendFileNoFollow(root: string, rel: string, text: string, mode
   const file = makeParents(root, rel);
   const fd = openNoFollow(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, mode);
   try {
-    writeSync(fd, text);
+    const before = fstatSync(fd).size;
+    const progress = { written: 0 };
+    try {
+      writeAll(fd, text, progress);
+    } catch (e) {
+      // A line cut short by a full disk is taken back, so the failure leaves the file as it was
+      // (unless another writer appended meanwhile: then the torn piece stays for readers to skip).
+      try {
+        if (progress.written > 0 && fstatSync(fd).size === before + progress.written) ftruncateSync(fd, before);
+      } catch {
+        // the error below says what happened
+      }
+      throw e;
+    }
     if (opts.durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
