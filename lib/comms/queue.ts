@@ -256,7 +256,7 @@ export async function enqueue(
   target: string,
   draft: MessageDraft,
   accept: (messageId: string) => number,
-  opts: { replaces?: (m: QueuedMessage) => boolean } = {},
+  opts: { replaces?: (m: QueuedMessage) => boolean; takeBack?: () => void } = {},
 ): Promise<{ message: QueuedMessage; position: number; replaced: boolean }> {
   return withQueueLock(store, target, () => {
     const pending = listPending(store, target);
@@ -287,8 +287,14 @@ export async function enqueue(
       updatedAt: now,
       timelineSeq,
     };
-    writeQueueState(store, target, { ...state, next: n + 1 });
-    saveMessage(store, message);
+    try {
+      writeQueueState(store, target, { ...state, next: n + 1 });
+      saveMessage(store, message);
+    } catch (e) {
+      // Not queued (a full disk): what accept wrote must not announce a message that will never come.
+      opts.takeBack?.();
+      throw e;
+    }
     syncInboxMarker(store, target, pending.length + 1);
     return { message, position: positionOf(message, [...pending, message]), replaced: false };
   });

@@ -13,7 +13,7 @@ import { type DrainReport, drainNow } from "./deliver";
 import { type MessageState, enqueue, findMessage, refuseTooLarge } from "./queue";
 import { isRevoked } from "./revoke";
 import { checkReplyTo, markAnswered } from "./answered";
-import { type Sender, appendEvent } from "./timeline";
+import { type Sender, appendEvent, takeBackTimeline, timelineEnd } from "./timeline";
 
 export type SenderInput = { kind: "session"; id: string } | { kind: "name"; name: string } | { kind: "user" };
 
@@ -100,11 +100,27 @@ export async function sendMessage(store: ProjectStore, input: SendInput): Promis
         sender = { kind: "session", id: from.id, label: labelOf(reading.record) };
       } else sender = from;
       const body = input.keys.length > 0 ? { keys: input.keys } : { text: input.text };
-      return enqueue(store, input.target, { from: sender, text: input.text, keys: input.keys }, (messageId) => {
-        const seq = appendEvent(store, input.target, { kind: "message_in", messageId, from: sender, ...body }).seq;
-        if (from.kind === "session") appendEvent(store, from.id, { kind: "message_out", messageId, to: input.target });
-        return seq;
-      });
+      // Both timelines are ours under these locks: a message that could not be queued is taken back from them.
+      const ends = [input.target, ...(from.kind === "session" ? [from.id] : [])].map((id) => ({ id, end: timelineEnd(store, id) }));
+      const takeBack = () => {
+        for (const { id, end } of ends) takeBackTimeline(store, id, end);
+      };
+      return enqueue(
+        store,
+        input.target,
+        { from: sender, text: input.text, keys: input.keys },
+        (messageId) => {
+          try {
+            const seq = appendEvent(store, input.target, { kind: "message_in", messageId, from: sender, ...body }).seq;
+            if (from.kind === "session") appendEvent(store, from.id, { kind: "message_out", messageId, to: input.target });
+            return seq;
+          } catch (e) {
+            takeBack();
+            throw e;
+          }
+        },
+        { takeBack },
+      );
     },
     { purpose: `send to ${input.target}` },
   );

@@ -2,7 +2,7 @@
 // line, with a sequence that only grows. Appends happen only while the
 // session's record lock is held, so reading the last sequence and writing the
 // next one cannot interleave with another writer.
-import { closeSync, fstatSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import { errnoCode } from "../errors";
 import { appendStoreFile, openStoreFileForRead } from "../nofollow";
 import type { Lifecycle, Proposal } from "../record";
@@ -163,6 +163,37 @@ export function lastMergeEvent(store: ProjectStore, id: string): (MergeEvent & {
     if (e.kind === "merge") return e;
   }
   return undefined;
+}
+
+/** Where a session's timeline ends now (undefined: no timeline yet), to take back what is appended after it. */
+export function timelineEnd(store: ProjectStore, id: string): number | undefined {
+  return lstatSync(timelineFile(store, id), { throwIfNoEntry: false })?.size;
+}
+
+/**
+ * Take back the events appended since `end` (timelineEnd's answer), when the
+ * step they announce failed after them (a full disk refused the queue entry of
+ * a message already in the timeline). The caller holds the session's record
+ * lock, as for appendEvent, so nothing else was appended meanwhile.
+ */
+export function takeBackTimeline(store: ProjectStore, id: string, end: number | undefined): void {
+  const file = timelineFile(store, id);
+  try {
+    // Only a timeline spex made: whatever else is there now (a planted link) is left for the error to name.
+    if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return;
+    if (end === undefined) {
+      unlinkSync(file);
+      return;
+    }
+    const fd = openSync(file, constants.O_WRONLY | constants.O_NOFOLLOW);
+    try {
+      if (fstatSync(fd).size > end) ftruncateSync(fd, end);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Best effort: the caller is already reporting the failure that brought it here.
+  }
 }
 
 /**

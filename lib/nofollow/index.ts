@@ -188,7 +188,7 @@ export function writeFileNoFollow(root: string, rel: string, text: string | Uint
 
 /** Append `text` to `rel` under `root` (created when absent); never through a link. `durable` fsyncs the file. */
 export function appendFileNoFollow(root: string, rel: string, text: string, mode = 0o644, opts: { durable?: boolean } = {}): void {
-  refuseLinks(root, rel);
+  const existed = refuseLinks(root, rel) === partsOf(root, rel).length;
   const file = makeParents(root, rel);
   const fd = openNoFollow(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, mode);
   try {
@@ -200,7 +200,8 @@ export function appendFileNoFollow(root: string, rel: string, text: string, mode
       // A line cut short by a full disk is taken back, so the failure leaves the file as it was
       // (unless another writer appended meanwhile: then the torn piece stays for readers to skip).
       try {
-        if (progress.written > 0 && fstatSync(fd).size === before + progress.written) ftruncateSync(fd, before);
+        if (!existed && before === 0 && fstatSync(fd).size === progress.written) unlinkSync(file);
+        else if (progress.written > 0 && fstatSync(fd).size === before + progress.written) ftruncateSync(fd, before);
       } catch {
         // the error below says what happened
       }

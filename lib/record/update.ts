@@ -117,7 +117,18 @@ export async function updateRecord(
         afterView: publicRecord(after, parsePending(after.launch_readiness_pending)),
         reason: opts.reason ?? "update",
       };
-      for (const o of observers) await o.underLock?.(change);
+      try {
+        for (const o of observers) await o.underLock?.(change);
+      } catch (e) {
+        // The change's timeline event did not land (a full disk): put the record back as it was, so
+        // the failure the caller reports is the whole truth and a retry makes the change and its event.
+        try {
+          writeRecordFile(reading.file, before);
+        } catch {
+          // the record keeps the change; the error below still says why its event is missing
+        }
+        throw e;
+      }
     },
     { purpose: opts.purpose ?? `update ${id}` },
   );
