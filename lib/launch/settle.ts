@@ -4,7 +4,8 @@
 // live process of the recorded start time has reached readiness (published
 // once, through the writer); otherwise the original comes back and, as for any
 // failed launch, no lifecycle event is emitted. A session the launch queue
-// claimed whose launcher died before any window opened goes back to the queue.
+// claimed whose launcher died before any window opened goes back to the queue
+// (an agent.pid left by its run before the claim does not count).
 import { probeLeaf } from "../proc";
 import { readSession } from "../record";
 import type { ProjectStore } from "../store";
@@ -39,7 +40,12 @@ export async function settleFence(store: ProjectStore, id: string, now = Date.no
   // The launch script has not recorded its pid yet: give it the readiness timeout (and a setup still running all its time).
   if (!leaf && record.tmux_session && (!timedOut || setupRunning(store, id)) && paneAlive(record.tmux_socket, record.tmux_session)) return undefined;
   // A queue claim whose launcher died before any window opened never ran: it goes back to its place in the queue.
-  const neverRan = launcher === false && !leaf && claimedFromQueue(record) && !(record.tmux_session && hasSession(record.tmux_socket, record.tmux_session));
+  // Still `stopped` as the claim left it, the launch never raised its own fence (which comes before its window), so
+  // an agent.pid there is an earlier run's: a session `resume --all` queued has one, and it must not pass for this launch's.
+  const neverRan =
+    launcher === false &&
+    claimedFromQueue(record) &&
+    (record.stopped || (!leaf && !(record.tmux_session && hasSession(record.tmux_socket, record.tmux_session))));
   await restoreOriginal(store, id, { requeue: neverRan });
   if (neverRan) await keepQueueMarker(store);
   return "restored";

@@ -247,6 +247,28 @@ describe("resume --all", () => {
     }
   }, 120000);
 
+  test("a resume --all killed right after it claimed the slots: the next run relaunches every session once, none forgotten", async () => {
+    sb = sandbox();
+    const log = countingFleet(sb, 12);
+    const ids = ["one", "two", "three"].map((p) => JSON.parse(sb.spex(["session", "new", "--launcher", "counted", "--json", p]).stdout).session_id as string);
+    await waitFor(() => launches(log).length === 3, "three first launches", 30000);
+    await restart(sb, ids);
+
+    // Killed once its drain claimed the three slots, before it launched any: each agent.pid still names the agent of before the restart.
+    const killed = sb.spex(["session", "resume", "--all"], { env: { ...RESTARTED, SPEX_TEST_CRASH_AT: "queue-claimed" } });
+    expect(killed.code).not.toBe(0);
+    expect(relaunches(log).size).toBe(0);
+
+    // Run again, as the person would: the claims the dead run left go back to the queue and every session comes back once.
+    const again = sb.spex(["session", "resume", "--all", "--json"], { env: RESTARTED });
+    expect(again.stderr).toBe("");
+    await waitFor(() => relaunches(log).size === 3 || undefined, "three relaunches", 30000);
+    await waitFor(() => rows(sb).every((r) => r.liveness === "online") || undefined, "all three back", 30000);
+    rows(sb);
+    expect(sb.spex(["session", "resume", "--all", "--json"], { env: RESTARTED }).code).toBe(0);
+    expect([...relaunches(log).values()]).toEqual([1, 1, 1]);
+  }, 120000);
+
   test("a session waiting in the queue goes back into its own conversation when its slot comes (claude --resume <its id>), never afresh", async () => {
     sb = sandbox();
     const agents = installFakeAgents(sb);
