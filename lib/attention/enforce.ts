@@ -66,18 +66,26 @@ function coveringOwners(store: ProjectStore, id: string, parentOf: (id: string) 
 
 export function budgetState(store: ProjectStore, owner: string, budget: Budget, all: () => Map<string, SessionRecord>, prices = pricesOrDefaults(store.home, store.root)): BudgetState {
   const members = budget.scope === "tree" ? [owner, ...descendants(all(), owner)] : [owner];
-  let usd: number | null = 0;
+  let usd = 0;
   let tokens = 0;
+  // As within one session: what the priced models cost, measured once any member has a price; a member
+  // on unpriced models alone adds its tokens only, and never hides what the others spent.
+  let priced = false;
+  let unpriced = false;
   for (const m of members) {
     const s = summaryOf(readUsage(store, m), prices);
     if (!s) continue;
     tokens += s.total;
-    usd = s.costUsd === null || usd === null ? (s.total > 0 ? null : usd) : usd + s.costUsd;
+    if (s.costUsd !== null) {
+      usd += s.costUsd;
+      priced = true;
+    } else if (s.total > 0) unpriced = true;
   }
+  const spentUsd = priced || !unpriced ? usd : null;
   const ratios: number[] = [];
   if (budget.tokens !== null) ratios.push(tokens / budget.tokens);
-  if (budget.usd !== null && usd !== null) ratios.push(usd / budget.usd);
-  return { owner, budget, members, spentUsd: usd === null ? null : round(usd), spentTokens: tokens, percent: ratios.length ? Math.max(...ratios) * 100 : 0 };
+  if (budget.usd !== null && spentUsd !== null) ratios.push(spentUsd / budget.usd);
+  return { owner, budget, members, spentUsd: spentUsd === null ? null : round(spentUsd), spentTokens: tokens, percent: ratios.length ? Math.max(...ratios) * 100 : 0 };
 }
 
 function facts(s: BudgetState): BudgetFacts {

@@ -25,11 +25,11 @@ afterEach(() => {
 
 let messages = 0;
 /** Claude Code's transcript lines for `n` replies of 100 fresh input and 90 output tokens (190 each). */
-function spend(s: Sandbox, rec: Pick<SessionRecord, "worktree_path" | "harness_session_id">, n: number): void {
+function spend(s: Sandbox, rec: Pick<SessionRecord, "worktree_path" | "harness_session_id">, n: number, model = "claude-opus-4-8"): void {
   const file = join(s.env.HOME!, ".claude", "projects", claudeProjectName(rec.worktree_path), `${rec.harness_session_id}.jsonl`);
   mkdirSync(join(file, ".."), { recursive: true });
   for (let i = 0; i < n; i++) {
-    const line = { type: "assistant", timestamp: new Date().toISOString(), message: { id: `msg_${++messages}`, model: "claude-opus-4-8", usage: { input_tokens: 100, output_tokens: 90 } } };
+    const line = { type: "assistant", timestamp: new Date().toISOString(), message: { id: `msg_${++messages}`, model, usage: { input_tokens: 100, output_tokens: 90 } } };
     appendFileSync(file, JSON.stringify(line) + "\n");
   }
 }
@@ -181,6 +181,22 @@ describe("budgets", () => {
     expect(over).toMatchObject({ session_id: parent.session_id, budget: { owner: parent.session_id, limitTokens: 700, spentTokens: 760 } });
     // One notice: the 100 % one says all there is to say.
     expect(notices().length).toBe(1);
+  }, 60000);
+
+  test("a tree budget in dollars still counts what the priced members spent when one child runs a model with no price", async () => {
+    sb = sandbox();
+    const s = sb;
+    const parent = claudeSession(s, { status: "active" });
+    const child = claudeSession(s, { parent: parent.session_id, status: "idle" });
+    budget(s, parent.session_id, { usd: 0.001, scope: "tree" });
+    // The child's reply is on a model no price is known for: tokens, no dollars.
+    spend(s, child, 1, "my-local-model");
+    expect(okJson(s.spex(["session", "show", child.session_id, "--json"])).usage).toMatchObject({ costUsd: null, total: 190 });
+    // The parent's reply alone costs more than the whole limit.
+    spend(s, parent, 1);
+    expect(hook(s, parent.session_id, "stop", "Stop").code).toBe(0);
+    expect(storedRecord(s.home, parent.session_id)).toMatchObject({ status: "parked", note: "budget_exceeded" });
+    expect(okJson(s.spex(["session", "show", parent.session_id, "--json"])).budget).toMatchObject({ spentTokens: 380, exceeded: true });
   }, 60000);
 
   test("--hard: the hook sends tool calls to the binary, and a spent budget parks and interrupts at the next one", async () => {
