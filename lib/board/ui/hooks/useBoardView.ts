@@ -1,7 +1,11 @@
 // What the list shows, derived from the rows and the board's own choices
 // (order, filter, group, archived), and the selection that moves over it.
 // The selection is kept by session id, so a row that moves keeps it; when the
-// selected row goes away, the row now at its place takes it.
+// selected row goes away (or a filter hides it), the row now at its place takes
+// it, and from then on that session is the one kept, wherever its row moves.
+// Before any key the first row is selected the same way: the session on it,
+// not the place, so a row rising above it (a session starting to ask) does not
+// take the selection, nor the next x, Enter or s, from under the person.
 import { type Dispatch, type SetStateAction, useMemo, useRef, useState } from "react";
 import { statusCounts } from "../../model/counts";
 import { filterRows } from "../../model/filter";
@@ -41,6 +45,8 @@ export function useBoardView(rows: ListRow[], initial: { archived: boolean }): B
   const [archived, setArchived] = useState(initial.archived);
   const [selectedId, select] = useState<string | null>(null);
   const lastIndex = useRef(0);
+  /** The session the last frame showed selected: when the chosen one is not listed, this one is kept. */
+  const shownId = useRef<string | null>(null);
 
   const all = useMemo(() => visibleRows(rows, archived), [rows, archived]);
   const lines = useMemo(() => boardLines(filterRows(all, filter, group), order), [all, filter, group, order]);
@@ -48,9 +54,11 @@ export function useBoardView(rows: ListRow[], initial: { archived: boolean }): B
   const counts = useMemo(() => statusCounts(all), [all]);
 
   let index = selectedId === null ? -1 : listed.findIndex((r) => r.id === selectedId);
+  if (index < 0 && shownId.current !== null) index = listed.findIndex((r) => r.id === shownId.current);
   if (index < 0 && listed.length > 0) index = Math.min(lastIndex.current, listed.length - 1);
   if (index >= 0) lastIndex.current = index;
   const selected = index >= 0 ? listed[index]! : null;
+  shownId.current = selected?.id ?? null;
   // Moves start from where the last move left the selection: keys can come faster than frames (a held j).
   const current = useRef({ listed, index });
   current.current = { listed, index };
