@@ -53,6 +53,12 @@ describe("App", () => {
     app.stdin.write(KEY.enter);
     app.stdin.write(KEY.escape);
     await frameWith(app.lastFrame, "2 sessions");
+    // Backspace held down comes in one read with what was typed before it: it erases, it is no text.
+    app.stdin.write("/");
+    app.stdin.write(`docz${KEY.backspace}${KEY.backspace}${KEY.backspace}${KEY.backspace}write`);
+    await frameWith(app.lastFrame, "/write█ · 1 of 2");
+    app.stdin.write(KEY.escape);
+    await frameWith(app.lastFrame, "2 sessions");
     app.stdin.write("?");
     await frameWith(app.lastFrame, "keys (any key closes this)");
     app.stdin.write(" ");

@@ -25,6 +25,18 @@ describe("TextEditor", () => {
     expect(sent).toBe("first line\nsecond line");
   });
 
+  test("Backspace pressed faster than the board reads (in one read with the letters) erases; no DEL character is sent", async () => {
+    let sent: string | undefined;
+    const { stdin, lastFrame } = render(<TextEditor title="send to 3f2a" width={60} height={8} onSubmit={(t) => (sent = t)} onCancel={() => {}} />);
+    await listening(stdin);
+    await frameWith(lastFrame, "send to 3f2a");
+    stdin.write(`make tesx${KEY.backspace}t${KEY.backspace}${KEY.backspace}${KEY.backspace}est`);
+    await frameWith(lastFrame, "make test█");
+    stdin.write(KEY.enter);
+    await frameWith(() => (sent === undefined ? "" : "sent"), "sent");
+    expect(sent).toBe("make test");
+  });
+
   test("Esc cancels and sends nothing", async () => {
     let cancelled = false;
     let sent = false;

@@ -24,6 +24,25 @@ export function oneByOne(handler: KeyHandler): KeyHandler {
   };
 }
 
+/**
+ * Backspace pressed faster than the board reads (held down, or typed right
+ * after a few letters) comes in one read with them: `ab\x7f\x7f`. Ink names a
+ * key only when it is alone in its read, so the whole run would be text, the
+ * erase characters typed into a filter or a message. Each erase is cut out as
+ * the key Ink names it when alone (DEL: delete, BS: backspace); the text
+ * between stays one piece (a paste stays a paste).
+ */
+export function splitErases(input: string, key: Key): [string, Key][] {
+  if (input.length < 2 || key.ctrl || key.meta || key.escape || !/[\x7f\b]/.test(input)) return [[input, key]];
+  const keys: [string, Key][] = [];
+  for (const piece of input.split(/([\x7f\b])/)) {
+    if (piece === "\x7f") keys.push(["", { ...key, delete: true }]);
+    else if (piece === "\b") keys.push(["", { ...key, backspace: true }]);
+    else if (piece !== "") keys.push([piece, key]);
+  }
+  return keys;
+}
+
 /** The router's owner (App): one subscription for the whole board, registered before any key can arrive. */
 export function useKeyRouter(): { current: KeyHandler | null } {
   const router = useRef<KeyHandler | null>(null);
@@ -31,7 +50,7 @@ export function useKeyRouter(): { current: KeyHandler | null } {
   router.current = null;
   useInput((input, key) => {
     keyFault();
-    router.current?.(input, key);
+    for (const [piece, k] of splitErases(input, key)) router.current?.(piece, k);
   });
   return router;
 }
@@ -43,7 +62,12 @@ export function useKeys(handler: KeyHandler, active = true, text = false): void 
   // Outside a router (a component drawn alone, in its own test) it reads keys itself.
   const latest = useRef(handler);
   latest.current = handler;
-  useInput((input, key) => latest.current(input, key), { isActive: !router && active });
+  useInput(
+    (input, key) => {
+      for (const [piece, k] of splitErases(input, key)) latest.current(piece, k);
+    },
+    { isActive: !router && active },
+  );
 }
 
 /** A value that keys step: read now with get(), drawn on the next frame. */
