@@ -27,7 +27,7 @@ export const KEYS: KeyHelp[] = [
   { keys: "o", short: "order", what: "triage order (needs you first) or plain `ls` order" },
   { keys: "A", short: "", what: "show or hide archived sessions" },
   { keys: "?", short: "help", what: "this help" },
-  { keys: "q", short: "quit", what: "quit (Ctrl-C too); the terminal is left as it was" },
+  { keys: "q", short: "quit", what: "quit (Ctrl-C too, from anywhere); the terminal is left as it was" },
 ];
 
 /** The footer's line: `↑↓ move  ⏎ attach  s send …`. */

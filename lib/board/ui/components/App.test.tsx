@@ -95,4 +95,27 @@ describe("App", () => {
     // Ink stops reading keys once the board has ended.
     await waitFor(() => app.stdin.listenerCount("readable") === 0, "the board to end");
   });
+
+  test("Ctrl-C quits from the send editor too: it is not swallowed, and what is typed next is not sent", async () => {
+    const { app } = board();
+    await listening(app.stdin);
+    await frameWith(app.lastFrame, "2 sessions");
+    app.stdin.write("s");
+    await frameWith(app.lastFrame, "send to");
+    app.stdin.write("half a messa");
+    await frameWith(app.lastFrame, "half a messa█");
+    app.stdin.write(KEY.ctrlC);
+    await waitFor(() => app.stdin.listenerCount("readable") === 0, "the board to end");
+  });
+
+  test("Ctrl-C quits while the filter is being typed", async () => {
+    const { app } = board();
+    await listening(app.stdin);
+    await frameWith(app.lastFrame, "2 sessions");
+    app.stdin.write("/");
+    app.stdin.write("doc");
+    await frameWith(app.lastFrame, "/doc█");
+    app.stdin.write(KEY.ctrlC);
+    await waitFor(() => app.stdin.listenerCount("readable") === 0, "the board to end");
+  });
 });

@@ -70,7 +70,7 @@ export function layout(size: Size): { list: { width: number; height: number }; p
 export function App({ services, color, archived = false, suspend, size: fixedSize, now: fixedNow }: AppProps) {
   const { exit } = useApp();
   renderFault();
-  const router = useKeyRouter();
+  const router = useKeyRouter(exit);
   const size = useTerminalSize(fixedSize);
   const now = useNow(10_000, fixedNow);
   const snapshot = useSnapshot(services);

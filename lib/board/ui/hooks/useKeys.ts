@@ -43,13 +43,18 @@ export function splitErases(input: string, key: Key): [string, Key][] {
   return keys;
 }
 
-/** The router's owner (App): one subscription for the whole board, registered before any key can arrive. */
-export function useKeyRouter(): { current: KeyHandler | null } {
+/**
+ * The router's owner (App): one subscription for the whole board, registered before any key can arrive.
+ * Ctrl-C goes to `onCtrlC` whatever is in front (an editor, the filter, the diff): it quits the board from
+ * anywhere, as it does a shell command, rather than being swallowed by the editor that has the keys.
+ */
+export function useKeyRouter(onCtrlC?: () => void): { current: KeyHandler | null } {
   const router = useRef<KeyHandler | null>(null);
   // Each render starts with nobody in front; the active component drawn last takes the keys.
   router.current = null;
   useInput((input, key) => {
     keyFault();
+    if (onCtrlC && key.ctrl && input === "c") return onCtrlC();
     for (const [piece, k] of splitErases(input, key)) router.current?.(piece, k);
   });
   return router;
