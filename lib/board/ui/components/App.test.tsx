@@ -59,6 +59,12 @@ describe("App", () => {
     await frameWith(app.lastFrame, "/write█ · 1 of 2");
     app.stdin.write(KEY.escape);
     await frameWith(app.lastFrame, "2 sessions");
+    // Words and Enter typed faster than the board reads: the Enter keeps the filter and the list has the keys again.
+    app.stdin.write("/");
+    app.stdin.write("docs\r");
+    await frameWith(app.lastFrame, "/docs · 1 of 2");
+    app.stdin.write(KEY.escape);
+    await frameWith(app.lastFrame, "2 sessions");
     app.stdin.write("?");
     await frameWith(app.lastFrame, "keys (any key closes this)");
     app.stdin.write(" ");

@@ -201,12 +201,18 @@ export function App({ services, color, archived = false, suspend, size: fixedSiz
   // Keys typed faster than the board reads arrive as one string (`/docs`): the list takes them one by one.
   if (mode.kind === "list" || mode.kind === "filter") {
     router.current = (input, key) => {
-      const typed = input.length > 1 && !key.ctrl && !key.meta && !key.return && !key.escape && !key.tab ? [...input] : [input];
-      for (const ch of typed) {
+      const burst = input.length > 1 && !key.ctrl && !key.meta && !key.return && !key.escape && !key.tab;
+      const typed = burst ? [...input] : [input];
+      // Words typed faster than the board reads, then Enter (`/auth⏎`, `jj⏎`): that one last Enter is the Enter key,
+      // as in the editor. A paste of several lines stays text (a line break in the filter is a space).
+      const enterLast = burst && /^[^\r\n]+\r$/.test(input);
+      typed.forEach((ch, i) => {
+        const isEnter = enterLast && i === typed.length - 1;
         const now = modeNow.get().kind;
-        if (now === "filter") onFilterKey(ch, key);
-        else if (now === "list") onListKey(ch, key);
-      }
+        const [text, k] = isEnter ? ["", { ...key, return: true }] : [ch, key];
+        if (now === "filter") onFilterKey(text, k);
+        else if (now === "list") onListKey(text, k);
+      });
     };
   }
 
