@@ -51,6 +51,25 @@ describe("useBoardView: the selection", () => {
     expect(app.lastFrame()).toBe("selected:alpha");
   });
 
+  test("a selected session that went and comes back (archived, then restored from the CLI) does not take the selection back", () => {
+    const a = idle("alpha", "aaaaaaaa");
+    const b = idle("beta", "bbbbbbbb");
+    const c = idle("gamma", "cccccccc");
+    const out: { view?: BoardView } = {};
+    const app = render(<Probe rows={[a, b, c]} out={out} />);
+    out.view!.move(1);
+    app.rerender(<Probe rows={[a, b, c]} out={out} />);
+    expect(app.lastFrame()).toBe("selected:beta");
+    app.rerender(<Probe rows={[a, { ...b, archived: true } as ListRow, c]} out={out} />);
+    expect(app.lastFrame()).toBe("selected:gamma");
+    app.rerender(<Probe rows={[a, b, c]} out={out} />);
+    expect(app.lastFrame()).toBe("selected:gamma");
+    // Chosen again by a key, it is the selection again.
+    out.view!.move(-1);
+    app.rerender(<Probe rows={[a, b, c]} out={out} />);
+    expect(app.lastFrame()).toBe("selected:beta");
+  });
+
   test("a filter that hides the chosen session selects the row at its place; clearing it brings the chosen one back", () => {
     const a = idle("alpha", "aaaaaaaa");
     const b = idle("beta", "bbbbbbbb");

@@ -47,13 +47,19 @@ export function useBoardView(rows: ListRow[], initial: { archived: boolean }): B
   const lastIndex = useRef(0);
   /** The session the last frame showed selected: when the chosen one is not listed, this one is kept. */
   const shownId = useRef<string | null>(null);
+  const forgotten = useRef<string | null>(null);
 
   const all = useMemo(() => visibleRows(rows, archived), [rows, archived]);
   const lines = useMemo(() => boardLines(filterRows(all, filter, group), order), [all, filter, group, order]);
   const listed = useMemo(() => lines.flatMap((l) => (l.kind === "row" ? [l.row] : [])), [lines]);
   const counts = useMemo(() => statusCounts(all), [all]);
 
-  let index = selectedId === null ? -1 : listed.findIndex((r) => r.id === selectedId);
+  // A chosen session that left the board (closed, archived while archived rows are hidden) is forgotten: were it
+  // to come back (restored from the CLI), it would take the selection back from the session the person has been on.
+  // One a filter hides is kept, and comes back when the filter is cleared.
+  if (selectedId !== null && selectedId !== forgotten.current && !all.some((r) => r.id === selectedId)) forgotten.current = selectedId;
+  const chosen = selectedId === forgotten.current ? null : selectedId;
+  let index = chosen === null ? -1 : listed.findIndex((r) => r.id === chosen);
   if (index < 0 && shownId.current !== null) index = listed.findIndex((r) => r.id === shownId.current);
   if (index < 0 && listed.length > 0) index = Math.min(lastIndex.current, listed.length - 1);
   if (index >= 0) lastIndex.current = index;
@@ -68,6 +74,7 @@ export function useBoardView(rows: ListRow[], initial: { archived: boolean }): B
     const at = Math.max(0, Math.min(l.length - 1, to));
     current.current = { listed: l, index: at };
     lastIndex.current = at;
+    forgotten.current = null;
     select(l[at]!.id);
   };
 
@@ -85,7 +92,10 @@ export function useBoardView(rows: ListRow[], initial: { archived: boolean }): B
     setFilter,
     setGroup,
     setArchived,
-    select,
+    select: (id) => {
+      forgotten.current = null;
+      select(id);
+    },
     move: (by) => moveTo(Math.max(0, current.current.index) + by),
     moveTo: (where) => moveTo(where === "first" ? 0 : current.current.listed.length - 1),
   };
