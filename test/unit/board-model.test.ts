@@ -128,6 +128,18 @@ describe("board columns", () => {
     expect(columnWidths(COLUMNS, 20, rows).every((w) => w >= 0)).toBe(true);
   });
 
+  test("on a narrow terminal (a 40-column popup) a long status is cut before the label goes", () => {
+    const rows = [sessionRow({ label: "fix the login", display: "offline", offlineReason: "tmux_server_gone" }), sessionRow({ label: "docs" })];
+    const shown = shownColumns(rows);
+    const widths = columnWidths(shown, 38, rows);
+    const at = (key: string) => widths[shown.findIndex((c) => c.key === key)]!;
+    expect(widths.reduce((a, b) => a + b, 0) + shown.length - 1).toBe(38);
+    expect(at("label")).toBeGreaterThanOrEqual(10);
+    expect(at("status")).toBeGreaterThanOrEqual(8);
+    // Wide enough, the status is whole.
+    expect(columnWidths(shown, 100, rows)[1]).toBe("offline · tmux_server_gone".length);
+  });
+
   test("a cell is one line of display text, padded or cut to its cells (wide characters count two)", () => {
     expect(fitCell("a\nb", 5)).toBe("a b  ");
     expect(fitCell("修复登录问题", 7)).toBe("修复登…");

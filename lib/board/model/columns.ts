@@ -15,7 +15,11 @@ export interface CellContext {
 export interface Column {
   key: string;
   header: string;
-  /** Fixed cells (or as wide as the widest of these rows' cells), or a share of what the fixed columns leave (`grow`), never under `min`. */
+  /**
+   * Fixed cells (or as wide as the widest of these rows' cells), or a share of what the fixed columns leave (`grow`), never under `min`.
+   * A column as wide as its widest cell that has a `min` too gives cells back, down to `min`, on a terminal too narrow for it and
+   * the growing columns at their `min`: a long status (`offline · tmux_server_gone`) is cut before the label goes.
+   */
   width?: number | ((rows: ListRow[]) => number);
   grow?: number;
   min?: number;
@@ -30,7 +34,7 @@ const ok = <T>(r: ListRow, f: (r: Extract<ListRow, { kind: "ok" }>) => T, none: 
 export const COLUMNS: Column[] = [
   { key: "id", header: "ID", width: 8, cell: (r) => r.shortId },
   // Up to 28 cells: `offline · machine_restarted` whole.
-  { key: "status", header: "STATUS", width: (rows) => Math.min(28, Math.max(7, ...rows.map((r) => statusWord(r).length))), cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
+  { key: "status", header: "STATUS", width: (rows) => Math.min(28, Math.max(7, ...rows.map((r) => statusWord(r).length))), min: 8, cell: (r) => statusWord(r), tone: (r) => STATUS_TONE[r.display] ?? "plain" },
   // `--all-machines`: where the session lives (this machine's name on its own rows too).
   { key: "machine", header: "MACHINE", width: (rows) => Math.min(16, Math.max(7, ...rows.map((r) => cellWidth(r.machine ?? "")))), cell: (r) => r.machine ?? "", shown: (rows) => rows.some((r) => r.machine !== undefined) },
   {
@@ -72,12 +76,15 @@ export function columnWidths(columns: Column[], total: number, rows: ListRow[] =
   const first = columns.findIndex((c) => c.grow);
   if (used < total && first >= 0) widths[first]! += total - used;
   let over = used - total;
-  for (let i = columns.length - 1; i >= 0 && over > 0; i--) {
-    if (!columns[i]!.grow) continue;
-    const cut = Math.min(over, widths[i]!);
+  const shrink = (i: number, floor: number) => {
+    const cut = Math.max(0, Math.min(over, widths[i]! - floor));
     widths[i]! -= cut;
     over -= cut;
-  }
+  };
+  // Too narrow: the growing columns down to their min, then the ones as wide as their cells down to theirs, then the growing ones to nothing.
+  for (let i = columns.length - 1; i >= 0 && over > 0; i--) if (columns[i]!.grow) shrink(i, columns[i]!.min ?? 0);
+  for (let i = columns.length - 1; i >= 0 && over > 0; i--) if (typeof columns[i]!.width === "function" && columns[i]!.min !== undefined) shrink(i, columns[i]!.min!);
+  for (let i = columns.length - 1; i >= 0 && over > 0; i--) if (columns[i]!.grow) shrink(i, 0);
   return widths;
 }
 
