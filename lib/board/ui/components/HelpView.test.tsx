@@ -16,4 +16,19 @@ describe("HelpView", () => {
     stdin.write("z");
     await frameWith(() => (closed ? "closed" : ""), "closed");
   });
+
+  test("on a window too short for the list (a 15-row popup) Space pages through it, so q and / can be read too", async () => {
+    let closed = false;
+    const { stdin, lastFrame } = render(<HelpView width={40} height={10} onClose={() => (closed = true)} />);
+    await listening(stdin);
+    await frameWith(lastFrame, `keys 1–9 of ${KEYS.length} (Space: more`);
+    stdin.write(" ");
+    await frameWith(lastFrame, `keys 10–18 of ${KEYS.length}`);
+    if (KEYS.length > 18) stdin.write(" ");
+    const last = await frameWith(lastFrame, "any key closes this");
+    expect(last).toMatch(/^q +quit/m);
+    expect(closed).toBe(false);
+    stdin.write(" ");
+    await frameWith(() => (closed ? "closed" : ""), "closed");
+  });
 });
