@@ -53,9 +53,11 @@ test.skipIf(!bash)(
     await term.until("2 sessions");
 
     // Move: the preview follows the selection, live from the session's pane.
+    // The filter left beta selected (the session it found stays selected once cleared): Home takes the first row.
     term.keys("Home");
-    s = await term.until(/── \w{8} /);
-    const firstSelected = /── (\w{8}) /.exec(s)![1]!;
+    s = await term.until(/ AGE[^\n]*\n› \w{8} /);
+    const firstSelected = / AGE[^\n]*\n› (\w{8}) /.exec(s)![1]!;
+    await term.until(`── ${firstSelected} `);
     term.keys("j");
     const second = firstSelected === a8 ? b8 : a8;
     await term.until(`── ${second} `);
