@@ -21,6 +21,8 @@ export interface AttachFacts {
   callerTmux: string | undefined;
   /** The installed tmux version, e.g. [3, 3]. */
   version: [number, number];
+  /** The caller's locale names no charset (localeSaysNothing): the client is told the terminal speaks UTF-8. */
+  assumeUtf8?: boolean;
 }
 
 export interface AttachPlan {
@@ -43,9 +45,22 @@ export function callerServerPath(callerTmux: string): string {
   return comma < 0 ? callerTmux : callerTmux.slice(0, comma);
 }
 
+/**
+ * The locale says nothing of the terminal's charset: LC_ALL, LC_CTYPE and LANG
+ * (the first one set decides, as for tmux) unset, empty, C or POSIX. That is
+ * what an ssh login without AcceptEnv, cron or a container gives, in front of
+ * a terminal that is UTF-8 all the same; a tmux client there would draw every
+ * non-ASCII character of the agent's screen as `_`. A locale that names a
+ * charset (en_US.ISO-8859-1, say) is a choice and is left to tmux.
+ */
+export function localeSaysNothing(env: NodeJS.ProcessEnv): boolean {
+  const first = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((v) => v !== undefined && v !== "");
+  return first === undefined || first === "C" || first === "POSIX";
+}
+
 export function attachPlan(f: AttachFacts): AttachPlan {
   const target = `=${f.session}`;
-  if (!f.callerTmux) return { way: "attach", args: ["-S", f.serverPath, "attach-session", "-t", target], keepCallerTmux: false };
+  if (!f.callerTmux) return { way: "attach", args: [...(f.assumeUtf8 ? ["-u"] : []), "-S", f.serverPath, "attach-session", "-t", target], keepCallerTmux: false };
   // Both paths as tmux spells them (it resolves the socket folder itself), so equal text is the same server.
   const callerPath = callerServerPath(f.callerTmux);
   if (callerPath === f.serverPath) return { way: "switch", args: ["-S", f.serverPath, "switch-client", "-t", target], keepCallerTmux: true };
@@ -80,6 +95,7 @@ export function attachTerminal(socket: string, session: string, words: AttachWor
     serverPath: where.stdout.trim(),
     callerTmux: process.env.TMUX || undefined,
     version: parseTmuxVersion(tmuxSync("", ["-V"]).stdout),
+    assumeUtf8: localeSaysNothing(process.env),
   });
   const env = { ...process.env };
   if (!plan.keepCallerTmux) {

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, SPEX_BIN, sandbox } from "../support/sandbox";
+import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { shellWord } from "../../lib/tmux/quote";
 
 let sb: Sandbox;
@@ -65,3 +65,33 @@ describe("attach without a terminal", () => {
     }
   });
 });
+
+describe("attach from a login whose locale names no charset", () => {
+  // An ssh login without AcceptEnv, cron or a container: LANG unset or C, in front of a UTF-8 terminal. A tmux
+  // client that believes the locale draws every non-ASCII character of the agent's screen as `_`.
+  const clientUtf8 = async (locale: Record<string, string>): Promise<string> => {
+    const s = running();
+    const env: Record<string, string> = { ...sb.env, TERM: "xterm-256color", PATH: process.env.PATH! };
+    for (const k of ["LANG", "LC_ALL", "LC_CTYPE"]) delete env[k];
+    const attach = Bun.spawn(["script", "-qec", `${shellWord(SPEX_BIN)} session attach ${s.id8}`, "/dev/null"], { cwd: sb.repo, env: { ...env, ...locale }, stdin: "pipe", stdout: "ignore", stderr: "ignore" });
+    try {
+      const flag = await waitFor(() => sb.tmux(["list-clients", "-t", `=${s.tmux}`, "-F", "#{client_utf8}"]).stdout.trim() || undefined, "the attached client", 15000);
+      sb.tmux(["detach-client", "-s", `=${s.tmux}`]);
+      await attach.exited;
+      return flag;
+    } finally {
+      attach.kill();
+    }
+  };
+
+  test("LANG unset or C: the client draws UTF-8", async () => {
+    expect(await clientUtf8({})).toBe("1");
+    sb.cleanup();
+    expect(await clientUtf8({ LC_ALL: "C" })).toBe("1");
+  });
+
+  test("a locale that names another charset is left to tmux", async () => {
+    expect(await clientUtf8({ LANG: "en_US.ISO-8859-1" })).toBe("0");
+  });
+});
+
