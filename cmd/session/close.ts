@@ -6,7 +6,8 @@ import { printable, writeJson } from "../../lib/cli/output";
 import { waitNoticeFor } from "../../lib/cli/wait-notice";
 import { currentProject } from "../../lib/store";
 import { resolveSelector } from "../../lib/sessions";
-import { closeSession, describeClose, describeFreed, flushTiming } from "../../lib/teardown";
+import { closeSession, describeClose, describeFreed, finishInterruptedCloses, flushTiming } from "../../lib/teardown";
+import { SpexError } from "../../lib/errors";
 
 export class SessionCloseCommand extends RemotableCommand {
   static paths = [["session", "close"]];
@@ -31,7 +32,18 @@ export class SessionCloseCommand extends RemotableCommand {
 
   async execute(): Promise<number> {
     const store = currentProject();
-    const { id } = resolveSelector(store, this.selector);
+    // A close killed after its record went finishes here; closing that session again then says so.
+    const finished = await finishInterruptedCloses(store);
+    let id: string;
+    try {
+      id = resolveSelector(store, this.selector).id;
+    } catch (e) {
+      const done = e instanceof SpexError && e.code === "session_not_found" ? finished.find((f) => f.startsWith(this.selector.toLowerCase())) : undefined;
+      if (!done) throw e;
+      if (this.json) writeJson(this.context.stdout, { id: done, closed: true, finishedInterrupted: true });
+      else this.context.stdout.write(printable(`closed ${done.slice(0, 8)}: finished a close that was interrupted after its record was removed\n`));
+      return 0;
+    }
     const result = await closeSession(store, id, { force: this.force, onWait: waitNoticeFor(this.context.stderr, this.json, id) });
     flushTiming(this.context.stderr);
     if (this.json) writeJson(this.context.stdout, { ...result, closed: true });

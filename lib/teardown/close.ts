@@ -3,12 +3,13 @@
 // branch/worktree resource locks are held from the final checks through the
 // tmux kill, its no-pane proof and every deletion; the record goes last, so
 // any failure keeps the row.
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config";
 import { detectMainBranch } from "../git/main-branch";
 import { SpexError } from "../errors";
-import { withLock, withLocks } from "../lock";
+import { lockHolder, withLock, withLocks } from "../lock";
+import { ownerAlive } from "../proc";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { receiptPath, retireReceipt } from "../create/receipt";
@@ -25,6 +26,7 @@ import { lastMergeEvent } from "../comms/timeline";
 import { type TerminalClose, closeSessionTerminals } from "../terminals";
 import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 import { randomHex } from "../hash";
+import { faultPoint } from "../faults";
 import { whichSync } from "../launch/launcher";
 import { tmuxMissing } from "../tmux";
 import { type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
@@ -76,16 +78,62 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
   };
 }
 
-/** Drop the session folder: one rename out of sight (the commit point), then the delete. */
+const HIDDEN = /^\.closed-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-[0-9a-f]+$/;
+
+/**
+ * Drop the session folder: one rename out of sight (the commit point), the
+ * sender's revocation, then the delete. A close killed after the rename
+ * leaves the hidden folder, which finishInterruptedCloses completes.
+ */
 function removeSessionFolder(store: ProjectStore, id: string): void {
   const dir = sessionPaths(store, id).dir;
   const gone = join(store.sessionsDir, `.closed-${id}-${randomHex(4)}`);
   renameSync(dir, gone);
   fsyncDir(store.sessionsDir);
+  faultPoint("close-record-hidden");
+  // Still under the record lock: a stale process of the closed session must not append after close returns (DESIGN.md §1.11).
+  revokeSender(store, id);
+  faultPoint("close-sender-revoked");
   rmSync(gone, { recursive: true, force: true });
 }
 
+/**
+ * Finish the closes that were killed after their record went out of sight:
+ * revoke the sender (under its record lock, as close does) and delete the
+ * hidden folder. A close still running holds that lock and finishes itself,
+ * so its folder is left to it. Returns the ids finished here.
+ */
+export async function finishInterruptedCloses(store: ProjectStore): Promise<string[]> {
+  let names: string[];
+  try {
+    names = readdirSync(store.sessionsDir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw e;
+  }
+  const finished: string[] = [];
+  for (const name of names) {
+    const id = HIDDEN.exec(name)?.[1];
+    if (!id) continue;
+    const holder = lockHolder(recordLockPath(store, id));
+    if (holder && ownerAlive(holder)) continue;
+    await withLock(
+      recordLockPath(store, id),
+      () => {
+        const gone = join(store.sessionsDir, name);
+        if (!existsSync(gone)) return;
+        revokeSender(store, id);
+        rmSync(gone, { recursive: true, force: true });
+        if (!finished.includes(id)) finished.push(id);
+      },
+      { purpose: `finish closing ${id}` },
+    );
+  }
+  return finished;
+}
+
 export async function closeSession(store: ProjectStore, id: string, opts: CloseOptions = {}): Promise<CloseResult> {
+  await finishInterruptedCloses(store);
   const first = readSession(store, id);
   if (first.kind === "corrupt") {
     // Observe under the lock so no writer is caught half-way, then refuse loudly.
@@ -108,6 +156,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
     // Outside the locks, so the agent's own exit hooks can still write its record (see runtime.ts).
     leafStop = stopRecordedLeaf(store, id, first.record, opts.onWait);
   }
+  faultPoint("close-agent-stopped");
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record)];
   const closed = await withLocks<Omit<CloseResult, keyof FreedSlot>>(
     locks,
@@ -133,6 +182,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
         });
       }
       const tmux = endTmuxSession(id, record);
+      faultPoint("close-tmux-ended");
       // Before the worktree goes: a shell left running in it would hold a folder that no longer exists.
       const terminals = closeSessionTerminals(store, id);
       // The project's teardown, in the worktree it is about to lose: a failure refuses a plain close, never a forced one.
@@ -140,10 +190,10 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       if (teardown && !teardown.ok && !force) throw teardownFailed(id, teardown);
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path, force);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
+      faultPoint("close-worktree-removed");
       if (plan.branch === "delete") deleteBranch(store.root, record.branch);
+      faultPoint("close-branch-deleted");
       removeSessionFolder(store, id);
-      // Still under the record lock: a stale process of the closed session must not append after close returns (DESIGN.md §1.11).
-      revokeSender(store, id);
       return {
         id,
         leaf: leafStop.outcome,
