@@ -64,6 +64,7 @@ export function eventWords(e: TimelineEvent & { delivery?: string }, nameOf: Nam
     case "message_out":
       return `sent a message to ${nameOf(e.to)}`;
     case "merge": {
+      if (e.landing === "none") return `found already on ${e.into}: its changes were there`;
       const how = e.landing === "merge-commit" ? "merge commit" : e.landing;
       const work = e.workCommit ? ", its uncommitted work committed first" : "";
       return `merged into ${e.into} (${how}, ${e.commits} commit${e.commits === 1 ? "" : "s"}${work})`;

@@ -60,7 +60,7 @@ export function describeStreamEvent(e: StreamEvent, label: (id: string) => strin
     case "message_out":
       return `${e.at} ${who} -> ${e.messageId} to ${label(e.to)} (${shortId(e.to, 8)})`;
     case "merge":
-      return `${e.at} ${who} merged ${e.branch} into ${e.into} (${e.landing})`;
+      return e.landing === "none" ? `${e.at} ${who} found ${e.branch} already on ${e.into}` : `${e.at} ${who} merged ${e.branch} into ${e.into} (${e.landing})`;
   }
 }
 

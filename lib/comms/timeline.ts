@@ -42,7 +42,8 @@ export interface MessageOutEvent {
 export interface MergeEvent {
   kind: "merge";
   into: string;
-  landing: "fast-forward" | "merge-commit" | "squash" | "rebase";
+  /** "none": the branch's changes were found on `into` already, as copies (see lib/review/merge.ts). */
+  landing: "fast-forward" | "merge-commit" | "squash" | "rebase" | "none";
   branch: string;
   /** The session's tip that landed: close counts commits up to it as merged, whatever the strategy. */
   branchHead: string;

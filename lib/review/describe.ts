@@ -7,7 +7,8 @@ const short = (sha: string): string => sha.slice(0, 10);
 export function describeMerge(r: MergeResult): string {
   const lines: string[] = [];
   if (r.workCommit) lines.push(`committed the uncommitted work of ${r.label} as ${short(r.workCommit)} on ${r.branch}`);
-  if (r.alreadyLanded) lines.push(`${r.branch} already landed on ${r.into} (${r.alreadyLanded.landing === "merge-commit" ? "merge commit" : r.alreadyLanded.landing} at ${r.alreadyLanded.at}, ${short(r.alreadyLanded.after)}): nothing changed`);
+  if (r.alreadyLanded?.landing === "none") lines.push(`${r.branch} is already on ${r.into} (found there at ${r.alreadyLanded.at}): nothing changed`);
+  else if (r.alreadyLanded) lines.push(`${r.branch} already landed on ${r.into} (${r.alreadyLanded.landing === "merge-commit" ? "merge commit" : r.alreadyLanded.landing} at ${r.alreadyLanded.at}, ${short(r.alreadyLanded.after)}): nothing changed`);
   else if (r.landing === "none") lines.push(`${r.branch} is already on ${r.into}: nothing to merge`);
   else {
     const how = r.landing === "merge-commit" ? "merge commit" : r.landing;

@@ -12,6 +12,7 @@ import { appendEvent, lastMergeEvent } from "../comms/timeline";
 import { writeMergedMark } from "../sessions/merged";
 import { type ProjectStore, recordLockPath, resourceLockPaths } from "../store";
 import { type CloseResult, closeSession } from "../teardown";
+import { faultPoint } from "../faults";
 import { type ReviewFacts, isAncestor, reviewFacts } from "./facts";
 import { type Landing, type MergeStrategy, planLanding } from "./strategies";
 import { branchHolder, dirtyCheckoutError, landOnBranch } from "./land";
@@ -124,12 +125,21 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
     const plan = planLanding({ root, strategy, before, tip, message, into: f.into, branch: f.branch });
     if (workCommit && attempt === 1) adoptWorkCommit(root, f.record.worktree_path, f.branch, snap!, workCommit);
     const base = { id: f.id, label: f.label, branch: f.branch, into: f.into, strategy, before, branchHead: tip, workCommit, alreadyLanded: null };
-    if (plan.landing === "none") return { ...base, landing: "none", after: "", commits: 0, checkout: "", timelineSeq: 0 };
+    if (plan.landing === "none") {
+      // The tip is on `into` itself: git alone shows it merged, nothing to record.
+      if (isAncestor(root, tip, before)) return { ...base, landing: "none", after: "", commits: 0, checkout: "", timelineSeq: 0 };
+      // Its changes are there as copies (a squash or rebase whose merge event a crash lost, or one made
+      // outside spex): record that, so close counts the branch as merged instead of refusing it as unmerged.
+      const event = appendEvent(store, f.id, { kind: "merge", into: f.into, landing: "none", branch: f.branch, branchHead: tip, before, after: before, commits: 0, workCommit });
+      writeMergedMark(store, f.id, { branchHead: tip, into: f.into, at: event.at });
+      return { ...base, landing: "none", after: "", commits: 0, checkout: "", timelineSeq: event.seq };
+    }
     // A rebase lands what it replayed (git drops patches the main branch already has), not every commit of the branch.
     const counted = plan.landing === "rebase" ? plan.after : tip;
     const commits = Number(gitSync(root, ["rev-list", "--count", `${before}..${counted}`]).stdout.trim()) || 0;
     const outcome = landOnBranch(root, f.into, before, plan.after, `spex merge ${f.branch} (${plan.landing})`);
     if (outcome.kind === "landed") {
+      faultPoint("merge-landed");
       const event = appendEvent(store, f.id, {
         kind: "merge",
         into: f.into,
@@ -168,6 +178,7 @@ export async function mergeSession(store: ProjectStore, id: string, opts: MergeO
     throw e;
   });
   if (!opts.close) return { ...merged, closed: false };
+  faultPoint("merge-before-close");
   try {
     const close = await closeSession(store, id);
     return { ...merged, closed: true, close };

@@ -1,7 +1,7 @@
 // kill -9 part way through `session close` (DESIGN.md §6): whatever step it
 // dies at, the next ls says what is left, and a second close finishes the job.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, sandbox } from "../support/sandbox";
 
@@ -75,5 +75,61 @@ describe("crash at each close step", () => {
     expect(r.code).toBe(0);
     expect(readdirSync(join(projectDir(sb), "sessions"))).toEqual([]);
     expect(existsSync(join(projectDir(sb), "queue", "revoked", made.id))).toBe(true);
+  });
+});
+
+describe("crash in merge --close", () => {
+  /** A session with one commit of its own, and main moved on meanwhile (a squash then makes a copy). */
+  function sessionWithWork(s: Sandbox): ReturnType<typeof newSession> {
+    const made = newSession(s, "merge me");
+    writeFileSync(join(made.worktree, "work.txt"), "work\n");
+    s.git(["add", "work.txt"], made.worktree);
+    s.git(["commit", "-q", "-m", "session work"], made.worktree);
+    writeFileSync(join(s.repo, "main.txt"), "main\n");
+    s.git(["add", "main.txt"]);
+    s.git(["commit", "-q", "-m", "main moves"]);
+    return made;
+  }
+
+  const mainLog = (s: Sandbox) => s.git(["log", "--format=%s", "main"]).trim().split("\n");
+
+  for (const strategy of ["--squash", "--rebase"]) {
+    test(`kill -9 right after a ${strategy} landed: merging again lands nothing twice and closes the session`, () => {
+      sb = sandbox();
+      const made = sessionWithWork(sb);
+      const r = sb.spex(["session", "merge", made.id, strategy, "--close"], { env: { SPEX_TEST_CRASH_AT: "merge-landed" } });
+      expect(r.code).not.toBe(0);
+      const landed = mainLog(sb);
+      const again = sb.spex(["session", "merge", made.id, strategy, "--close"]);
+      expect(again.stderr).toBe("");
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain("is already on main");
+      expect(mainLog(sb)).toEqual(landed);
+      expectFullyClosed(sb, made);
+    });
+  }
+
+  test("a branch squash-merged outside spex: merge --squash --close finds it there and closes", () => {
+    sb = sandbox();
+    const made = sessionWithWork(sb);
+    sb.git(["merge", "--squash", "-q", made.branch]);
+    sb.git(["commit", "-q", "-m", "squashed by hand"]);
+    const r = sb.spex(["session", "merge", made.id, "--squash", "--close", "--json"]);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toMatchObject({ landing: "none", closed: true });
+    expect(mainLog(sb)[0]).toBe("squashed by hand");
+    expectFullyClosed(sb, made);
+  });
+
+  test("kill -9 between the merge and the close: merging again says it landed already and closes", () => {
+    sb = sandbox();
+    const made = sessionWithWork(sb);
+    expect(sb.spex(["session", "merge", made.id, "--squash", "--close"], { env: { SPEX_TEST_CRASH_AT: "merge-before-close" } }).code).not.toBe(0);
+    const landed = mainLog(sb);
+    const again = sb.spex(["session", "merge", made.id, "--squash", "--close"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("already landed on main");
+    expect(mainLog(sb)).toEqual(landed);
+    expectFullyClosed(sb, made);
   });
 });
