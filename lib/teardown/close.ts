@@ -163,6 +163,13 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
     async () => {
       const reading = readSession(store, id);
       if (reading.kind === "corrupt") throw corruptRefusal(store, reading, "close");
+      // Present when this close started: another close (or a quarantine) took it while this one waited.
+      if (reading.kind === "absent") {
+        throw new SpexError("record_absent", `session ${id.slice(0, 8)} was closed meanwhile by another command; nothing more to do`, {
+          hint: "`spex session ls --all` lists the sessions left",
+          httpStatus: 404,
+        });
+      }
       refuseUnusable(reading, { allowRetired: true });
       const record = reading.record;
       if (record.branch !== first.record.branch || record.worktree_path !== first.record.worktree_path) {

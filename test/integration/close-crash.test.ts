@@ -1,9 +1,10 @@
 // kill -9 part way through `session close` (DESIGN.md §6): whatever step it
 // dies at, the next ls says what is left, and a second close finishes the job.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { type Sandbox, sandbox } from "../support/sandbox";
+import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -130,6 +131,27 @@ describe("crash in merge --close", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("already landed on main");
     expect(mainLog(sb)).toEqual(landed);
+    expectFullyClosed(sb, made);
+  });
+});
+
+describe("two closes of one session at once", () => {
+  test("the one that loses the race says the session was closed meanwhile, and nothing is left half done", async () => {
+    sb = sandbox();
+    const made = newSession(sb, "closed twice");
+    // The first close has read the record and stopped the agent, and is frozen before it takes the locks.
+    const first = spawn(SPEX_BIN, ["session", "close", made.id], { cwd: sb.repo, env: { ...sb.env, SPEX_TEST_STOP_AT: "close-agent-stopped" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    first.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => first.on("exit", (code) => resolve(code)));
+    await waitFor(() => readFileSync(`/proc/${first.pid}/stat`, "utf8").split(") ")[1]?.startsWith("T"), "the first close to stop at its fault point");
+    const second = sb.spex(["session", "close", made.id]);
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+    process.kill(first.pid!, "SIGCONT");
+    expect(await exited).toBe(1);
+    expect(stderr).toContain(`session ${made.id.slice(0, 8)} was closed meanwhile by another command; nothing more to do`);
+    expect(stderr).toContain("[record_absent]");
     expectFullyClosed(sb, made);
   });
 });
