@@ -8,6 +8,7 @@ import { type RuntimeStop, assertNotRelaunched, endTmuxSession, stopRecordedLeaf
 import type { EndOptions } from "./leaf";
 import { refuseCorrupt, stoppedRecord } from "./stop";
 import { timed } from "./timing";
+import { faultPoint } from "../faults";
 import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 
 export interface ArchiveResult extends FreedSlot {
@@ -39,6 +40,7 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
   // The screen is captured before anything is stopped: it is what the row is filed away with.
   const screenBytes = timed("tmux", () => saveLastScreen(store, id, reading.record));
   const leafStop = opts.stop ? stopRecordedLeaf(store, id, reading.record, opts.onWait) : undefined;
+  faultPoint("archive-agent-stopped");
   let runtime: RuntimeStop | null = null;
   const change = await updateRecord(
     store,
@@ -48,6 +50,7 @@ export async function archiveSession(store: ProjectStore, id: string, opts: Arch
       if (leafStop) {
         assertNotRelaunched(store, id, reading.record, record);
         runtime = { leaf: leafStop.outcome, pid: leafStop.leaf.pid || null, tmux: endTmuxSession(id, record), others: leafStop.others };
+        faultPoint("archive-tmux-ended");
         next = stoppedRecord(record, ctx.pending);
       } else {
         next = { ...record, after_turn: record.after_turn === "archive" ? "" : record.after_turn };

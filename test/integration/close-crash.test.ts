@@ -155,3 +155,24 @@ describe("two closes of one session at once", () => {
     expectFullyClosed(sb, made);
   });
 });
+
+describe("crash in archive --stop", () => {
+  for (const step of ["archive-agent-stopped", "archive-tmux-ended"]) {
+    test(`kill -9 at "${step}": the row says the agent is gone, and archive --stop again files it away stopped`, () => {
+      sb = sandbox();
+      const made = newSession(sb, "archive me");
+      expect(sb.spex(["session", "archive", "--stop", made.id], { env: { SPEX_TEST_CRASH_AT: step } }).code).not.toBe(0);
+      const [row] = ls(sb);
+      expect(row.status).not.toBe("active");
+      expect(row.archived).toBeFalsy();
+      const again = sb.spex(["session", "archive", "--stop", made.id]);
+      expect(again.stderr).toBe("");
+      expect(again.code).toBe(0);
+      const [after] = ls(sb);
+      expect(after).toMatchObject({ archived: true, stopped: true });
+      expect(sb.tmux(["has-session", "-t", `=${made.tmux}`]).status).not.toBe(0);
+      expect(sb.spex(["session", "close", made.id]).code).toBe(0);
+      expectFullyClosed(sb, made);
+    });
+  }
+});
