@@ -162,7 +162,7 @@ describe("crash in archive --stop", () => {
       sb = sandbox();
       const made = newSession(sb, "archive me");
       expect(sb.spex(["session", "archive", "--stop", made.id], { env: { SPEX_TEST_CRASH_AT: step } }).code).not.toBe(0);
-      const [row] = ls(sb);
+      const row = ls(sb)[0]!;
       expect(row.status).not.toBe("active");
       expect(row.archived).toBeFalsy();
       const again = sb.spex(["session", "archive", "--stop", made.id]);
