@@ -2,7 +2,7 @@
 // its record lock (and the named sender's, in sorted order), queue the
 // delivery under the queue lock, release every lock, then try the handover.
 import { SpexError } from "../errors";
-import { whichSync } from "../launch/launcher";
+import { whichSync } from "../proc/which";
 import { withLocks } from "../lock";
 import { labelOf, shortId } from "../naming";
 import { readSession, refuseUnusable } from "../record";

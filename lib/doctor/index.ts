@@ -6,7 +6,7 @@ import { dirname, join, relative } from "node:path";
 import { type LauncherConfig, builtinLaunchers, loadConfig } from "../config";
 import { findCheckout } from "../git/main-root";
 import { CHAIN_LINE, HOOKS_IN_WORK_TREE, postCheckoutState } from "../hooks/post-checkout";
-import { whichSync } from "../launch/launcher";
+import { whichSync } from "../proc/which";
 import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
 import type { ProjectStore } from "../store";
 import { type Cleanup, type Orphans, findOrphans, noOrphans } from "./orphans";

@@ -1,9 +1,8 @@
 // Launcher resolution: a named launcher → its harness and the exact command,
 // refused before anything is made when its executable cannot be found.
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import type { SpexConfig } from "../config";
 import { SpexError } from "../errors";
+import { whichSync } from "../proc/which";
 import { type HarnessName, builtinCommand, harnessAdapter } from "../harness";
 
 export interface ResolvedLauncher {
@@ -21,26 +20,7 @@ export function firstWord(command: string): string {
   return m ? (m[1] ?? m[2] ?? m[3] ?? "") : "";
 }
 
-function isExecutableFile(p: string): boolean {
-  try {
-    if (!statSync(p).isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolve a program name the way the shell would, without spawning one. */
-export function whichSync(program: string, path = process.env.PATH ?? ""): string | undefined {
-  if (program.includes("/")) return isExecutableFile(program) ? program : undefined;
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, program);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
+export { whichSync };
 
 /** The launchers of this configuration whose program resolves on this machine, in the configuration's order. */
 export function launchersThatRun(config: SpexConfig): string[] {

@@ -27,7 +27,7 @@ import { type TerminalClose, closeSessionTerminals } from "../terminals";
 import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
 import { randomHex } from "../hash";
 import { faultPoint } from "../faults";
-import { whichSync } from "../launch/launcher";
+import { whichSync } from "../proc/which";
 import { tmuxMissing } from "../tmux";
 import { type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
 import { unchangedIncluded } from "../workspace/include-record";

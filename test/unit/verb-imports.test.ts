@@ -92,3 +92,10 @@ test("an agent hook that changes the record loads no launch, git or child-proces
 test("what an agent runs to declare its state (done, park, ask), and session show, load none of it", () => {
   for (const verb of ["done", "park", "ask", "show"]) expect({ verb, reached: heavyReached(`cmd/session/${verb}.ts`) }).toEqual({ verb, reached: [] });
 });
+
+test("session send loads no launch, git or workspace code at start, nor the launchers to ask whether tmux is on PATH", () => {
+  // A send types into a pane through the delivery path, which asks the harness adapter how long a pane must
+  // be quiet (as the hook does); resolving launchers is create's business, and a PATH lookup is lib/proc/which.
+  expect(heavyReached("cmd/session/send.ts", ["lib/harness/index.ts"])).toEqual([]);
+  expect(loadedAtStart("cmd/session/send.ts").get(join(ROOT, "lib/launch/launcher.ts"))).toBeUndefined();
+});
