@@ -17,6 +17,19 @@ const idle = (label: string, id: string) => sessionRow({ id: `${id}-0000-4000-80
 const asking = (r: ListRow) => ({ ...r, display: "asking", lifecycle: "asking" }) as ListRow;
 
 describe("useBoardView: the selection", () => {
+  /** Three idle rows, the second chosen with a key. */
+  function betaSelectedOfThree() {
+    const a = idle("alpha", "aaaaaaaa");
+    const b = idle("beta", "bbbbbbbb");
+    const c = idle("gamma", "cccccccc");
+    const out: { view?: BoardView } = {};
+    const app = render(<Probe rows={[a, b, c]} out={out} />);
+    out.view!.move(1);
+    app.rerender(<Probe rows={[a, b, c]} out={out} />);
+    expect(app.lastFrame()).toBe("selected:beta");
+    return { a, b, c, out, app };
+  }
+
   test("before any key, the first row's session stays selected when another row rises above it", () => {
     const a = idle("alpha", "aaaaaaaa");
     const b = idle("beta", "bbbbbbbb");
@@ -30,14 +43,7 @@ describe("useBoardView: the selection", () => {
   });
 
   test("when the selected session goes, the row at its place takes the selection and keeps it as rows move", () => {
-    const a = idle("alpha", "aaaaaaaa");
-    const b = idle("beta", "bbbbbbbb");
-    const c = idle("gamma", "cccccccc");
-    const out: { view?: BoardView } = {};
-    const app = render(<Probe rows={[a, b, c]} out={out} />);
-    out.view!.move(1);
-    app.rerender(<Probe rows={[a, b, c]} out={out} />);
-    expect(app.lastFrame()).toBe("selected:beta");
+    const { a, b, c, out, app } = betaSelectedOfThree();
     // beta is closed from the CLI: gamma, now at its place, is selected.
     app.rerender(<Probe rows={[a, c]} out={out} />);
     expect(app.lastFrame()).toBe("selected:gamma");
@@ -52,14 +58,7 @@ describe("useBoardView: the selection", () => {
   });
 
   test("a selected session that went and comes back (archived, then restored from the CLI) does not take the selection back", () => {
-    const a = idle("alpha", "aaaaaaaa");
-    const b = idle("beta", "bbbbbbbb");
-    const c = idle("gamma", "cccccccc");
-    const out: { view?: BoardView } = {};
-    const app = render(<Probe rows={[a, b, c]} out={out} />);
-    out.view!.move(1);
-    app.rerender(<Probe rows={[a, b, c]} out={out} />);
-    expect(app.lastFrame()).toBe("selected:beta");
+    const { a, b, c, out, app } = betaSelectedOfThree();
     app.rerender(<Probe rows={[a, { ...b, archived: true } as ListRow, c]} out={out} />);
     expect(app.lastFrame()).toBe("selected:gamma");
     app.rerender(<Probe rows={[a, b, c]} out={out} />);
