@@ -299,13 +299,19 @@ test.skipIf(!bash)("a preview line of wide characters cut mid-character stays wi
   const cells = (line: string) => stringWidth(line);
   for (const columns of [100, 64, 37]) {
     spawnSync("tmux", ["-L", term.socket, "resize-window", "-t", "term", "-x", String(columns), "-y", "24"]);
-    // The frame drawn for the new width (its preview bar runs exactly across it; tmux's reflow
-    // of the old frame has none such), the same twice in a row: not one half drawn.
+    // The frame drawn for the new width, the same twice in a row: not one half drawn. tmux keeps
+    // the old frame on a narrower screen cut at the new width (so its bar runs exactly across
+    // too), and a wide character at that cut is kept whole: only the board's own cut ends the
+    // wide line with its "…".
     let last = "";
     const rows = await waitFor(() => {
       const s = term!.screen();
       const r = s.replace(/\n$/, "").split("\n");
-      const drawn = s === last && r.some((l) => l.startsWith("── ") && cells(l) === columns) && r.some((l) => l.startsWith("漢漢")) && r.some((l) => l.startsWith("↑↓ move"));
+      const drawn =
+        s === last &&
+        r.some((l) => l.startsWith("── ") && cells(l) === columns) &&
+        r.some((l) => l.startsWith("漢漢") && l.trimEnd().endsWith("…")) &&
+        r.some((l) => l.startsWith("↑↓ move"));
       last = s;
       return drawn ? r : undefined;
     }, `the board redrawn at ${columns} columns with the wide line cut`, 15000, 100);
