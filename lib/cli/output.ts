@@ -9,14 +9,17 @@ export function writeJson(out: Writable, value: unknown): void {
   out.write("\n");
 }
 
+/** A control character as the visible escape `\x1b`. */
+const escaped = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+
 /** Make display text safe for a terminal: control characters become visible escapes. */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/gu, escaped);
 }
 
 /** Text on one line of output: printable, with line breaks and tabs shown as `\x0a`, `\x09` too. */
 export function printableLine(text: string): string {
-  return printable(text).replace(/[\n\t]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(/[\u0000-\u001f\u007f\u009b]/gu, escaped);
 }
 
 /**
