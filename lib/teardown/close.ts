@@ -122,6 +122,9 @@ export async function finishInterruptedCloses(store: ProjectStore): Promise<stri
       () => {
         const gone = join(store.sessionsDir, name);
         if (!existsSync(gone)) return;
+        // A close renames the session's folder away: with a folder of that id still there, the hidden
+        // one is not its unfinished close (one planted in the store), and that session keeps sending.
+        if (existsSync(sessionPaths(store, id).dir)) return;
         revokeSender(store, id);
         rmSync(gone, { recursive: true, force: true });
         if (!finished.includes(id)) finished.push(id);

@@ -176,3 +176,18 @@ describe("crash in archive --stop", () => {
     });
   }
 });
+
+test("a hidden .closed-<id> folder beside a session that is still there is not an unfinished close: that session keeps sending, and the folder stays", () => {
+  // The store can be hand-edited or planted (DESIGN.md §13): a close only ever renames away a folder that is then gone.
+  sb = sandbox();
+  const live = newSession(sb, "still here");
+  const other = newSession(sb, "closed for real");
+  const target = newSession(sb, "hears from it");
+  const planted = join(projectDir(sb), "sessions", `.closed-${live.id}-00`);
+  require("node:fs").mkdirSync(planted);
+  expect(sb.spex(["session", "close", other.id]).code).toBe(0);
+  expect(existsSync(join(projectDir(sb), "queue", "revoked", live.id))).toBe(false);
+  expect(existsSync(planted)).toBe(true);
+  const sent = sb.spex(["session", "send", target.id.slice(0, 8), "hi", "--from", live.id, "--queue-only"]);
+  expect({ code: sent.code, stderr: sent.stderr }).toEqual({ code: 0, stderr: "" });
+});
