@@ -32,13 +32,14 @@ export class SessionCloseCommand extends RemotableCommand {
 
   async execute(): Promise<number> {
     const store = currentProject();
-    // A close killed after its record went finishes here; closing that session again then says so.
-    const finished = await finishInterruptedCloses(store);
     let id: string;
     try {
       id = resolveSelector(store, this.selector).id;
     } catch (e) {
-      const done = e instanceof SpexError && e.code === "session_not_found" ? finished.find((f) => f.startsWith(this.selector.toLowerCase())) : undefined;
+      if (!(e instanceof SpexError && e.code === "session_not_found")) throw e;
+      // A close killed after its record went: finished here (closeSession does it for any session it closes),
+      // and said so when it was this one.
+      const done = (await finishInterruptedCloses(store)).find((f) => f.startsWith(this.selector.toLowerCase()));
       if (!done) throw e;
       if (this.json) writeJson(this.context.stdout, { id: done, closed: true, finishedInterrupted: true });
       else this.context.stdout.write(printable(`closed ${done.slice(0, 8)}: finished a close that was interrupted after its record was removed\n`));
