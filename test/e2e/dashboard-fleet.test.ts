@@ -182,7 +182,11 @@ test("typing into the live terminal reaches the pane, from one writer at a time"
     await other.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
     await other.keyboard.type("echo second-tab-took-over");
     await other.keyboard.press("Enter");
-    await waitFor(() => paneLines(s.tmux).includes("second-tab-took-over"), "the second tab's command output");
+    await waitFor(() => paneLines(s.tmux).includes("second-tab-took-over"), "the second tab's command output").catch(async (e: Error) => {
+      // Seen failing once in a full run (67) and never alone: say what each tab and the pane held.
+      const said = (p: Page) => p.evaluate(() => ["term-status", "term-writer", "term-note"].map((id) => `${id}: ${document.getElementById(id)?.textContent ?? ""}`).join("; ") + `; focus: ${document.activeElement?.tagName ?? ""}.${document.activeElement?.className ?? ""}`);
+      throw new Error(`${e.message}; the second tab: ${await said(other)}; the first: ${await said(page)}; the pane:\n${paneLines(s.tmux).join("\n")}`);
+    });
     expect(paneLines(s.tmux).join("\n")).not.toContain("never-sent");
     await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "another viewer is typing here", undefined, { timeout: 5000 });
   } finally {
