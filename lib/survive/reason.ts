@@ -35,6 +35,8 @@ export interface ReasonFacts {
 export function offlineReason(view: Pick<SessionRecord, "stopped" | "stopped_by" | "agent_pid" | "agent_boot" | "tmux_socket">, facts: ReasonFacts): OfflineReason | null {
   if (view.stopped) {
     if (view.stopped_by === "spex") return "killed";
+    // It died on its own and a relaunch cleared what it left (lib/teardown/stop): still for `resume --all` to bring back.
+    if (view.stopped_by === "exited") return "agent_exited";
     // Its own exit was recorded (SessionEnd) while the pid stood: it left before anything else happened.
     return view.agent_pid ? "agent_exited" : null;
   }

@@ -11,6 +11,7 @@
 // it is at rest again; `--note` adds one for a session that died mid-turn.
 import { loadConfig } from "../config";
 import { SpexError } from "../errors";
+import { faultPoint } from "../faults";
 import { type SessionRecord, publicRecord, readSession, updateRecord } from "../record";
 import { type ProjectStore, listProjectKeys, projectLockPath, storeForKey } from "../store";
 import { withLock } from "../lock";
@@ -250,6 +251,7 @@ async function resumeProject(store: ProjectStore, filter: ResumeAllFilter, opts:
     if (e.outcome !== "planned") continue;
     await clearLeftovers(store, byId.get(e.id)!).catch((err) => fail(e, err));
   }
+  faultPoint("resume-leftovers-cleared");
   await enqueue(store, entries);
   if (opts.note) {
     for (const e of entries) {

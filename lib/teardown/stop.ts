@@ -32,13 +32,14 @@ export function refuseCorrupt(store: ProjectStore, id: string, verb: string): vo
  * mid-way) falls back to its frozen original, and a pending after-turn
  * request is moot.
  */
-export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof publicRecord>[1], by: "spex" | "" = "spex"): SessionRecord {
+export function stoppedRecord(record: SessionRecord, pending: Parameters<typeof publicRecord>[1], by: "spex" | "exited" = "spex"): SessionRecord {
   const base = publicRecord(record, pending);
   // The leaf is gone: forget its pid, so a later process wearing that number is never taken for it.
   // A stopped session also leaves the launch queue: it waits for a resume, not for a slot.
   const status = base.status === "queued" ? "idle" : base.status;
   // Ended by spex (stop, close, archive --stop): a reader says `killed`, and `resume --all` leaves it be (lib/survive).
-  // Clearing what a gone agent left (by "") keeps the reason it died with.
+  // Clearing what an agent that died on its own left (`exited`) keeps that said without its pid, so a relaunch cut
+  // short after the clearing leaves a session `resume --all` still brings back.
   const stopped: SessionRecord = { ...base, status, launch_readiness_pending: "", stopped: true, stopped_by: by, after_turn: "", agent_pid: "", agent_start: "" };
   // Its port block goes back to the pool (lib/workspace).
   delete stopped.ports;
@@ -86,7 +87,7 @@ export async function stopSession(store: ProjectStore, id: string, opts: StopOpt
     (record, ctx) => {
       assertNotRelaunched(store, id, reading.record, record);
       tmux = endTmuxSession(id, record);
-      const next = stoppedRecord(record, ctx.pending, opts.leftovers ? "" : "spex");
+      const next = stoppedRecord(record, ctx.pending, opts.leftovers ? "exited" : "spex");
       rmSync(sessionPaths(store, id).agentPid, { force: true });
       return sameRecord(next, record) ? undefined : next;
     },

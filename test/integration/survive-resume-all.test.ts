@@ -269,6 +269,31 @@ describe("resume --all", () => {
     expect([...relaunches(log).values()]).toEqual([1, 1, 1]);
   }, 120000);
 
+  test("a resume --all killed after it cleared the dead panes, before it queued them: each session keeps its reason and the next run brings it back", async () => {
+    sb = sandbox();
+    // This machine has not restarted: the reasons are read with its own boot.
+    const here = () => JSON.parse(sb.spex(["session", "ls", "--json"]).stdout) as Row[];
+    const log = countingFleet(sb, 12);
+    const ids = ["one", "two", "three"].map((p) => JSON.parse(sb.spex(["session", "new", "--launcher", "counted", "--json", p]).stdout).session_id as string);
+    await waitFor(() => launches(log).length === 3, "three first launches", 30000);
+    // Each agent exits on its own; tmux keeps its dead pane (remain-on-exit), which resume --all clears first.
+    const pids = ids.map((id) => Number(storedRecord(sb.home, id).agent_pid));
+    for (const pid of pids) process.kill(pid, "SIGKILL");
+    await waitFor(() => pids.every((p) => !alive(p)), "every agent gone", 30000);
+    await waitFor(() => here().every((r) => r.offlineReason === "agent_exited") || undefined, "three agents exited", 30000).catch((e) => { throw new Error(e.message + JSON.stringify(here()) + sb.tmux(["list-panes", "-a", "-F", "#{session_name} #{pane_dead} #{pane_pid}"]).stdout); });
+
+    const killed = sb.spex(["session", "resume", "--all"], { env: { SPEX_TEST_CRASH_AT: "resume-leftovers-cleared" } });
+    expect(killed.code).not.toBe(0);
+    expect(relaunches(log).size).toBe(0);
+    // The dead panes are gone, the reasons are not: nothing says a person stopped these sessions.
+    expect(here().map((r) => r.offlineReason)).toEqual(["agent_exited", "agent_exited", "agent_exited"]);
+
+    const again = JSON.parse(sb.spex(["session", "resume", "--all", "--json"]).stdout);
+    expect(again.summary).toMatchObject({ selected: 3, launched: 3, failed: 0 });
+    await waitFor(() => relaunches(log).size === 3 || undefined, "three relaunches", 30000);
+    expect([...relaunches(log).values()]).toEqual([1, 1, 1]);
+  }, 120000);
+
   test("a session waiting in the queue goes back into its own conversation when its slot comes (claude --resume <its id>), never afresh", async () => {
     sb = sandbox();
     const agents = installFakeAgents(sb);
