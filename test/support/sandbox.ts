@@ -87,6 +87,11 @@ export function makeRepo(dir: string, env: Record<string, string>): string {
   return realpathSync(dir);
 }
 
+/** Where `tmux -L <name>` puts its socket for this environment. */
+export function tmuxSocketPath(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, name);
+}
+
 export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "spex-test-")));
   const home = join(dir, "home");
@@ -125,6 +130,8 @@ export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
     cleanup() {
       live.delete(sb);
       spawnSync("tmux", ["-L", tmuxSocket, "kill-server"], { env, encoding: "utf8" });
+      // tmux (3.3) leaves its socket file behind when killed: a full run would leave ~600 in /tmp/tmux-<uid>.
+      rmSync(tmuxSocketPath(tmuxSocket, env), { force: true });
       rmSync(dir, { recursive: true, force: true });
     },
   };
