@@ -30,7 +30,7 @@ export class DoctorCommand extends SpexCommand {
     category: "Backend and checks",
     description: "check this machine and list leftovers with the command that removes or shows each (nothing is deleted)",
     details: `
-      Checks git, tmux, SPEX_HOME and each launcher's program; inside a repository also the project's launchers and git hook, then lists orphans. Each comes with the command that removes it only where spex can prove nothing of anyone's work goes with it (an empty folder; a registered worktree with no change, ignored files included, whose commit is on the main branch); anything else (a folder holding a registered worktree, uncommitted or unmerged work, files git does not know, what a corrupt record or a running create may own) comes with a command that shows it and why to look first (\`inspect\`; in \`--json\` each \`cleanup\` entry has \`action\` remove or inspect and a \`reason\`). Orphans: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, and creates that died before publishing. Outside a repository only the machine is checked (the built-in launchers). Without tmux the tmux check fails and nothing else asks tmux. Exit 1 when a required check fails.
+      Checks git, tmux, SPEX_HOME and each launcher's program; inside a repository also the project's launchers and git hook, then lists orphans. Each comes with the command that removes it only where spex can prove nothing of anyone's work goes with it (an empty folder; a registered worktree with no change, ignored files included, whose commit is on the main branch); anything else (a folder holding a registered worktree, uncommitted or unmerged work, files git does not know, what a corrupt record or a running create may own) comes with a command that shows it and why to look first (\`inspect\`; in \`--json\` each \`cleanup\` entry has \`action\` remove or inspect and a \`reason\`). Orphans: worktrees under the worktree root with no record, tmux sessions of this project on the spex socket with no record (another project's sessions on a shared socket are not listed), retired and corrupt records, creates that died before publishing, and the hidden \`.closed-…\` leftovers of closes killed part way (finished by \`spex session close\` / \`spex terminal close\` of that id). Outside a repository only the machine is checked (the built-in launchers). Without tmux the tmux check fails and nothing else asks tmux. Exit 1 when a required check fails.
     `,
     examples: [
       ["Check the machine and this project", "spex doctor"],
@@ -53,6 +53,7 @@ export class DoctorCommand extends SpexCommand {
       retiredRecords: "retired records (worktree gone)",
       corruptRecords: "corrupt records (end what they name first; quarantine re-checks)",
       abandonedCreates: "creates that died before publishing",
+      interruptedCloses: "closes killed after their record was removed (closing again finishes them)",
     };
     for (const [kind, title] of Object.entries(titles)) {
       const items = report.cleanup.filter((c) => c.kind === kind);

@@ -7,11 +7,12 @@ import { readReceipts } from "../create/receipt";
 import { detectMainBranch } from "../git/main-branch";
 import { ownerAlive } from "../proc";
 import { readAll } from "../sessions";
-import { readAllTerminals } from "../terminals";
+import { interruptedTerminalCloses, readAllTerminals } from "../terminals";
 import type { ProjectStore } from "../store";
 import { spexSocket } from "../tmux";
 import { shellWord } from "../tmux/quote";
 import { type Residues, observeResidues, quarantineCommand } from "../teardown/residues";
+import { interruptedCloses } from "../teardown/interrupted";
 import { type Claim, claimOnTmux, corruptClaims } from "./claims";
 import { adviseFolders } from "./folders";
 import { projectTmuxSessions } from "./tmux";
@@ -22,6 +23,8 @@ export interface Orphans {
   retiredRecords: string[];
   corruptRecords: string[];
   abandonedCreates: string[];
+  /** Hidden `.closed-…` leftovers of session and terminal closes killed after their record went out of sight. */
+  interruptedCloses: string[];
 }
 
 export type OrphanKind = keyof Orphans;
@@ -40,7 +43,7 @@ export interface Cleanup {
 const NO_RESIDUES: Residues = { harness: null, thread: null, worktree: null, branch: null, tmuxSession: null, leaf: null };
 
 export function noOrphans(): Orphans {
-  return { worktrees: [], tmuxSessions: [], retiredRecords: [], corruptRecords: [], abandonedCreates: [] };
+  return { worktrees: [], tmuxSessions: [], retiredRecords: [], corruptRecords: [], abandonedCreates: [], interruptedCloses: [] };
 }
 
 function mainBranchOr(root: string, configured: string): string {
@@ -97,6 +100,16 @@ export function findOrphans(store: ProjectStore, config: SpexConfig, tmux: boole
   for (const e of receipts.stuck) {
     const file = typeof e.details.file === "string" ? e.details.file : "";
     add("abandonedCreates", `${e.message} [${e.code}]`, file ? `rm -rf ${shellWord(file)}` : e.hint);
+  }
+  // Finished by spex's own close (which asks again under the lock), never by hand: a folder planted
+  // beside a live session of the same id is no close's, and removing it is not spex's advice to give.
+  for (const c of interruptedCloses(store)) {
+    if (c.state === "unfinished") add("interruptedCloses", c.path, `spex session close ${c.id}`);
+    if (c.state === "not_ours") add("interruptedCloses", c.path, `ls -la ${shellWord(c.path)}`, `session ${c.id} is still there, so no close of spex left this folder: it was put in the store by hand or by another program`);
+  }
+  for (const c of interruptedTerminalCloses(store)) {
+    if (c.state === "unfinished") add("interruptedCloses", c.path, `spex terminal close ${c.id}`);
+    else add("interruptedCloses", c.path, `ls -la ${shellWord(c.path)}`, `no terminal close of spex left this: terminal ${c.id} still has its record, or it is a folder`);
   }
   return { orphans, cleanup };
 }

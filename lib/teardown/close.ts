@@ -3,13 +3,12 @@
 // branch/worktree resource locks are held from the final checks through the
 // tmux kill, its no-pane proof and every deletion; the record goes last, so
 // any failure keeps the row.
-import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config";
 import { detectMainBranch } from "../git/main-branch";
 import { SpexError } from "../errors";
-import { lockHolder, withLock, withLocks } from "../lock";
-import { ownerAlive } from "../proc";
+import { withLock, withLocks } from "../lock";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { receiptPath, retireReceipt } from "../create/receipt";
@@ -22,6 +21,7 @@ import { samePath } from "./paths";
 import { sessionProcesses } from "./strays";
 import { type LeafStop, type RuntimeStop, assertNotRelaunched, endTmuxSession, refuseUnprovable, stopRecordedLeaf } from "./runtime";
 import { revokeSender } from "../comms/revoke";
+import { finishInterruptedCloses } from "./interrupted";
 import { lastMergeEvent } from "../comms/timeline";
 import { type TerminalClose, closeSessionTerminals } from "../terminals";
 import { type FreedSlot, drainAfterFreeing } from "../create/launch-queue";
@@ -78,8 +78,6 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
   };
 }
 
-const HIDDEN = /^\.closed-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-[0-9a-f]+$/;
-
 /**
  * Drop the session folder: one rename out of sight (the commit point), the
  * sender's revocation, then the delete. A close killed after the rename
@@ -95,44 +93,6 @@ function removeSessionFolder(store: ProjectStore, id: string): void {
   revokeSender(store, id);
   faultPoint("close-sender-revoked");
   rmSync(gone, { recursive: true, force: true });
-}
-
-/**
- * Finish the closes that were killed after their record went out of sight:
- * revoke the sender (under its record lock, as close does) and delete the
- * hidden folder. A close still running holds that lock and finishes itself,
- * so its folder is left to it. Returns the ids finished here.
- */
-export async function finishInterruptedCloses(store: ProjectStore): Promise<string[]> {
-  let names: string[];
-  try {
-    names = readdirSync(store.sessionsDir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw e;
-  }
-  const finished: string[] = [];
-  for (const name of names) {
-    const id = HIDDEN.exec(name)?.[1];
-    if (!id) continue;
-    const holder = lockHolder(recordLockPath(store, id));
-    if (holder && ownerAlive(holder)) continue;
-    await withLock(
-      recordLockPath(store, id),
-      () => {
-        const gone = join(store.sessionsDir, name);
-        if (!existsSync(gone)) return;
-        // A close renames the session's folder away: with a folder of that id still there, the hidden
-        // one is not its unfinished close (one planted in the store), and that session keeps sending.
-        if (existsSync(sessionPaths(store, id).dir)) return;
-        revokeSender(store, id);
-        rmSync(gone, { recursive: true, force: true });
-        if (!finished.includes(id)) finished.push(id);
-      },
-      { purpose: `finish closing ${id}` },
-    );
-  }
-  return finished;
 }
 
 export async function closeSession(store: ProjectStore, id: string, opts: CloseOptions = {}): Promise<CloseResult> {

@@ -5,7 +5,8 @@ export { type Leaf, type LeafOutcome, type WaitNotice, recordedLeaf, parseAgentP
 export { type RuntimeStop, type TmuxOutcome, endTmuxSession, sessionPaneTarget } from "./runtime";
 export { type StopResult, type StopOptions, type InterruptResult, stopSession, interruptSession } from "./stop";
 export { type ArchiveResult, type ArchiveOptions, type RestoreArchivedResult, archiveSession, restoreArchived } from "./archive";
-export { type CloseOptions, type CloseResult, closeSession, finishInterruptedCloses, gatherCloseFacts } from "./close";
+export { type CloseOptions, type CloseResult, closeSession, gatherCloseFacts } from "./close";
+export { type InterruptedClose, finishInterruptedCloses, interruptedCloses } from "./interrupted";
 export { resourceLockPaths } from "../store";
 export { type CloseFacts, type ClosePlan, planClose } from "./plan";
 export { type ResumeOptions, type ResumeResult, resumeSession } from "./resume";

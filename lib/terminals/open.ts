@@ -15,7 +15,7 @@ import { type ProjectStore, recordLockPath } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, formatLiteral, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
 import { tmuxCommandLine } from "../tmux/quote";
 import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName, takenTerminalNames, terminalOwner, terminalsLockPath } from "./names";
-import { type TerminalReading, type TerminalRecord, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
+import { type TerminalReading, type TerminalRecord, finishInterruptedTerminalCloses, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
 import { randomId } from "../hash";
 import { portEnv } from "../workspace/ports-env";
 import { launcherLocale } from "../launch/choices";
@@ -165,7 +165,9 @@ export interface TerminalClose {
 export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalReading, { kind: "absent" }>): TerminalClose {
   if (reading.kind === "corrupt") {
     // Nothing in it can be trusted to name a tmux session: only the file goes.
-    return { id: reading.id, name: "", tmux: "unknown", removed: removeTerminalRecord(store, reading.id) };
+    const removed = removeTerminalRecord(store, reading.id);
+    finishInterruptedTerminalCloses(store);
+    return { id: reading.id, name: "", tmux: "unknown", removed };
   }
   const { tmux_socket: socket, tmux_session: name } = reading.record;
   const killed = killSession(socket, name).code === 0;
@@ -176,7 +178,21 @@ export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalRead
       details: { tmuxSession: name, panes: left },
     });
   }
-  return { id: reading.id, name: reading.record.name, tmux: killed ? "killed" : "absent", removed: removeTerminalRecord(store, reading.id) };
+  const removed = removeTerminalRecord(store, reading.id);
+  finishInterruptedTerminalCloses(store);
+  return { id: reading.id, name: reading.record.name, tmux: killed ? "killed" : "absent", removed };
+}
+
+/**
+ * For a selector that names no terminal: finish every close that was killed
+ * after its record went out of sight, and say which of them the selector
+ * names (a full id or an id prefix), if any.
+ */
+export function finishInterruptedTerminalClose(store: ProjectStore, selector: string): string | undefined {
+  const finished = finishInterruptedTerminalCloses(store);
+  const want = selector.toLowerCase();
+  const squash = (id: string) => id.replace(/-/g, "");
+  return want.length >= 2 ? finished.find((id) => id.startsWith(want) || squash(id).startsWith(want)) : undefined;
 }
 
 /**
@@ -185,6 +201,7 @@ export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalRead
  */
 export function closeSessionTerminals(store: ProjectStore, session: string): TerminalClose[] {
   const closed: TerminalClose[] = [];
+  finishInterruptedTerminalCloses(store);
   for (const id of listTerminalIds(store)) {
     const reading = readTerminal(store, id);
     if (reading.kind === "ok" && reading.record.session === session) closed.push(closeTerminal(store, reading));

@@ -6,7 +6,8 @@
 import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError, errnoCode } from "../errors";
-import { fsyncDir, readFileNoFollow, refuseLinks, writeFileNoFollow } from "../nofollow";
+import { fsyncDir, lstatOrAbsent, readFileNoFollow, refuseLinks, writeFileNoFollow } from "../nofollow";
+import { faultPoint } from "../faults";
 import { type ProjectStore, isSessionId } from "../store";
 import { randomHex } from "../hash";
 
@@ -146,6 +147,58 @@ export function removeTerminalRecord(store: ProjectStore, id: string): boolean {
     throw e;
   }
   fsyncDir(terminalsDir(store));
+  faultPoint("terminal-record-hidden");
   rmSync(gone, { force: true });
   return true;
+}
+
+const HIDDEN = /^\.closed-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.json-[0-9a-f]+$/;
+
+export interface InterruptedTerminalClose {
+  id: string;
+  /** The hidden file. */
+  path: string;
+  /** `unfinished`: its close was killed after the rename; `not_ours`: a record of that id is still there, or it is a folder. */
+  state: "unfinished" | "not_ours";
+}
+
+/**
+ * The hidden `.closed-<id>.json-<hex>` files a terminal close leaves when it is
+ * killed between the rename and the delete. Its tmux session was ended before
+ * the rename, so the file is all that is left of it.
+ */
+export function interruptedTerminalCloses(store: ProjectStore): InterruptedTerminalClose[] {
+  // Only the store's own terminals/ folder, never one linked elsewhere.
+  if (lstatOrAbsent(terminalsDir(store))?.isDirectory() !== true) return [];
+  let names: string[];
+  try {
+    names = readdirSync(terminalsDir(store));
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT" || errnoCode(e) === "ENOTDIR") return [];
+    throw e;
+  }
+  const out: InterruptedTerminalClose[] = [];
+  for (const name of names.sort()) {
+    const id = HIDDEN.exec(name)?.[1];
+    if (!id) continue;
+    const path = join(terminalsDir(store), name);
+    const st = lstatOrAbsent(path);
+    if (!st) continue;
+    // A close renames a record file (or a link read as a corrupt record); a folder, or one beside a record of its id, is no close's.
+    const ours = !st.isDirectory() && lstatOrAbsent(terminalFile(store, id)) === undefined;
+    out.push({ id, path, state: ours ? "unfinished" : "not_ours" });
+  }
+  return out;
+}
+
+/** Delete what terminal closes killed after their rename left; the ids finished. */
+export function finishInterruptedTerminalCloses(store: ProjectStore): string[] {
+  const finished: string[] = [];
+  for (const left of interruptedTerminalCloses(store)) {
+    if (left.state !== "unfinished") continue;
+    // Not recursive: a file or a link, removed itself (a link is never followed).
+    rmSync(left.path, { force: true });
+    finished.push(left.id);
+  }
+  return finished;
 }

@@ -191,3 +191,73 @@ test("a hidden .closed-<id> folder beside a session that is still there is not a
   const sent = sb.spex(["session", "send", target.id.slice(0, 8), "hi", "--from", live.id, "--queue-only"]);
   expect({ code: sent.code, stderr: sent.stderr }).toEqual({ code: 0, stderr: "" });
 });
+
+describe("what a close killed after its record went leaves, as doctor and the next close see it", () => {
+  const doctor = (s: Sandbox) => JSON.parse(s.spex(["doctor", "--json"]).stdout);
+  /** The argv of a `spex …` command doctor printed, run as a person would paste it. */
+  const argvOf = (command: string) => command.split(" ").slice(1);
+
+  test("doctor lists a session close killed after its record went, with spex's own close as the fix, and that fix finishes it", () => {
+    sb = sandbox();
+    const made = newSession(sb, "crashy close");
+    expect(sb.spex(["session", "close", made.id], { env: { SPEX_TEST_CRASH_AT: "close-record-hidden" } }).code).not.toBe(0);
+    const [hidden] = readdirSync(join(projectDir(sb), "sessions"));
+    const report = doctor(sb);
+    const path = join(projectDir(sb), "sessions", hidden!);
+    expect(report.orphans.interruptedCloses).toEqual([path]);
+    const fix = report.cleanup.find((c: any) => c.kind === "interruptedCloses");
+    expect(fix).toEqual({ kind: "interruptedCloses", orphan: path, action: "remove", command: `spex session close ${made.id}`, reason: "" });
+    const human = sb.spex(["doctor"]).stdout;
+    expect(human).toContain("closes killed after their record was removed");
+    expect(human).toContain(`remove: spex session close ${made.id}`);
+    const ran = sb.spex(argvOf(fix.command));
+    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(ran.stdout).toContain("finished a close that was interrupted");
+    expectFullyClosed(sb, made);
+    expect(doctor(sb).orphans.interruptedCloses).toEqual([]);
+  });
+
+  test("doctor lists a .closed-<id> folder planted beside a live session only to inspect, and never advises removing it", () => {
+    sb = sandbox();
+    const live = newSession(sb, "still here");
+    const planted = join(projectDir(sb), "sessions", `.closed-${live.id}-00`);
+    require("node:fs").mkdirSync(planted);
+    const report = doctor(sb);
+    expect(report.orphans.interruptedCloses).toEqual([planted]);
+    const fix = report.cleanup.find((c: any) => c.kind === "interruptedCloses");
+    expect(fix.action).toBe("inspect");
+    expect(fix.command).toBe(`ls -la ${planted}`);
+    expect(fix.reason).toContain(`session ${live.id} is still there`);
+    expect(existsSync(planted)).toBe(true);
+  });
+
+  test("a terminal close killed after its record went: doctor lists it, closing that terminal again finishes it and says so", () => {
+    sb = sandbox();
+    const made = newSession(sb, "with a shell");
+    const opened = JSON.parse(sb.spex(["terminal", "new", "--session", made.id, "--json"]).stdout);
+    const terminals = join(projectDir(sb), "terminals");
+    const r = sb.spex(["terminal", "close", opened.id], { env: { SPEX_TEST_CRASH_AT: "terminal-record-hidden" } });
+    expect(r.code).not.toBe(0);
+    const [hidden] = readdirSync(terminals);
+    expect(hidden).toStartWith(`.closed-${opened.id}.json-`);
+    const report = doctor(sb);
+    expect(report.orphans.interruptedCloses).toEqual([join(terminals, hidden!)]);
+    const fix = report.cleanup.find((c: any) => c.kind === "interruptedCloses");
+    expect([fix.action, fix.command]).toEqual(["remove", `spex terminal close ${opened.id}`]);
+    const again = sb.spex(["terminal", "close", opened.id.slice(0, 8)]);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(again.stdout).toContain(`closed terminal ${opened.id.slice(0, 8)}: finished a close that was interrupted`);
+    expect(readdirSync(terminals)).toEqual([]);
+  });
+
+  test("closing the session a killed terminal close sat beside also finishes that terminal's leftover", () => {
+    sb = sandbox();
+    const made = newSession(sb, "with a shell");
+    const opened = JSON.parse(sb.spex(["terminal", "new", "--session", made.id, "--json"]).stdout);
+    expect(sb.spex(["terminal", "close", opened.id], { env: { SPEX_TEST_CRASH_AT: "terminal-record-hidden" } }).code).not.toBe(0);
+    const r = sb.spex(["session", "close", made.id]);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readdirSync(join(projectDir(sb), "terminals"))).toEqual([]);
+    expectFullyClosed(sb, made);
+  });
+});
