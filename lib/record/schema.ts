@@ -5,7 +5,8 @@
 // keeps its exact legacy bytes. `stall` (rate_limited, auth_required: a pane
 // or a hook showed the agent held up by its API) is written only while it
 // stands, the same way; so are the workspace fields `setup` (a failed setup),
-// `ports` (the session's port block) and `sandbox`. `agent_boot` (the boot the
+// `ports` (the session's port block), `sandbox` and `teardown` (a close ran
+// the teardown; the record goes with that close). `agent_boot` (the boot the
 // agent's start identity belongs to) rides beside agent_pid/agent_start, and
 // `stopped_by` (`spex`: stop, close or archive --stop ended the agent) beside
 // stopped: each only while what it qualifies stands (lib/record/update.ts
@@ -78,6 +79,8 @@ export interface SessionRecord {
   ports?: string;
   /** The sandbox the agent runs in: `on` or `no-network` (lib/workspace); absent: none. */
   sandbox?: string;
+  /** `ran` once a close ran the project's teardown to success: a close killed before the worktree went must not run it again. */
+  teardown?: string;
 }
 
 /** The serialization order. The optional keys (OPTIONAL_FIELDS) are skipped when absent or empty. */
@@ -121,10 +124,11 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "setup",
   "ports",
   "sandbox",
+  "teardown",
 ];
 
 /** Keys written only when set: a record without them is byte for byte what it was before they existed. */
-export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "agent_boot", "stopped_by", "directory", "model", "effort", "stall", "setup", "ports", "sandbox"]);
+export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "agent_boot", "stopped_by", "directory", "model", "effort", "stall", "setup", "ports", "sandbox", "teardown"]);
 
 export const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(["governed", "stopped", "archived"]);
 

@@ -9,7 +9,7 @@ import { loadConfig } from "../config";
 import { detectMainBranch } from "../git/main-branch";
 import { SpexError } from "../errors";
 import { withLock, withLocks } from "../lock";
-import { type SessionRecord, fsyncDir, readSession, refuseUnusable } from "../record";
+import { type SessionRecord, fsyncDir, readSession, refuseUnusable, writeRecordFile } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { receiptPath, retireReceipt } from "../create/receipt";
 import { branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits } from "./git";
@@ -29,7 +29,7 @@ import { randomHex } from "../hash";
 import { faultPoint } from "../faults";
 import { whichSync } from "../proc/which";
 import { tmuxMissing } from "../tmux";
-import { type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
+import { TEARDOWN_RAN, type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
 import { unchangedIncluded } from "../workspace/include-record";
 
 export interface CloseOptions {
@@ -158,6 +158,10 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       // The project's teardown, in the worktree it is about to lose: a failure refuses a plain close, never a forced one.
       const teardown = await runTeardown(store, record, plan.worktree === "remove");
       if (teardown && !teardown.ok && !force) throw teardownFailed(id, teardown);
+      // Written before the worktree goes, through the one writer: a close killed from here on leaves
+      // a record that says the teardown ran, and the next close does not run it again.
+      if (teardown?.ok && record.teardown !== TEARDOWN_RAN) writeRecordFile(reading.file, { ...record, teardown: TEARDOWN_RAN, updatedAt: new Date().toISOString() });
+      faultPoint("close-teardown-ran");
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path, force);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
       faultPoint("close-worktree-removed");

@@ -36,7 +36,13 @@ export function describeClose(r: CloseResult): string {
   ];
   let text = `closed ${r.id.slice(0, 8)}${r.retired ? " (retired)" : ""}: ${parts.join(", ")}\n`;
   if (r.discarded.files.length) text += `discarded uncommitted and ignored files: ${r.discarded.files.join(", ")}\n`;
-  if (r.teardown) text += r.teardown.ok ? "teardown ran\n" : `teardown failed (${r.teardown.reason}); closed anyway (--force)\n`;
+  if (r.teardown) {
+    text += r.teardown.earlier
+      ? "teardown not run again: it ran in an earlier close that was cut short\n"
+      : r.teardown.ok
+        ? "teardown ran\n"
+        : `teardown failed (${r.teardown.reason}); closed anyway (--force)\n`;
+  }
   if (r.discarded.commits.length) text += `discarded commits: ${r.discarded.commits.map((c) => `${c.sha} ${c.subject}`).join("; ")}${r.discarded.moreCommits ? "; and more" : ""}\n`;
   return text;
 }

@@ -15,14 +15,25 @@ export interface TeardownOutcome {
   reason: string;
   /** The end of what it printed (at most OUTPUT_TAIL bytes). */
   output: string;
+  /** True when it ran in an earlier close that was cut short before the worktree went, and was not run again. */
+  earlier?: boolean;
 }
+
+/** The record's mark that a close ran the teardown to success (lib/record: `teardown`). */
+export const TEARDOWN_RAN = "ran";
 
 const OUTPUT_TAIL = 16 * 1024;
 
-/** Run the project's teardown for this session; null when none is configured or the worktree is gone. */
+/**
+ * Run the project's teardown for this session; null when none is configured or
+ * the worktree is gone. One an earlier close already ran to success (the
+ * record says so) is not run again: a teardown that drops a database must not
+ * run twice because that close was killed before it removed the worktree.
+ */
 export async function runTeardown(store: ProjectStore, record: SessionRecord, worktreePresent: boolean): Promise<TeardownOutcome | null> {
   const config = workspaceConfig(store.root);
   if (config.teardown.kind === "none" || !worktreePresent) return null;
+  if (record.teardown === TEARDOWN_RAN) return { ok: true, exit: 0, reason: "", output: "", earlier: true };
   let output = "";
   const outcome = await runSteps(config.teardown, {
     mainRoot: store.root,

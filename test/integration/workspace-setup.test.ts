@@ -140,3 +140,35 @@ describe("teardown", () => {
     expect(existsSync(created.worktree_path)).toBe(false);
   });
 });
+
+describe("teardown and a close cut short", () => {
+  test("a close killed after the teardown ran and before the worktree went: the next close finishes without running the teardown again", () => {
+    sb = sandbox();
+    const count = join(sb.dir, "teardown-runs.txt");
+    configure(sb, { teardown: [`echo dropped >> '${count}'`] }, QUIET);
+    const created = JSON.parse(sb.spex(["session", "new", "--launcher", "agent", "--json", "owns a database"]).stdout);
+    const killed = sb.spex(["session", "close", created.session_id], { env: { SPEX_TEST_CRASH_AT: "close-teardown-ran" } });
+    expect(killed.code).not.toBe(0);
+    expect(readFileSync(count, "utf8")).toBe("dropped\n");
+    expect(existsSync(created.worktree_path)).toBe(true);
+    expect(rowOf(sb, created.session_id)).toBeDefined();
+    const again = sb.spex(["session", "close", created.session_id, "--json"]);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(again.stdout).teardown).toMatchObject({ ok: true, earlier: true });
+    expect(readFileSync(count, "utf8")).toBe("dropped\n");
+    expect(existsSync(created.worktree_path)).toBe(false);
+    expect(rowOf(sb, created.session_id)).toBeUndefined();
+  });
+
+  test("a failed teardown a forced close went past is run again by the next close, and says so in text", () => {
+    sb = sandbox();
+    const count = join(sb.dir, "teardown-runs.txt");
+    configure(sb, { teardown: [`echo tried >> '${count}'; exit 5`] }, QUIET);
+    const created = JSON.parse(sb.spex(["session", "new", "--launcher", "agent", "--json", "flaky teardown"]).stdout);
+    expect(sb.spex(["session", "close", created.session_id, "--force"], { env: { SPEX_TEST_CRASH_AT: "close-teardown-ran" } }).code).not.toBe(0);
+    const again = sb.spex(["session", "close", created.session_id, "--force"]);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(again.stdout).toContain("teardown failed (exit 5");
+    expect(readFileSync(count, "utf8")).toBe("tried\ntried\n");
+  });
+});
