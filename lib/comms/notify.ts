@@ -9,7 +9,7 @@ import type { ProjectStore } from "../store";
 import { drainDeliveries } from "./deliver";
 import { runsTypedText } from "./envelope";
 import { enqueue } from "./queue";
-import { type StateEvent, appendEvent } from "./timeline";
+import { type StateEvent, appendStateEvent } from "./timeline";
 import { readWatchers } from "./watchers";
 
 /** The state event a commit produced, or undefined when nothing a reader sees changed. */
@@ -85,7 +85,7 @@ function debug(line: string): void {
 export const commsObserver: CommitObserver = {
   underLock(change) {
     const event = stateEventOf(change);
-    if (event) appendEvent(change.store, change.after.session_id, event);
+    if (event) appendStateEvent(change.store, change.after.session_id, change.beforeView, event);
   },
   async afterRelease(change) {
     if (!stateEventOf(change)) return;

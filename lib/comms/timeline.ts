@@ -22,6 +22,11 @@ export interface StateEvent {
   note: string;
   stopped: boolean;
   archived: boolean;
+  /**
+   * The record reached this state but its event was lost (the writer was killed between
+   * the record write and the append): the next state change of the session appends it first.
+   */
+  recovered?: true;
 }
 
 export interface MessageInEvent {
@@ -195,6 +200,37 @@ export function takeBackTimeline(store: ProjectStore, id: string, end: number | 
   } catch {
     // Best effort: the caller is already reporting the failure that brought it here.
   }
+}
+
+type StateFields = Pick<StateEvent, "status" | "proposal" | "note" | "stopped" | "archived">;
+
+const sameState = (a: StateFields, b: StateFields) =>
+  a.status === b.status && a.proposal === b.proposal && a.note === b.note && a.stopped === b.stopped && a.archived === b.archived;
+
+/**
+ * Append the state event of a change from `before` (what readers saw), the
+ * caller holding the record lock. A writer killed between its record write and
+ * this append left the timeline's last state short of the record: that state
+ * is appended first (`recovered`), so a reader following the timeline still
+ * sees every state the record went through, and `prev` chains.
+ */
+export function appendStateEvent(store: ProjectStore, id: string, before: StateFields, body: StateEvent): TimelineEvent[] {
+  const file = timelineFile(store, id);
+  const { events, endsWithNewline, size } = readBackwards(file, (e) => e.kind === "state");
+  let seq = events.length ? events[events.length - 1]!.seq : 0;
+  const last = events.findLast((e) => e.kind === "state") as StateEvent | undefined;
+  const bodies: StateEvent[] = [];
+  if (last && !sameState(last, before)) {
+    const { status, proposal, note, stopped, archived } = before;
+    bodies.push({ kind: "state", status, prev: last.status, proposal, note, stopped, archived, recovered: true });
+  }
+  bodies.push(body);
+  const at = new Date().toISOString();
+  const out = bodies.map((b) => ({ seq: ++seq, at, ...b }) as TimelineEvent);
+  const text = (size > 0 && !endsWithNewline ? "\n" : "") + out.map((e) => JSON.stringify(e) + "\n").join("");
+  // One append: both lines land together, or the failure takes back neither (appendFileNoFollow).
+  appendStoreFile(file, text, { durable: true });
+  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Read-modify-write of one record under its lock. Every writer refuses a
 // corrupt record and an absent one; lifecycle writers also refuse a retired one.
 import { SpexError } from "../errors";
+import { faultPoint } from "../faults";
 import { withLock } from "../lock";
 import { type ProjectStore, recordLockPath, sessionPaths } from "../store";
 import { type RecordReading, publicRecord, readRecordFile, writeRecordFile } from "./file";
@@ -109,6 +110,7 @@ export async function updateRecord(
       if (!next || serializeRecord(next) === serializeRecord(before)) return;
       const after = { ...next, updatedAt: new Date().toISOString() };
       writeRecordFile(reading.file, after);
+      faultPoint("record-written");
       change = {
         store,
         before,
