@@ -4,10 +4,11 @@
 // Every folder from the trusted root down and the file itself are checked with
 // lstat; the file is opened O_NOFOLLOW, and a replace lands by rename (which
 // replaces a name, never follows it).
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { randomHex } from "../hash";
+import { faultPoint } from "../faults";
 
 function unsafePath(path: string, what: string): SpexError {
   return new SpexError("unsafe_path", `${path} is ${what}; spex does not write through it`, {
@@ -148,6 +149,60 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+/** A temp file of writeFileNoFollow: `.<name>.spex-<pid of its writer>-<hex>.tmp`. */
+const TEMP = /^\..+\.spex-([1-9][0-9]*)-[0-9a-f]+\.tmp$/;
+
+/** How old a temp file must be before it may be cleared: a live writer holds one for milliseconds. */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** Whether a process with this pid exists here (EPERM: it does, another user's). */
+function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return errnoCode(e) !== "ESRCH";
+  }
+}
+
+/**
+ * The temp files in `dir` a killed writer left behind, provably: named as
+ * writeFileNoFollow names them, a regular file of this user, untouched for
+ * STALE_TEMP_MS, and its writer's pid names no process. A writer still
+ * writing (its pid alive, or a file that young) is never among them.
+ */
+export function staleTemps(dir: string, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const out: string[] = [];
+  for (const name of names) {
+    const pid = TEMP.exec(name)?.[1];
+    if (!pid) continue;
+    const path = join(dir, name);
+    const st = lstatOrAbsent(path);
+    if (!st?.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+    if (now - st.mtimeMs < STALE_TEMP_MS || pidExists(Number(pid))) continue;
+    out.push(path);
+  }
+  return out;
+}
+
+/** Remove what staleTemps finds; never fails the caller (a file gone meanwhile is fine). */
+export function clearStaleTemps(dir: string): void {
+  for (const path of staleTemps(dir)) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already, or not ours to remove after all: left as it is
+    }
+  }
+}
+
 /**
  * Replace (or create) `rel` under `root` with `text`: written beside it, then
  * renamed over it. Keeps an existing file's mode; `mode` applies to a new file
@@ -171,6 +226,7 @@ export function writeFileNoFollow(root: string, rel: string, text: string | Uint
     } finally {
       closeSync(fd);
     }
+    faultPoint("temp-written");
     // Checked again just before the rename: a link that appeared meanwhile is refused, not replaced.
     refuseLinks(root, rel);
     renameSync(tmp, file);
@@ -182,7 +238,12 @@ export function writeFileNoFollow(root: string, rel: string, text: string | Uint
     }
     throw e;
   }
-  if (opts.durable) fsyncDir(dirname(file));
+  if (opts.durable) {
+    fsyncDir(dirname(file));
+    // The store's files are written here again and again: each write clears what a writer killed
+    // between its temp file and the rename left in the same folder (one readdir).
+    clearStaleTemps(dirname(file));
+  }
   return file;
 }
 
