@@ -126,4 +126,23 @@ describe.skipIf(!mnt)("a full disk under SPEX_HOME", () => {
     const timeline = storeFiles(home)[Object.keys(before).find((f) => f.endsWith("timeline.ndjson"))!]!;
     expect(timeline.split("\n").filter(Boolean).map((l) => JSON.parse(l).kind)).toEqual(["message_in", "message_in"]);
   });
+
+  test("a lock file a full disk left empty is taken over by the next command once there is room: no lock_timeout, nothing to remove by hand", () => {
+    const id = made();
+    freeSpace();
+    fillLeaving(0);
+    const r = spex(["session", "park", "--session", id, "--note", "full"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("no space left on device");
+    const locks = join(readdirSync(join(home, "projects")).map((k) => join(home, "projects", k))[0]!, "locks");
+    const left = readdirSync(locks).filter((n) => n === `${id}.lock`);
+    // The owner line did not fit: the lock file stands, empty (or cut short), naming no owner.
+    expect(left).toEqual([`${id}.lock`]);
+    for (const name of left) expect(readFileSync(join(locks, name), "utf8")).not.toEndWith("\n");
+    freeSpace();
+    const again = sb.spex(["session", "park", "--session", id, "--note", "room again"], { env: { SPEX_HOME: home, SPEX_LOCK_TIMEOUT_MS: "3000" } });
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(spex(["session", "show", id, "--json"]).stdout).note).toBe("room again");
+    expect(readdirSync(locks).filter((n) => n === `${id}.lock`)).toEqual([]);
+  });
 });
