@@ -191,14 +191,28 @@ export function interruptedTerminalCloses(store: ProjectStore): InterruptedTermi
   return out;
 }
 
-/** Delete what terminal closes killed after their rename left; the ids finished. */
+/**
+ * Delete what terminal closes killed after their rename left; the ids finished.
+ * Never fails its caller (a close that did its own work): what cannot be read
+ * or removed stays for doctor to list.
+ */
 export function finishInterruptedTerminalCloses(store: ProjectStore): string[] {
   const finished: string[] = [];
-  for (const left of interruptedTerminalCloses(store)) {
-    if (left.state !== "unfinished") continue;
-    // Not recursive: a file or a link, removed itself (a link is never followed).
-    rmSync(left.path, { force: true });
-    finished.push(left.id);
+  let left: InterruptedTerminalClose[];
+  try {
+    left = interruptedTerminalCloses(store);
+  } catch {
+    return finished;
+  }
+  for (const l of left) {
+    if (l.state !== "unfinished") continue;
+    try {
+      // Not recursive: a file or a link, removed itself (a link is never followed).
+      rmSync(l.path, { force: true });
+      finished.push(l.id);
+    } catch {
+      // left for doctor to list
+    }
   }
   return finished;
 }
