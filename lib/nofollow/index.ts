@@ -194,7 +194,13 @@ export function staleTemps(dir: string, now = Date.now()): string[] {
 
 /** Remove what staleTemps finds; never fails the caller (a file gone meanwhile is fine). */
 export function clearStaleTemps(dir: string): void {
-  for (const path of staleTemps(dir)) {
+  let stale: string[];
+  try {
+    stale = staleTemps(dir);
+  } catch {
+    return; // a folder that changed under the scan: the next write looks again
+  }
+  for (const path of stale) {
     try {
       unlinkSync(path);
     } catch {
