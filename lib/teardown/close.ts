@@ -157,7 +157,8 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       const terminals = closeSessionTerminals(store, id);
       // The project's teardown, in the worktree it is about to lose: a failure refuses a plain close, never a forced one.
       const teardown = await runTeardown(store, record, plan.worktree === "remove");
-      if (teardown && !teardown.ok && !force) throw teardownFailed(id, teardown);
+      // An interrupted teardown stops a forced close too: whoever pressed Ctrl-C asked for nothing more to go.
+      if (teardown && !teardown.ok && (!force || teardown.interrupted)) throw teardownFailed(id, teardown);
       // Written before the worktree goes, through the one writer: a close killed from here on leaves
       // a record that says the teardown ran, and the next close does not run it again.
       if (teardown?.ok && record.teardown !== TEARDOWN_RAN) writeRecordFile(reading.file, { ...record, teardown: TEARDOWN_RAN, updatedAt: new Date().toISOString() });

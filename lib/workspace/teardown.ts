@@ -17,6 +17,8 @@ export interface TeardownOutcome {
   output: string;
   /** True when it ran in an earlier close that was cut short before the worktree went, and was not run again. */
   earlier?: boolean;
+  /** True when a signal to close (Ctrl-C, a lost ssh link, a TERM) ended it part way: close stops there, forced or not. */
+  interrupted?: boolean;
 }
 
 /** The record's mark that a close ran the teardown to success (lib/record: `teardown`). */
@@ -35,6 +37,12 @@ export async function runTeardown(store: ProjectStore, record: SessionRecord, wo
   if (config.teardown.kind === "none" || !worktreePresent) return null;
   if (record.teardown === TEARDOWN_RAN) return { ok: true, exit: 0, reason: "", output: "", earlier: true };
   let output = "";
+  // Its steps run in a process group of their own, which a Ctrl-C or a hangup of close never reaches:
+  // without this they ran on unwatched (past their time limit), and the next close ended them part way.
+  const abort = new AbortController();
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const onSignal = () => abort.abort();
+  for (const s of signals) process.on(s, onSignal);
   const outcome = await runSteps(config.teardown, {
     mainRoot: store.root,
     cwd: record.worktree_path,
@@ -50,8 +58,12 @@ export async function runTeardown(store: ProjectStore, record: SessionRecord, wo
     write: (chunk) => {
       output = (output + chunk.toString()).slice(-OUTPUT_TAIL);
     },
+    abort: abort.signal,
+  }).finally(() => {
+    for (const s of signals) process.off(s, onSignal);
   });
-  return { ok: outcome.ok, exit: outcome.exit, reason: outcome.ok ? "" : `${outcome.reason}${outcome.failed ? `: ${outcome.failed}` : ""}`, output };
+  const reason = outcome.ok ? "" : `${outcome.reason}${outcome.failed ? `: ${outcome.failed}` : ""}`;
+  return { ok: outcome.ok, exit: outcome.exit, reason, output, ...(abort.signal.aborted && !outcome.ok ? { interrupted: true } : {}) };
 }
 
 /** A plain close refused by a failing teardown: what it said, and the way past it. */
@@ -59,7 +71,9 @@ export function teardownFailed(id: string, t: TeardownOutcome): SpexError {
   const id8 = id.slice(0, 8);
   const said = t.output.trim().split("\n").slice(-10).join(" | ");
   return new SpexError("teardown_failed", `the teardown of session ${id8} failed (${t.reason})${said ? `: ${said}` : ""}; its worktree, branch and record were kept`, {
-    hint: `fix what the teardown needs and close again, or \`spex session close --force ${id8}\` (the teardown's failure is then only reported)`,
+    hint: t.interrupted
+      ? `close was interrupted while the teardown ran, and ended it; \`spex session close ${id8}\` runs the teardown again from the start`
+      : `fix what the teardown needs and close again, or \`spex session close --force ${id8}\` (the teardown's failure is then only reported)`,
     details: { exit: t.exit, reason: t.reason, output: t.output },
   });
 }

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, sandbox, waitFor } from "../support/sandbox";
+import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
+import { spawn } from "node:child_process";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -171,4 +172,49 @@ describe("teardown and a close cut short", () => {
     expect(again.stdout).toContain("teardown failed (exit 5");
     expect(readFileSync(count, "utf8")).toBe("tried\ntried\n");
   });
+});
+
+describe("a close interrupted while the teardown runs", () => {
+  const groupAlive = (pgid: number) => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  for (const signal of ["SIGHUP", "SIGINT"] as const) {
+    test(`${signal} to close ends the teardown with it and keeps everything; closing again runs the teardown from the start`, async () => {
+      sb = sandbox();
+      const runs = join(sb.dir, "runs.txt");
+      const pidFile = join(sb.dir, "teardown.pid");
+      const fast = join(sb.dir, "fast");
+      configure(sb, { teardown: [`echo $$ > '${pidFile}'; echo start >> '${runs}'; [ -e '${fast}' ] || sleep 30; echo end >> '${runs}'`] }, QUIET);
+      const created = JSON.parse(sb.spex(["session", "new", "--launcher", "agent", "--json", "slow teardown"]).stdout);
+      const close = spawn(SPEX_BIN, ["session", "close", created.session_id, "--force"], { cwd: sb.repo, env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      close.stderr.on("data", (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => close.on("exit", (code) => resolve(code)));
+      await waitFor(() => existsSync(runs) && readFileSync(runs, "utf8") === "start\n", "the teardown to start");
+      const pgid = Number(readFileSync(pidFile, "utf8"));
+      try {
+        close.kill(signal);
+        expect(await exited).toBe(1);
+        await waitFor(() => !groupAlive(pgid), "the teardown's processes to end with the close", 8000);
+      } finally {
+        if (groupAlive(pgid)) process.kill(-pgid, "SIGKILL");
+      }
+      expect(stderr).toContain("[teardown_failed]");
+      expect(stderr).toContain("runs the teardown again from the start");
+      expect(readFileSync(runs, "utf8")).toBe("start\n");
+      expect(existsSync(created.worktree_path)).toBe(true);
+      expect(rowOf(sb, created.session_id)).toBeDefined();
+      writeFileSync(fast, "");
+      const again = sb.spex(["session", "close", created.session_id, "--force"]);
+      expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(readFileSync(runs, "utf8")).toBe("start\nstart\nend\n");
+      expect(existsSync(created.worktree_path)).toBe(false);
+    });
+  }
 });
