@@ -11,6 +11,7 @@ import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
 import { readSession } from "../record";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 import { tmuxSync } from "../tmux";
+import { shellWord } from "../tmux/quote";
 
 /** The undo steps load git: only a create that fails, or a listing that finds one abandoned, needs them. */
 const undoSteps = () => import(/* webpackMode: "eager" */ "./undo");
@@ -60,11 +61,23 @@ export function receiptPath(store: ProjectStore, id: string): string {
   return join(store.receiptsDir, `${id}.json`);
 }
 
+/** Whether what stands at `file` is a regular file (what spex writes as a receipt); undefined when nothing does. */
+function receiptIsFile(file: string): boolean | undefined {
+  try {
+    const st = lstatOrAbsent(file);
+    return st ? st.isFile() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function stuckReceipt(file: string, why: string): SpexError {
-  return new SpexError("receipt_stuck", `the create receipt ${file} ${why}`, {
-    hint: `remove ${file} by hand once nothing it names is needed (spex session ls lists the sessions; spex doctor lists orphans)`,
-    details: { file },
-  });
+  // spex writes receipts as files: a folder or a link there is not its own, and removing it is no advice to give.
+  const hint =
+    receiptIsFile(file) === false
+      ? `it is not a receipt spex wrote (a folder or a link where one belongs), and spex leaves it alone: look at it with \`ls -la ${shellWord(file)}\` and move it away if it is yours`
+      : `remove ${file} by hand once nothing it names is needed (spex session ls lists the sessions; spex doctor lists orphans)`;
+  return new SpexError("receipt_stuck", `the create receipt ${file} ${why}`, { hint, details: { file, isFile: receiptIsFile(file) ?? null } });
 }
 
 function landReceipt(store: ProjectStore, receipt: CreateReceipt, durable: boolean): void {

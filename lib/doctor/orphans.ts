@@ -98,8 +98,15 @@ export function findOrphans(store: ProjectStore, config: SpexConfig, tmux: boole
     add("abandonedCreates", `${r.id} (worktree ${r.worktree}, branch ${r.branch})`, "spex session ls");
   }
   for (const e of receipts.stuck) {
+    // Shown, never removed: a receipt spex could not settle still names what its create made, and a
+    // folder or link where a receipt belongs is not spex's at all (DESIGN.md §14).
     const file = typeof e.details.file === "string" ? e.details.file : "";
-    add("abandonedCreates", `${e.message} [${e.code}]`, file ? `rm -rf ${shellWord(file)}` : e.hint);
+    const isFile = e.details.isFile === true;
+    const command = !file ? "spex session ls" : isFile ? `cat ${shellWord(file)}` : `ls -la ${shellWord(file)}`;
+    const reason = isFile
+      ? "a create receipt spex could not settle: it names what its create made; remove it by hand once none of that is needed"
+      : "it is not a receipt spex wrote (a folder or a link where one belongs): spex leaves it alone";
+    add("abandonedCreates", `${e.message} [${e.code}]`, command, reason);
   }
   // Finished by spex's own close (which asks again under the lock), never by hand: a folder planted
   // beside a live session of the same id is no close's, and removing it is not spex's advice to give.

@@ -171,6 +171,12 @@ describe("a receipt that cannot be settled", () => {
     expect(JSON.parse(sb.spex(["session", "ls", "--json"]).stdout)).toHaveLength(2);
     const doctor = JSON.parse(sb.spex(["doctor", "--json"]).stdout);
     expect(doctor.orphans.abandonedCreates.join("\n")).toContain(stuck);
+    // A folder where a receipt belongs is not spex's: shown, never advised away (DESIGN.md §14).
+    const advice = doctor.cleanup.find((c: any) => c.kind === "abandonedCreates");
+    expect([advice.action, advice.command]).toEqual(["inspect", `ls -la ${stuck}`]);
+    expect(advice.reason).toContain("not a receipt spex wrote");
+    expect(sb.spex(["doctor"]).stdout).not.toContain("rm -rf");
+    expect(ls.stderr).not.toContain(`remove ${stuck}`);
     // Reported, never removed.
     expect(readFileSync(join(stuck, "inside", "x"), "utf8")).toBe("x");
   });
