@@ -161,7 +161,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
           if (slot === "queue" && input.noQueue) throw maxActiveReached(plan.config.maxActive);
         }
         const mainRef = plan.mainBranch ? `refs/heads/${plan.mainBranch}` : "HEAD";
-        const { names, mainCommit } = await chooseFreeNames(store.root, plan.naming, id, mainRef, input.noLaunch ? undefined : plan.socket);
+        const { names, mainCommit, hooksDir } = await chooseFreeNames(store.root, plan.naming, id, mainRef, input.noLaunch ? undefined : plan.socket);
         const start = plan.base ?? mainCommit ?? (await resolveCommit(store.root, "HEAD"));
         if (!start) {
           throw new SpexError("repo_empty", `${store.root} has no commit to fork from`, { hint: "make a first commit, then create sessions" });
@@ -174,7 +174,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
           receipt = writeReceipt(store, { id, worktree: names.worktree, branch: names.branch, made: madeDir ? { sessionDir: paths.dir } : {} });
           faultPoint("receipt");
           ensureExcluded(plan.checkout.commonDir, "/.worktrees/");
-          installPostCheckout(plan.checkout.commonDir, store.root, selfBin(store.home));
+          installPostCheckout(hooksDir, plan.checkout.commonDir, selfBin(store.home));
           makeWorktreeRoot(store.root, plan.config.worktreeRoot);
           await makeBranch(store, receipt, names.branch, start);
           faultPoint("branch");

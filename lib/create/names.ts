@@ -4,7 +4,7 @@
 // refused with name_collision. It is never taken, so never rolled back.
 import { basename, join } from "node:path";
 import { SpexError } from "../errors";
-import { resolveRefs } from "../git";
+import { probeRefs } from "../git";
 import { shortId } from "../naming";
 import { lstatOrAbsent } from "../nofollow";
 import { hasSession } from "../tmux";
@@ -24,8 +24,9 @@ export function namesFor(naming: { worktreeRoot: string; branchPrefix: string; s
 }
 
 /**
- * The first free names for session `id`, and the commit of `mainRef` (asked in
- * the same git call). `tmuxSocket` is given when the session will launch.
+ * The first free names for session `id`, with the commit of `mainRef` and the
+ * hooks folder git uses (asked in the same git call). `tmuxSocket` is given
+ * when the session will launch.
  */
 export async function chooseFreeNames(
   mainRoot: string,
@@ -33,17 +34,17 @@ export async function chooseFreeNames(
   id: string,
   mainRef: string,
   tmuxSocket?: string,
-): Promise<{ names: SessionNames; mainCommit: string | undefined }> {
+): Promise<{ names: SessionNames; mainCommit: string | undefined; hooksDir: string }> {
   const candidates = SUFFIXES.map((n) => namesFor(naming, shortId(id, n)));
-  const refs = await resolveRefs(mainRoot, [mainRef, ...candidates.map((c) => `refs/heads/${c.branch}`)]);
+  const { existing, mainCommit, hooksDir } = await probeRefs(mainRoot, mainRef, candidates.map((c) => `refs/heads/${c.branch}`));
   const held: string[] = [];
   for (const c of candidates) {
     const taken = [
       lstatOrAbsent(c.worktree) ? c.worktree : "",
-      refs.has(`refs/heads/${c.branch}`) ? `branch ${c.branch}` : "",
+      existing.has(`refs/heads/${c.branch}`) ? `branch ${c.branch}` : "",
       tmuxSocket && hasSession(tmuxSocket, c.tmuxSession) ? `tmux session ${c.tmuxSession}` : "",
     ].filter(Boolean);
-    if (taken.length === 0) return { names: c, mainCommit: refs.get(mainRef) };
+    if (taken.length === 0) return { names: c, mainCommit, hooksDir };
     held.push(...taken);
   }
   throw new SpexError("name_collision", `every name this session could take is already held: ${held.join(", ")}`, {

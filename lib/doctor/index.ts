@@ -5,7 +5,8 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { type LauncherConfig, builtinLaunchers, loadConfig } from "../config";
 import { findCheckout } from "../git/main-root";
-import { CHAIN_LINE, HOOKS_IN_WORK_TREE, postCheckoutState } from "../hooks/post-checkout";
+import { hooksDirOf } from "../git/ops";
+import { CHAIN_LINE, HOOKS_IN_WORK_TREE, HOOKS_OUTSIDE_REPO, postCheckoutState } from "../hooks/post-checkout";
 import { whichSync } from "../proc/which";
 import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
 import type { ProjectStore } from "../store";
@@ -45,7 +46,7 @@ function version(cmd: string, args: string[]): string | undefined {
 function postCheckoutCheck(commonDir: string, mainRoot: string): DoctorCheck {
   let hook;
   try {
-    hook = postCheckoutState(commonDir, mainRoot);
+    hook = postCheckoutState(hooksDirOf(mainRoot), commonDir, mainRoot);
   } catch (e) {
     return { name: "post-checkout hook", required: false, ok: false, detail: (e as Error).message };
   }
@@ -60,6 +61,12 @@ function postCheckoutCheck(commonDir: string, mainRoot: string): DoctorCheck {
         : "";
     const how = `a checkout inside a session worktree re-renders the agent's hook config only if the project's own post-checkout (${where}/post-checkout) has this line: ${CHAIN_LINE}`;
     return { name: "post-checkout hook", required: false, ok: false, code: HOOKS_IN_WORK_TREE, detail: `not installed: ${why}${back}. ${how}` };
+  }
+  if (hook.outsideRepo && !hook.ours) {
+    const where = dirname(hook.file);
+    const why = `git runs hooks from ${where} (core.hooksPath), a folder outside this repository that other repositories may share: it is yours, and spex writes nothing there`;
+    const how = `a checkout inside a session worktree re-renders the agent's hook config only if ${hook.file} has this line: ${CHAIN_LINE}`;
+    return { name: "post-checkout hook", required: false, ok: false, code: HOOKS_OUTSIDE_REPO, detail: `not installed: ${why}. ${how}` };
   }
   const detail = !hook.installed
     ? "not installed yet (the first `spex session new` installs it)"

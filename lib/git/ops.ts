@@ -1,7 +1,8 @@
 // Git operations spex performs, through simple-git's raw() (it has no worktree
 // API). simple-git is imported lazily: most commands never touch git.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
 import { appendFileNoFollow, readFileNoFollow } from "../nofollow";
 import type { SimpleGit } from "simple-git";
 
@@ -58,6 +59,42 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string | 
   }
 }
 
+/**
+ * The pattern that matches exactly one full ref name in `rev-parse --glob`: a
+ * pattern with no wildcard would match the refs *under* it, so the last
+ * character, a letter or digit, goes in brackets.
+ */
+function exactGlob(ref: string): string {
+  if (!/[A-Za-z0-9]$/.test(ref)) throw new Error(`exactGlob: ${ref} does not end in an ASCII letter or digit`);
+  return `${ref.slice(0, -1)}[${ref.slice(-1)}]`;
+}
+
+export interface RefProbe {
+  /** The hooks folder git runs hooks from, absolute: core.hooksPath from any config git reads (global, include, `~`), else <git dir>/hooks. */
+  hooksDir: string;
+  /** The commit `mainRef` names, when it exists. */
+  mainCommit: string | undefined;
+  /** Which of the asked branch refs exist. */
+  existing: Set<string>;
+}
+
+/**
+ * One git call for what a create asks before it makes anything: the hooks
+ * folder git itself uses, the commit of `mainRef` (`HEAD` or a full ref name)
+ * and which of `refs` (full names ending in a letter or digit) exist. Each ref
+ * is asked as a `--glob` that matches only it, named (`--symbolic-full-name`)
+ * when it exists. rev-parse takes whatever follows a name that resolves to
+ * nothing as paths, so when `mainRef` names nothing (an unborn HEAD, a branch
+ * deleted meanwhile) the refs are asked again with for-each-ref.
+ */
+export async function probeRefs(cwd: string, mainRef: string, refs: string[]): Promise<RefProbe> {
+  const out = await (await git(cwd)).raw(["rev-parse", "--revs-only", "--git-path", "hooks", mainRef, "--symbolic-full-name", ...refs.map((r) => `--glob=${exactGlob(r)}`)]);
+  const [hooks = "", ...lines] = out.split("\n");
+  const mainCommit = lines[0] && /^[0-9a-f]{40,64}$/.test(lines[0]) ? lines[0] : undefined;
+  const existing = mainCommit ? new Set(lines.filter((l) => refs.includes(l))) : new Set((await resolveRefs(cwd, refs)).keys());
+  return { hooksDir: resolve(cwd, hooks), mainCommit, existing };
+}
+
 /** The commits of several full ref names in one git call; refs that do not exist are absent from the map. */
 export async function resolveRefs(cwd: string, refs: string[]): Promise<Map<string, string>> {
   const out = await (await git(cwd)).raw(["for-each-ref", "--format=%(refname) %(objectname)", "--", ...refs]);
@@ -67,6 +104,14 @@ export async function resolveRefs(cwd: string, refs: string[]): Promise<Map<stri
     if (space > 0) found.set(line.slice(0, space), line.slice(space + 1));
   }
   return found;
+}
+
+/** The hooks folder git runs hooks from in the checkout at `cwd` (see RefProbe.hooksDir). */
+export function hooksDirOf(cwd: string): string {
+  const r = spawnSync("git", ["rev-parse", "--git-path", "hooks"], { cwd, env: gitEnv(), encoding: "utf8" });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`git rev-parse --git-path hooks failed in ${cwd}: ${r.stderr.trim()}`);
+  return resolve(cwd, r.stdout.replace(/\n$/, ""));
 }
 
 export async function branchExists(cwd: string, branch: string): Promise<boolean> {

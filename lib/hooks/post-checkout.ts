@@ -7,8 +7,13 @@
 // turn the checkout dirty and carry this machine's path into a commit), and a
 // relative one is read from each worktree's own checkout anyway, so a hook
 // spex put in the main checkout's copy would never run in a session's.
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+// A hooks folder outside the repository (core.hooksPath in ~/.gitconfig, or
+// a repository's config naming a shared folder) serves other repositories
+// too: it is the user's, and spex writes nothing there either. Which folder
+// git uses is asked of git (RefProbe.hooksDir, hooksDirOf), never read from a
+// config file: a global value, an include or a `~` decide it as well.
+import { lstatSync, readdirSync, renameSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { ASSETS } from "../generated/assets";
 import { errnoCode } from "../errors";
 import { readFileNoFollow, refuseLinks, splitUnder, writeFileNoFollow } from "../nofollow";
@@ -18,18 +23,6 @@ const HOOK = "post-checkout";
 const CHAINED = `${HOOK}.spex-chained`;
 const CHAINED_NAME = /^post-checkout\.spex-chained(?:-([1-9][0-9]*))?$/;
 
-/** The hooks folder git uses: core.hooksPath when set, else <common dir>/hooks. */
-export function hooksDir(commonDir: string, mainRoot: string): string {
-  try {
-    const config = readFileSync(join(commonDir, "config"), "utf8");
-    const m = /^\s*hookspath\s*=\s*(.+?)\s*$/im.exec(config);
-    if (m) return isAbsolute(m[1]!) ? m[1]! : resolve(mainRoot, m[1]!);
-  } catch {
-    // no config: default folder
-  }
-  return join(commonDir, "hooks");
-}
-
 /** Where link checks start: the git folder or the checkout that holds the hooks folder, else the folder itself. */
 function trustedRoot(dir: string, commonDir: string, mainRoot: string): string {
   for (const root of [commonDir, mainRoot]) if (inside(dir, root)) return root;
@@ -38,6 +31,8 @@ function trustedRoot(dir: string, commonDir: string, mainRoot: string): string {
 
 /** The code a hooks folder inside the work tree is reported with (doctor). */
 export const HOOKS_IN_WORK_TREE = "hooks_path_in_worktree";
+/** The code a hooks folder outside the repository is reported with (doctor). */
+export const HOOKS_OUTSIDE_REPO = "hooks_path_outside_repo";
 
 /** The line a person may add to their own post-checkout to have spex's re-render there. */
 export const CHAIN_LINE = `command -v spex >/dev/null 2>&1 && spex internal post-checkout "$@" || :`;
@@ -50,6 +45,11 @@ const inside = (dir: string, root: string) => {
 /** The hooks folder lies in the main checkout's work tree (not in its git folder). */
 export function hooksInWorkTree(dir: string, commonDir: string, mainRoot: string): boolean {
   return !inside(dir, commonDir) && inside(dir, mainRoot);
+}
+
+/** The hooks folder is neither in the repository's git folder nor in its work tree: a folder shared with other repositories. */
+export function hooksOutsideRepo(dir: string, commonDir: string, mainRoot: string): boolean {
+  return !inside(dir, commonDir) && !inside(dir, mainRoot);
 }
 
 /** The displaced hooks in the order they run: the first one chained, then -2, -3, … */
@@ -75,6 +75,8 @@ export interface PostCheckoutState {
   file: string;
   /** The hooks folder is inside the work tree: spex installs nothing there. */
   inWorkTree: boolean;
+  /** The hooks folder is outside the repository (a shared one): spex installs nothing there. */
+  outsideRepo: boolean;
   /** Something is installed at post-checkout. */
   installed: boolean;
   /** What is installed is spex's own hook. */
@@ -97,9 +99,9 @@ function isOurs(dir: string, root: string): { installed: boolean; ours: boolean 
   return { installed: true, ours: (readFileNoFollow(r, rel) ?? "").includes(MARK) };
 }
 
-export function postCheckoutState(commonDir: string, mainRoot: string): PostCheckoutState {
-  const dir = hooksDir(commonDir, mainRoot);
-  return { file: join(dir, HOOK), inWorkTree: hooksInWorkTree(dir, commonDir, mainRoot), ...isOurs(dir, trustedRoot(dir, commonDir, mainRoot)), chained: chainedHooks(dir) };
+/** What stands in the hooks folder `dir` (the one git uses: hooksDirOf) of the repository at `commonDir`/`mainRoot`. */
+export function postCheckoutState(dir: string, commonDir: string, mainRoot: string): PostCheckoutState {
+  return { file: join(dir, HOOK), inWorkTree: hooksInWorkTree(dir, commonDir, mainRoot), outsideRepo: hooksOutsideRepo(dir, commonDir, mainRoot), ...isOurs(dir, trustedRoot(dir, commonDir, mainRoot)), chained: chainedHooks(dir) };
 }
 
 function hookText(spexBin: string, chained: string[]): string {
@@ -108,19 +110,18 @@ function hookText(spexBin: string, chained: string[]): string {
 }
 
 /**
- * Install spex's post-checkout hook. Whatever stands there and is not spex's
- * own is renamed (never rewritten) to the next chained name first. Nothing is
- * written through a link (`unsafe_path`). A hooks folder inside the work tree
- * gets nothing (undefined): `spex doctor` says so and how to chain by hand.
+ * Install spex's post-checkout hook in the hooks folder `dir` git uses.
+ * Whatever stands there and is not spex's own is renamed (never rewritten) to
+ * the next chained name first. Nothing is written through a link
+ * (`unsafe_path`). Only the repository's own git folder gets it: a hooks
+ * folder inside the work tree or outside the repository gets nothing
+ * (undefined), and `spex doctor` says so and how to chain by hand.
  */
-export function installPostCheckout(commonDir: string, mainRoot: string, spexBin: string): string | undefined {
-  const dir = hooksDir(commonDir, mainRoot);
-  if (hooksInWorkTree(dir, commonDir, mainRoot)) return undefined;
-  const { root, rel } = splitUnder(trustedRoot(dir, commonDir, mainRoot), join(dir, HOOK));
+export function installPostCheckout(dir: string, commonDir: string, spexBin: string): string | undefined {
+  if (!inside(dir, commonDir)) return undefined;
+  const { root, rel } = splitUnder(commonDir, join(dir, HOOK));
   const relDir = relative(root, dir);
   if (relDir !== "") refuseLinks(root, relDir, "folder");
-  // A hooks folder outside the repository is the user's own configured path: made as it is named.
-  else mkdirSync(dir, { recursive: true });
   const file = join(dir, HOOK);
   const chained = chainedHooks(dir);
   const { installed, ours } = isOurs(dir, root);

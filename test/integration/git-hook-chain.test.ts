@@ -90,13 +90,61 @@ describe("the post-checkout chain", () => {
   });
 });
 
-test("a core.hooksPath outside the repository that does not exist yet is made and the hook installed there (as before)", () => {
-  sb = sandbox();
-  const outside = join(sb.dir, "my-hooks", "git");
-  sb.git(["config", "core.hooksPath", outside]);
-  newSession(sb, "one");
-  expect(readFileSync(join(outside, "post-checkout"), "utf8")).toContain("spex-post-checkout");
-  expect(hookCheck(sb).ok).toBe(true);
+describe("the hooks folder is the one git itself uses, whatever config names it", () => {
+  /** A user's own post-checkout in `dir`, logging to ran.log; returns its text. */
+  function hookIn(s: Sandbox, dir: string): string {
+    mkdirSync(dir, { recursive: true });
+    const text = `#!/bin/sh\necho mine >> '${join(s.dir, "ran.log")}'\n`;
+    writeFileSync(join(dir, "post-checkout"), text);
+    chmodSync(join(dir, "post-checkout"), 0o755);
+    return text;
+  }
+  const listing = (dir: string) => readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), "utf8")]);
+
+  test("a global core.hooksPath (GIT_CONFIG_GLOBAL) is the user's shared folder: spex writes nothing there nor in the unused .git/hooks, and doctor says why and how to chain (hooks_path_outside_repo)", () => {
+    sb = sandbox();
+    const shared = join(sb.dir, "userhome", ".githooks");
+    const text = hookIn(sb, shared);
+    const global = join(sb.dir, "gitconfig");
+    writeFileSync(global, `[core]\n\thooksPath = ~/.githooks\n`);
+    sb.env.GIT_CONFIG_GLOBAL = global;
+    newSession(sb, "one");
+    expect(listing(shared)).toEqual([["post-checkout", text]]);
+    expect(existsSync(join(hooks(sb), "post-checkout"))).toBe(false);
+    const check = hookCheck(sb);
+    expect(check).toMatchObject({ ok: false, code: "hooks_path_outside_repo" });
+    expect(check.detail).toContain(join(shared, "post-checkout"));
+    expect(check.detail).toContain(CHAIN_LINE);
+    writeFileSync(join(sb.dir, "ran.log"), "");
+    sb.git(["checkout", "-q", "-b", "elsewhere"]);
+    expect(ran(sb)).toEqual(["mine"]);
+  });
+
+  test("a core.hooksPath outside the repository set in its own config gets nothing either, and is not made", () => {
+    sb = sandbox();
+    const outside = join(sb.dir, "my-hooks", "git");
+    sb.git(["config", "core.hooksPath", outside]);
+    newSession(sb, "one");
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(hooks(sb), "post-checkout"))).toBe(false);
+    expect(hookCheck(sb)).toMatchObject({ ok: false, code: "hooks_path_outside_repo" });
+  });
+
+  test("a hooks folder in the git folder named through an include, quoted, gets the hook where git runs it, chaining the user's", () => {
+    sb = sandbox();
+    const dir = join(sb.repo, ".git", "my hooks");
+    const text = hookIn(sb, dir);
+    writeFileSync(join(sb.dir, "extra.gitconfig"), `[core]\n\thooksPath = ".git/my hooks"\n`);
+    sb.git(["config", "include.path", join(sb.dir, "extra.gitconfig")]);
+    newSession(sb, "one");
+    expect(readFileSync(join(dir, "post-checkout"), "utf8")).toContain("spex-post-checkout");
+    expect(readFileSync(join(dir, "post-checkout.spex-chained"), "utf8")).toBe(text);
+    expect(existsSync(join(hooks(sb), "post-checkout"))).toBe(false);
+    expect(hookCheck(sb).ok).toBe(true);
+    writeFileSync(join(sb.dir, "ran.log"), "");
+    sb.git(["checkout", "-q", "-b", "elsewhere"]);
+    expect(ran(sb)).toEqual(["mine"]);
+  });
 });
 
 describe("a hooks folder inside the work tree (husky: core.hooksPath=.husky, a tracked .husky/post-checkout)", () => {

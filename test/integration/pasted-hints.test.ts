@@ -135,7 +135,7 @@ describe("the generated post-checkout hook", () => {
     const bin = join(folder, "spex");
     writeFileSync(bin, `#!/bin/sh\nprintf '%s\\n' "$@" > ${shellWord(marker)}\n`);
     chmodSync(bin, 0o755);
-    installPostCheckout(join(sb.repo, ".git"), sb.repo, bin);
+    installPostCheckout(join(sb.repo, ".git", "hooks"), join(sb.repo, ".git"), bin);
     sb.git(["checkout", "-q", "-b", "elsewhere"]);
     expect(existsSync(marker)).toBe(true);
     expect(readFileSync(marker, "utf8").split("\n")[0]).toBe("internal");
