@@ -18,6 +18,7 @@ import { type Landing, type MergeStrategy, planLanding } from "./strategies";
 import { branchHolder, dirtyCheckoutError, landOnBranch } from "./land";
 import { adoptWorkCommit, commitWork, snapshotWork, uncommittedPaths } from "./work";
 import { dispatchHint } from "./dispatch";
+import { committedSpexConfig, spexConfigRefusal } from "./spex-config";
 
 export interface MergeOptions {
   strategy?: MergeStrategy;
@@ -113,6 +114,9 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
   if (landed) {
     return { id: f.id, label: f.label, branch: f.branch, into: f.into, strategy, before: f.intoHead, branchHead: f.head, workCommit: "", landing: "none", after: "", commits: 0, checkout: "", timelineSeq: 0, alreadyLanded: landed };
   }
+  // spex's hooks an agent committed carry this machine's paths: they never reach the main branch unseen.
+  const spexConfig = committedSpexConfig(root, f);
+  if (spexConfig.length > 0) throw spexConfigRefusal(f, spexConfig);
   const holder = branchHolder(root, f.into);
   if (holder && holder.dirty.length > 0) throw dirtyCheckoutError(f.into, holder);
 
