@@ -1,8 +1,8 @@
 // The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
 // nothing here writes a record.
-import { type Dirent, existsSync, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { resolveMainRoot } from "../git/main-root";
 import { isSessionId, requireSessionId } from "./ids";
@@ -13,9 +13,44 @@ import { sha256Hex } from "../hash";
 export { isSessionId, requireSessionId, sessionIdFromEnv } from "./ids";
 export { legacyProjectKey, projectKey } from "./key";
 
+/** The user's home folder last found to exist (asked once per process, per value). */
+let homeSeen: string | undefined;
+
+/**
+ * SPEX_HOME, else `~/.spex`. The home folder itself must exist: spex makes its
+ * own folder in it, never the home folder (a HOME that names nothing — a
+ * container's, cron's, a typo — would otherwise be made, as root under sudo).
+ */
 export function spexHome(): string {
   const fromEnv = process.env.SPEX_HOME;
-  return fromEnv ? resolve(fromEnv) : join(homedir(), ".spex");
+  if (fromEnv) return resolve(fromEnv);
+  let base = "";
+  try {
+    base = homedir();
+  } catch {
+    // no HOME and no passwd entry: said below
+  }
+  if (base !== homeSeen) {
+    refuseMissingHome(base);
+    homeSeen = base;
+  }
+  return join(base, ".spex");
+}
+
+function refuseMissingHome(base: string): void {
+  const hint = "set HOME to your home folder, or point SPEX_HOME at a folder of your own (spex makes that one if it is missing)";
+  if (!isAbsolute(base)) {
+    throw new SpexError("home_missing", base ? `your home folder (HOME=${base}) is not an absolute path; spex keeps its state in ~/.spex` : "this process has no home folder (HOME is unset and the user has none); spex keeps its state in ~/.spex", { hint });
+  }
+  let st;
+  try {
+    st = statSync(base);
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code !== "ENOENT" && code !== "ENOTDIR") return;
+  }
+  if (st?.isDirectory()) return;
+  throw new SpexError("home_missing", `your home folder ${base} (HOME) ${st ? "is not a folder" : "does not exist"}; spex keeps its state in ~/.spex and does not make a home folder`, { hint, details: { home: base } });
 }
 
 export interface ProjectStore {
