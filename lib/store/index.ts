@@ -1,8 +1,8 @@
 // The SPEX_HOME layout (DESIGN.md §3). Pure path arithmetic plus enumeration;
 // nothing here writes a record.
-import { type Dirent, existsSync, lstatSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, statSync, statfsSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { resolveMainRoot } from "../git/main-root";
 import { isSessionId, requireSessionId } from "./ids";
@@ -13,28 +13,62 @@ import { sha256Hex } from "../hash";
 export { isSessionId, requireSessionId, sessionIdFromEnv } from "./ids";
 export { legacyProjectKey, projectKey } from "./key";
 
-/** The user's home folder last found to exist (asked once per process, per value). */
+/** The spex home last found usable (asked once per process, per value). */
 let homeSeen: string | undefined;
 
 /**
  * SPEX_HOME, else `~/.spex`. The home folder itself must exist: spex makes its
  * own folder in it, never the home folder (a HOME that names nothing — a
  * container's, cron's, a typo — would otherwise be made, as root under sudo).
+ * Either way the folder must not lie on a kernel's virtual filesystem.
  */
 export function spexHome(): string {
   const fromEnv = process.env.SPEX_HOME;
-  if (fromEnv) return resolve(fromEnv);
+  if (fromEnv) return usable(resolve(fromEnv), refuseVirtualHome);
   let base = "";
   try {
     base = homedir();
   } catch {
     // no HOME and no passwd entry: said below
   }
-  if (base !== homeSeen) {
+  return usable(join(base, ".spex"), (home) => {
     refuseMissingHome(base);
-    homeSeen = base;
+    refuseVirtualHome(home);
+  });
+}
+
+function usable(home: string, check: (home: string) => void): string {
+  if (home !== homeSeen) {
+    check(home);
+    homeSeen = home;
   }
-  return join(base, ".spex");
+  return home;
+}
+
+/** statfs types of /proc and /sys: mkdir there fails, and Node's recursive mkdir then retries forever (ENOENT under /proc). */
+const VIRTUAL_FILESYSTEMS = new Map([
+  [0x9fa0, "proc"],
+  [0x62656572, "sysfs"],
+]);
+
+function refuseVirtualHome(home: string): void {
+  // The folder, or the nearest folder above it that exists (where it would be made).
+  for (let dir = home; ; dir = dirname(dir)) {
+    let type: number;
+    try {
+      type = Number(statfsSync(dir).type);
+    } catch (e) {
+      const code = errnoCode(e);
+      if ((code === "ENOENT" || code === "ENOTDIR") && dir !== dirname(dir)) continue;
+      return;
+    }
+    const fs = VIRTUAL_FILESYSTEMS.get(type);
+    if (!fs) return;
+    throw new SpexError("spex_home_unusable", `SPEX_HOME ${home} is on ${fs}, a kernel's virtual filesystem, where spex can keep no state`, {
+      hint: "point SPEX_HOME at a folder of your own on a disk (the default is ~/.spex)",
+      details: { home, filesystem: fs },
+    });
+  }
 }
 
 function refuseMissingHome(base: string): void {
