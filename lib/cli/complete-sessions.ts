@@ -35,6 +35,8 @@ export function lookupSessions(cwd = process.cwd(), env: NodeJS.ProcessEnv = pro
   if (!root) return "unsure"; // outside a checkout lib/store says so (and completion offers nothing)
   // lib/store's default is os.homedir()'s .spex, and homedir() is $HOME when that is set (node:os is not loaded for it).
   if (!env.SPEX_HOME && !env.HOME?.startsWith("/")) return "unsure";
+  // lib/store refuses a SPEX_HOME that is not absolute.
+  if (env.SPEX_HOME && !env.SPEX_HOME.startsWith("/")) return "unsure";
   const home = resolveLexically(process.cwd(), env.SPEX_HOME || `${env.HOME}/.spex`);
   try {
     // lib/store/private's check, without its mkdir and chmod: a home another user may write offers nothing.

@@ -9,6 +9,7 @@ import { isSessionId, requireSessionId } from "./ids";
 import { adoptLegacyStore, projectKey, realOrSelf, storeKeys } from "./key";
 import { securePrivateStore } from "./private";
 import { sha256Hex } from "../hash";
+import { shellWord } from "../tmux/quote";
 
 export { isSessionId, requireSessionId, sessionIdFromEnv } from "./ids";
 export { legacyProjectKey, projectKey } from "./key";
@@ -24,7 +25,10 @@ let homeSeen: string | undefined;
  */
 export function spexHome(): string {
   const fromEnv = process.env.SPEX_HOME;
-  if (fromEnv) return usable(resolve(fromEnv), refuseVirtualHome);
+  if (fromEnv) {
+    if (!isAbsolute(fromEnv)) throw relativeHome(fromEnv);
+    return usable(resolve(fromEnv), refuseVirtualHome);
+  }
   let base = "";
   try {
     base = homedir();
@@ -34,6 +38,26 @@ export function spexHome(): string {
   return usable(join(base, ".spex"), (home) => {
     refuseMissingHome(base);
     refuseVirtualHome(home);
+  });
+}
+
+/**
+ * A SPEX_HOME that is not absolute names another store in every folder spex
+ * runs from; a `~` nothing expanded (a Dockerfile's ENV, a systemd unit, a
+ * crontab line) made a folder named `~` there. The hint names the folder meant.
+ */
+function relativeHome(value: string): SpexError {
+  let meant = resolve(value);
+  if (value === "~" || value.startsWith("~/")) {
+    try {
+      meant = join(homedir(), value.slice(1));
+    } catch {
+      // no home to expand it with: the folder it was read as here
+    }
+  }
+  return new SpexError("spex_home_relative", `SPEX_HOME=${value} is not an absolute path${value.startsWith("~") ? " (nothing expanded its ~)" : ""}: each folder spex runs from would get a store of its own`, {
+    hint: `set it to an absolute path, as \`export SPEX_HOME=${shellWord(meant)}\``,
+    details: { home: value },
   });
 }
 

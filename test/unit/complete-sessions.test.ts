@@ -125,15 +125,18 @@ describe("the sessions folder, as lib/store's currentProject finds it", () => {
     for (const cwd of [sb.repo, sub, wt]) expect({ cwd, found: lookupSessions(cwd) }).toEqual({ cwd, found: { sessionsDir: storeSessionsDir(cwd) } });
   });
 
-  test("SPEX_HOME written relative (to the process's folder) or with . and .. segments names the same folder", () => {
+  test("SPEX_HOME written with . and .. segments names the same folder; one written relative is left to lib/store (which refuses it)", () => {
     seedRecord(sb.home, sb.repo, { name: "one" });
     const was = process.cwd();
     process.chdir(sb.repo);
     try {
-      for (const written of [`${sb.dir}/./x/../home/`, "../home", `${sb.dir}//home`]) {
+      for (const written of [`${sb.dir}/./x/../home/`, `${sb.dir}//home`]) {
         process.env.SPEX_HOME = written;
         expect({ written, found: lookupSessions(sb.repo) }).toEqual({ written, found: { sessionsDir: storeSessionsDir(sb.repo) } });
       }
+      process.env.SPEX_HOME = "../home";
+      expect(lookupSessions(sb.repo)).toBe("unsure");
+      expect(() => storeSessionsDir(sb.repo)).toThrow("not an absolute path");
     } finally {
       process.chdir(was);
     }
