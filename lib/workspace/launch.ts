@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { findCheckout } from "../git/main-root";
+import { hooksDirOf } from "../git/ops";
 import type { SessionRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
 import { shellQuote } from "../tmux/quote";
@@ -48,10 +49,18 @@ function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mod
   mkdirSync(join(store.home, "locks"), { recursive: true });
   for (const p of agentConfigPaths(record.harness, process.env, userHome)) if (!p.endsWith(".json")) mkdirSync(p, { recursive: true });
   const checkout = findCheckout(store.root);
+  const commonDir = checkout?.commonDir ?? join(store.root, ".git");
+  let hooksDir = join(commonDir, "hooks");
+  try {
+    hooksDir = hooksDirOf(store.root);
+  } catch {
+    // git cannot say: the default folder is kept read-only all the same
+  }
   const args = bwrapArgs({
     mode,
     worktree: record.worktree_path,
-    commonDir: checkout?.commonDir ?? join(store.root, ".git"),
+    commonDir,
+    hooksDir,
     storeDir: store.dir,
     spexHome: store.home,
     userHome,

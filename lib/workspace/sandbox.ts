@@ -76,6 +76,8 @@ export interface SandboxPlan {
   worktree: string;
   /** The repository's git folder (objects, refs, each worktree's own folder). */
   commonDir: string;
+  /** The hooks folder git runs hooks from (core.hooksPath may put it anywhere in the git folder). */
+  hooksDir: string;
   /** The project's store folder (records, timelines, locks, queue). */
   storeDir: string;
   /** SPEX_HOME. */
@@ -101,8 +103,8 @@ export function bwrapArgs(p: SandboxPlan): string[] {
   for (const d of readable) args.push("--ro-bind-try", d, d);
   const writable = [p.worktree, p.commonDir, p.storeDir, join(p.spexHome, "locks"), ...agentConfigPaths(p.harness, p.env, p.userHome), p.tmuxDir];
   for (const d of writable) args.push("--bind-try", d, d);
-  // git runs the common folder's hooks and reads its config outside the sandbox too: never writable from inside.
-  for (const d of [join(p.commonDir, "hooks"), join(p.commonDir, "config")]) args.push("--ro-bind-try", d, d);
+  // git runs the hooks folder's hooks and reads the config outside the sandbox too: never writable from inside.
+  for (const d of new Set([join(p.commonDir, "hooks"), p.hooksDir, join(p.commonDir, "config")])) args.push("--ro-bind-try", d, d);
   if (p.mode === "no-network") args.push("--unshare-net");
   return args;
 }

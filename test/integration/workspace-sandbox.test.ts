@@ -117,6 +117,26 @@ describe("the sandbox", () => {
   );
 
   test.skipIf(skip)(
+    `${skip ? `(skipped: ${why}) ` : ""}an agent in the sandbox cannot plant a hook in the folder core.hooksPath names inside the git folder (git would run it outside the sandbox)`,
+    async () => {
+      sb = sandbox();
+      sb.git(["config", "core.hooksPath", ".git/my hooks"]);
+      const agent =
+        `bash -c 'for d in "my hooks" hooks; do if { echo "#!/bin/sh" > "$SPEX_PROJECT_ROOT/.git/$d/pre-commit"; } 2>/dev/null; then echo wrote; else echo refused; fi; done > hooks.txt; ` +
+        `if { echo x > "$SPEX_PROJECT_ROOT/.git/objects/planted"; } 2>/dev/null; then echo wrote; else echo refused; fi > git.txt; exec sleep 600' agent`;
+      writeFileSync(join(sb.repo, "spexcode.local.json"), JSON.stringify({ launchers: { boxed: { harness: "shell", command: agent, sandbox: true } } }));
+      const r = sb.spex(["session", "new", "--launcher", "boxed", "--json", "probe"]);
+      expect(r.stderr).toBe("");
+      const s = JSON.parse(r.stdout) as { worktree_path: string };
+      // The git folder stays writable (commits need it); its hooks folders do not.
+      expect((await fileIn(s.worktree_path, "git.txt")).trim()).toBe("wrote");
+      expect((await fileIn(s.worktree_path, "hooks.txt")).trim().split("\n")).toEqual(["refused", "refused"]);
+      expect(existsSync(join(sb.repo, ".git", "my hooks", "pre-commit"))).toBe(false);
+    },
+    120000,
+  );
+
+  test.skipIf(skip)(
     `${skip ? `(skipped: ${why}) ` : ""}a launcher's "sandbox": true applies without the flag, --sandbox=no-network takes the network away, --sandbox=off runs it free`,
     async () => {
       sb = sandbox();

@@ -7,6 +7,7 @@ import { bwrapArgs, refuseUnsandboxable, sandboxCheck } from "../../lib/workspac
 const plan = {
   worktree: "/tmp/t/repo/.worktrees/a",
   commonDir: "/tmp/t/repo/.git",
+  hooksDir: "/tmp/t/repo/.git/hooks",
   storeDir: "/tmp/t/home/projects/k",
   spexHome: "/tmp/t/home",
   userHome: "/home/u",
@@ -35,6 +36,12 @@ describe("bwrapArgs", () => {
     expect(args.indexOf(plan.worktree)).toBeGreaterThan(args.indexOf("/tmp/t/repo"));
     expect(args.indexOf("/tmp/t/repo/.git/hooks")).toBeGreaterThan(args.indexOf(plan.commonDir));
     expect(args).not.toContain("--unshare-net");
+  });
+
+  test("a hooks folder core.hooksPath puts elsewhere in the git folder is read-only too, over the writable git folder", () => {
+    const args = bwrapArgs({ ...plan, mode: "on", hooksDir: "/tmp/t/repo/.git/my hooks" });
+    expect(mounts(args, "--ro-bind-try").slice(-3)).toEqual(["/tmp/t/repo/.git/hooks", "/tmp/t/repo/.git/my hooks", "/tmp/t/repo/.git/config"]);
+    expect(args.indexOf("/tmp/t/repo/.git/my hooks")).toBeGreaterThan(args.indexOf(plan.commonDir));
   });
 
   test("no-network unshares the network; CLAUDE_CONFIG_DIR and CODEX_HOME are the agents' config when set", () => {
