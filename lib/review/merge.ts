@@ -114,15 +114,16 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
   if (landed) {
     return { id: f.id, label: f.label, branch: f.branch, into: f.into, strategy, before: f.intoHead, branchHead: f.head, workCommit: "", landing: "none", after: "", commits: 0, checkout: "", timelineSeq: 0, alreadyLanded: landed };
   }
-  // spex's hooks an agent committed carry this machine's paths: they never reach the main branch unseen.
-  const spexConfig = committedSpexConfig(root, f);
-  if (spexConfig.length > 0) throw spexConfigRefusal(f, spexConfig);
   const holder = branchHolder(root, f.into);
   if (holder && holder.dirty.length > 0) throw dirtyCheckoutError(f.into, holder);
 
   // The work commit is made now but adopted by the branch only once the merge is known to be clean.
   const workCommit = snap && snap.files.length > 0 ? commitWork(root, snap, `Uncommitted work of ${f.label}\n\nCommitted by spex session merge --include-uncommitted.\n`) : "";
   const tip = workCommit || f.head;
+  // spex's hooks an agent committed (or staged, for --include-uncommitted) carry this machine's paths:
+  // they never reach the main branch unseen. The work commit is not on the branch yet: a refusal leaves it unreachable.
+  const spexConfig = committedSpexConfig(root, f, tip);
+  if (spexConfig.length > 0) throw spexConfigRefusal(f, spexConfig, tip !== f.head && committedSpexConfig(root, f, f.head).length === 0);
   let before = f.intoHead;
   for (let attempt = 1; ; attempt++) {
     const message = opts.message ? `${opts.message.replace(/\n*$/, "")}\n` : defaultMessage(f, strategy, subjectsBetween(root, before, tip));

@@ -37,36 +37,38 @@ function fileAt(root: string, commit: string, path: string): string | undefined 
   return r.code === 0 ? r.stdout : undefined;
 }
 
-/** The files the branch changed since it left `into` that now carry spex's render where `into` has none. */
-export function committedSpexConfig(root: string, f: ReviewFacts): string[] {
+/** The files `tip` (the branch, or the commit of its work) changed since it left `into` that carry spex's render where `into` has none. */
+export function committedSpexConfig(root: string, f: ReviewFacts, tip: string): string[] {
   const names = configNames();
-  const r = gitSync(root, ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=AM", `${f.intoHead}...${f.head}`, "--"]);
+  const r = gitSync(root, ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=AM", `${f.intoHead}...${tip}`, "--"]);
   if (r.code !== 0) return [];
   return r.stdout
     .split("\0")
     .filter((p) => p && isConfigPath(p, names))
     .filter((p) => {
-      const tip = fileAt(root, f.head, p);
-      if (tip === undefined || !holdsSpexRender(p, tip)) return false;
+      const ours = fileAt(root, tip, p);
+      if (ours === undefined || !holdsSpexRender(p, ours)) return false;
       const main = fileAt(root, f.intoHead, p);
       return main === undefined || !holdsSpexRender(p, main);
     });
 }
 
-export function spexConfigRefusal(f: ReviewFacts, files: string[]): SpexError {
+/** `onlyStaged`: none of it is committed yet, only staged, and --include-uncommitted would commit it. */
+export function spexConfigRefusal(f: ReviewFacts, files: string[], onlyStaged = false): SpexError {
   const short = f.id.slice(0, 8);
   const list = files.map(shellWord).join(" ");
   const wt = shellWord(f.record.worktree_path);
   // `git reset <into> -- F` sets only F in the index to the main branch's version (or out of it when the
   // main branch has none); the file in the worktree keeps spex's render, which close knows as spex's.
-  const fix = `git -C ${wt} reset -q ${shellWord(f.into)} -- ${list} && git -C ${wt} commit -q -m 'Keep spex agent config out of the branch'`;
+  const reset = `git -C ${wt} reset -q ${shellWord(f.into)} -- ${list}`;
+  const how = onlyStaged
+    ? `unstage it (the files in the worktree stay as they are), then merge again: \`${reset}\``
+    : `take it out of the branch with a commit (the files in the worktree stay as they are), then merge again: \`${reset} && git -C ${wt} commit -q -m 'Keep spex agent config out of the branch'\``;
   return new SpexError(
     "spex_config_committed",
-    `session ${short}: ${f.branch} commits spex's own agent config (${files.join(", ")}), with this machine's paths in it; merging would put it on ${f.into}; nothing was merged`,
+    `session ${short}: ${f.branch} ${onlyStaged ? "would commit" : "commits"} spex's own agent config (${files.join(", ")}), with this machine's paths in it; merging would put it on ${f.into}; nothing was merged`,
     {
-      hint: f.hasWorktree
-        ? `take it out of the branch with a commit (the files in the worktree stay as they are), then merge again: \`${fix}\``
-        : `the session's worktree is gone: take ${files.join(", ")} out of ${f.branch} by hand, or close the session`,
+      hint: f.hasWorktree ? how : `the session's worktree is gone: take ${files.join(", ")} out of ${f.branch} by hand, or close the session`,
       details: { files, branch: f.branch, into: f.into },
     },
   );

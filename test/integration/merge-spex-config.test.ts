@@ -97,3 +97,28 @@ test("a branch whose config files hold no spex render (the agent's own .claude/s
   expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
   expect(sb.git(["ls-tree", "-r", "--name-only", "main"])).toContain(".mcp.json");
 });
+
+test("merge --include-uncommitted refuses when the agent only staged spex's render (git add -A, no commit); the pasted hint unstages it and the work lands without it", () => {
+  installFakeAgents(sb);
+  const s = newAgentSession("claude");
+  writeFileSync(join(s.worktree, "work.txt"), "the work\n");
+  sb.git(["add", "-A"], s.worktree);
+  const branchBefore = sb.git(["rev-parse", "HEAD"], s.worktree).trim();
+  const mainBefore = sb.git(["rev-parse", "main"]).trim();
+
+  const refused = sb.spex(["session", "merge", s.id, "--include-uncommitted", "--json"]);
+  expect(refused.code).toBe(1);
+  const error = json(refused.stdout).error;
+  expect(error.code).toBe("spex_config_committed");
+  expect(error.files.sort()).toEqual([".claude/settings.local.json", ".mcp.json"]);
+  expect(sb.git(["rev-parse", "main"]).trim()).toBe(mainBefore);
+  expect(sb.git(["rev-parse", "HEAD"], s.worktree).trim()).toBe(branchBefore);
+
+  pasteFix(error.hint);
+  const merged = sb.spex(["session", "merge", s.id, "--include-uncommitted", "--json"]);
+  expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
+  const onMain = sb.git(["ls-tree", "-r", "--name-only", "main"]).trim().split("\n");
+  expect(onMain).toContain("work.txt");
+  expect(onMain).not.toContain(".claude/settings.local.json");
+  expect(onMain).not.toContain(".mcp.json");
+});
