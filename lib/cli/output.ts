@@ -2,6 +2,7 @@
 // error line of DESIGN.md §4.
 import type { Writable } from "node:stream";
 import { SpexError } from "../errors";
+import { notOwnedRefusal } from "../git/ownership";
 
 export function writeJson(out: Writable, value: unknown): void {
   // Two writes: joining a listing's text with its newline copies all of it once more.
@@ -131,6 +132,11 @@ export function formatTable(headers: string[], rows: string[][], opts: TableOpti
 
 /** Turn anything thrown into the project's error type. */
 export function asSpexError(error: unknown): SpexError {
+  // A git step that failed only because git refuses a repository another user owns says so, whoever ran it.
+  if (!(error instanceof SpexError) || error.code === "git_failed") {
+    const refusal = notOwnedRefusal(String((error as Error)?.message ?? error));
+    if (refusal) return refusal;
+  }
   if (error instanceof SpexError) return error;
   const e = error as NodeJS.ErrnoException;
   if (e && typeof e === "object" && typeof e.code === "string" && e.code.startsWith("E")) {
