@@ -6,6 +6,7 @@ import { loadConfig } from "../config";
 import { SpexError } from "../errors";
 import { detectMainBranch } from "../git";
 import { gitSync, gitSyncOrThrow } from "../git/sync";
+import { notOwnedRefusal } from "../git/ownership";
 import { labelOf } from "../naming";
 import { type SessionRecord, readSession, refuseUnusable } from "../record";
 import type { ProjectStore } from "../store";
@@ -29,7 +30,11 @@ export const headsRef = (branch: string): string => `refs/heads/${branch}`;
 /** The commit a full ref names, or "" when it names none. */
 export function refCommit(root: string, ref: string): string {
   const r = gitSync(root, ["rev-parse", "--verify", "-q", "--end-of-options", `${ref}^{commit}`]);
-  return r.code === 0 ? r.stdout.trim() : "";
+  if (r.code === 0) return r.stdout.trim();
+  // git that refuses the repository answers nothing for every ref: not "the branch is gone".
+  const refusal = notOwnedRefusal(r.stderr);
+  if (refusal) throw refusal;
+  return "";
 }
 
 export function isAncestor(root: string, older: string, newer: string): boolean {

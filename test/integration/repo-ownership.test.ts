@@ -13,7 +13,7 @@ afterEach(() => sb?.cleanup());
 
 const asRoot = process.getuid?.() === 0;
 
-test.skipIf(!asRoot)("session new in a repository another user owns is refused with repo_dubious_ownership, not internal_error; the pasted git line lets it through", () => {
+test.skipIf(!asRoot)("session new in a repository another user owns is refused with repo_dubious_ownership, not internal_error; the pasted git line lets it through; merge and diff do not call the branch missing", () => {
   sb = sandbox();
   const global = join(sb.dir, "gitconfig");
   writeFileSync(global, "");
@@ -31,4 +31,12 @@ test.skipIf(!asRoot)("session new in a repository another user owns is refused w
   expect({ code: pasted.status, stderr: pasted.stderr }).toEqual({ code: 0, stderr: "" });
   const made = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "hi"]);
   expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: "" });
+
+  // Trusted no more: merge and diff say why git answers nothing, not that the session's branch is gone.
+  writeFileSync(global, "");
+  const id = JSON.parse(made.stdout).session_id as string;
+  for (const verb of ["merge", "diff"]) {
+    const refused = sb.spex(["session", verb, id, "--json"]);
+    expect({ verb, code: refused.code, error: JSON.parse(refused.stdout).error.code }).toEqual({ verb, code: 1, error: "repo_dubious_ownership" });
+  }
 });
