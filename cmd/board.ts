@@ -10,7 +10,7 @@ export class BoardCommand extends SpexCommand {
     details: `
       The sessions of this repository as a tree (children under their parent, group headers), each row in the words and colours of \`spex session ls\`, most urgent first (asking, error and proposals, then working, idle, queued, offline; \`o\` toggles the plain \`ls\` order). Below (or beside, on a wide terminal) the selected session's screen, read once a second. Keys: ↑↓/j k move, Enter attach, n new, s send, d diff, m merge, x stop, a archive/restore, r resume, c close, t terminal, / filter, g group, ? help, q quit; the destructive ones ask y/N. docs/board.md has them all.
 
-      It draws on the alternate screen and leaves the terminal as it found it (q, Ctrl-C, a signal or a crash). It needs a terminal: with output to a pipe or a file it prints nothing and fails (\`board_needs_terminal\`); use \`spex session ls\` there. \`--no-color\` or a non-empty \`NO_COLOR\` draws without colour.
+      It draws on the alternate screen and leaves the terminal as it found it (q, Ctrl-C, a signal or a crash). It needs a terminal: with output to a pipe or a file it prints nothing and fails (\`board_needs_terminal\`); use \`spex session ls\` there. On a terminal that cannot move its cursor (\`TERM=dumb\` or unset) it refuses with \`not_a_terminal\`. \`--no-color\` or a non-empty \`NO_COLOR\` draws without colour.
     `,
     examples: [
       ["Open the board", "spex board"],

@@ -20,16 +20,25 @@ export interface RunBoardOptions {
 }
 
 /** The board draws a screen and reads keys: a pipe or a file on either side gets an error, and not one byte on stdout. */
-export function refuseNonTerminal(stdout: { isTTY?: boolean }, stdin: { isTTY?: boolean }): void {
-  if (stdout.isTTY && stdin.isTTY) return;
-  const which = !stdout.isTTY ? "its output is not a terminal" : "its input is not a terminal";
-  throw new SpexError("board_needs_terminal", `spex board draws a screen and reads keys, but ${which}; nothing was drawn`, {
-    hint: "in scripts and pipes use `spex session ls` (or `spex session ls --json`)",
-  });
+export function refuseNonTerminal(stdout: { isTTY?: boolean }, stdin: { isTTY?: boolean }, env: Record<string, string | undefined>): void {
+  if (!stdout.isTTY || !stdin.isTTY) {
+    const which = !stdout.isTTY ? "its output is not a terminal" : "its input is not a terminal";
+    throw new SpexError("board_needs_terminal", `spex board draws a screen and reads keys, but ${which}; nothing was drawn`, {
+      hint: "in scripts and pipes use `spex session ls` (or `spex session ls --json`)",
+    });
+  }
+  // A terminal without cursor addressing (TERM=dumb: an editor's shell buffer, a CI log, script(1);
+  // or no TERM at all) would print every cursor move and clear as text: refuse, as attach does.
+  const term = env.TERM ?? "";
+  if (term === "" || term === "dumb") {
+    throw new SpexError("not_a_terminal", `spex board draws a full screen, and TERM=${term || "(unset)"} names a terminal that cannot; nothing was drawn`, {
+      hint: "here use `spex session ls` (or `spex session live --watch`, which prints each observation in turn); in a full terminal, or one named with `TERM=xterm-256color spex board`, the board draws",
+    });
+  }
 }
 
 export async function runBoard(o: RunBoardOptions): Promise<number> {
-  refuseNonTerminal(o.stdout, o.stdin);
+  refuseNonTerminal(o.stdout, o.stdin, o.env);
   const store = currentProject();
   const services = boardServices(store, o.env, { allMachines: o.allMachines });
   const ui = await loadBoardUi();

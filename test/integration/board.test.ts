@@ -9,6 +9,7 @@ import { join } from "node:path";
 import stringWidth from "string-width";
 import { type Sandbox, SPEX_BIN, SPEX_CJS, sandbox, waitFor } from "../support/sandbox";
 import { installed, row, startShellSession, waitIdle } from "../support/shell-sessions";
+import { shellWord } from "../../lib/tmux/quote";
 import { type BoardTerminal, boardPid, boardTerminal, expectRestored, openBoard } from "../support/board-terminal";
 
 let sb: Sandbox | undefined;
@@ -131,6 +132,28 @@ test("off a terminal the board prints nothing on stdout and says to use ls (boar
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("spex session ls");
     expect(r.stderr).toContain("[board_needs_terminal]");
+  }
+});
+
+test("on a terminal named TERM=dumb (or no TERM) the board draws nothing and says not_a_terminal, naming ls and live --watch", () => {
+  sb = sandbox();
+  for (const name of ["dumb", ""]) {
+    // script(1) gives the board a real terminal on both sides, as an editor's shell buffer or a CI log's pty would.
+    // The timeout ends a board that drew anyway (it would wait for keys).
+    const r = spawnSync("script", ["-qec", `${shellWord(SPEX_BIN)} board`, "/dev/null"], {
+      cwd: sb.repo,
+      env: { ...sb.env, TERM: name, PATH: process.env.PATH! },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 15_000,
+      encoding: "utf8",
+    });
+    const out = r.stdout;
+    expect({ name, code: r.status }).toEqual({ name, code: 1 });
+    expect(out).not.toContain("\u001b[");
+    expect(out).toContain("[not_a_terminal]");
+    expect(out).toContain("spex session ls");
+    expect(out).toContain("spex session live --watch");
+    expect(out).toContain("TERM=xterm-256color spex board");
   }
 });
 

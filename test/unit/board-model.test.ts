@@ -149,17 +149,32 @@ describe("board columns", () => {
 
 describe("board off a terminal", () => {
   test("a pipe on stdout or stdin is refused with a stable code and a hint naming ls", () => {
-    expect(() => refuseNonTerminal({ isTTY: true }, { isTTY: true })).not.toThrow();
+    expect(() => refuseNonTerminal({ isTTY: true }, { isTTY: true }, { TERM: "xterm" })).not.toThrow();
     for (const [out, inp] of [[false, true], [true, false]] as const) {
       let error: unknown;
       try {
-        refuseNonTerminal({ isTTY: out }, { isTTY: inp });
+        refuseNonTerminal({ isTTY: out }, { isTTY: inp }, { TERM: "xterm" });
       } catch (e) {
         error = e;
       }
       expect(error).toBeInstanceOf(SpexError);
       expect((error as SpexError).code).toBe("board_needs_terminal");
       expect((error as SpexError).hint).toContain("spex session ls");
+    }
+  });
+
+  test("a terminal that cannot move its cursor (TERM=dumb, or no TERM) is refused as not_a_terminal", () => {
+    const tty = { isTTY: true };
+    expect(() => refuseNonTerminal(tty, tty, { TERM: "xterm-256color" })).not.toThrow();
+    for (const env of [{ TERM: "dumb" }, { TERM: "" }, {}]) {
+      let error: unknown;
+      try {
+        refuseNonTerminal(tty, tty, env);
+      } catch (e) {
+        error = e;
+      }
+      expect((error as SpexError).code).toBe("not_a_terminal");
+      expect((error as SpexError).hint).toContain("spex session live --watch");
     }
   });
 });
