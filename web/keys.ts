@@ -1,7 +1,8 @@
 // Keys that work anywhere on the page but in a text box or the terminal:
 // `/` the filter, Esc closes the panel (and leaves a text box first), j/k onto
 // the list, `?` the list of keys. The rows' own keys (j/k, arrows, Enter)
-// are the table's. The terminal keeps every key for its program.
+// are the table's. The terminal keeps every key for its program but F6,
+// which hands the keyboard back (web/terminal.ts).
 import type { DetailPanel } from "./detail";
 import { byId } from "./dom";
 import type { SessionTable } from "./table";

@@ -10,7 +10,8 @@
 // the backend gives the pane its own size back when the writer leaves. The
 // scrollback is loaded into xterm when someone scrolls up from the bottom.
 // Ctrl+C copies a selection (else it is ^C); Ctrl+V lets the browser paste,
-// which goes as one bracketed paste.
+// which goes as one bracketed paste. F6 hands the keyboard back to the page
+// (WCAG 2.1.2): every other key, Esc and Tab included, is the program's.
 import { Terminal } from "@xterm/xterm";
 import { ApiError, api, sessionPath } from "./api";
 import { byId } from "./dom";
@@ -76,7 +77,13 @@ export class LiveTerminal {
     );
     this.box.addEventListener("mousedown", () => void this.ask());
     // The keyboard's way in: Tab onto the terminal asks for the keyboard as a click does.
-    this.box.addEventListener("focusin", () => void this.ask());
+    this.box.addEventListener("focusin", () => {
+      byId("term-leave").hidden = false;
+      void this.ask();
+    });
+    this.box.addEventListener("focusout", (ev) => {
+      if (!this.box.contains(ev.relatedTarget as Node | null)) byId("term-leave").hidden = true;
+    });
     new ResizeObserver(() => this.scheduleFit()).observe(this.box);
   }
 
@@ -282,6 +289,13 @@ export class LiveTerminal {
 
   private key(ev: KeyboardEvent): boolean {
     if (ev.type !== "keydown") return true;
+    // No agent reads F6 (Claude Code needs Esc and Shift+Tab, shells the Ctrl letters); it is the
+    // browser's own "next pane" key. The keyboard goes back to the terminal's tab, the control before it.
+    if (ev.key === "F6" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && !ev.shiftKey) {
+      ev.preventDefault();
+      byId("tab-terminal").focus();
+      return false;
+    }
     const k = ev.key.toLowerCase();
     const ctrl = ev.ctrlKey && !ev.altKey && !ev.metaKey;
     if (ctrl && k === "c" && (ev.shiftKey || this.term?.hasSelection())) {

@@ -202,6 +202,47 @@ test("Tab into the terminal takes the keyboard, and what is typed reaches the pa
   await page.waitForSelector("#detail", { state: "hidden" });
 });
 
+test("F6 gives the keyboard back from the terminal (Esc stays the program's), and the bar says so while the terminal has it", async () => {
+  const id = ids[0]!;
+  const sent: string[] = [];
+  const onRequest = (r: { url(): string; method(): string; postData(): string | null }) => {
+    if (r.method() === "POST" && r.url().includes(`/api/sessions/${id}/pane/keys`)) sent.push(r.postData() ?? "");
+  };
+  page.on("request", onRequest);
+  try {
+    await page.locator(`tr.row[data-id="${id}"]`).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#detail:not([hidden])");
+    await page.locator("#tab-terminal").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 10000 });
+    expect(await page.locator("#term-leave").isVisible()).toBe(false);
+    await waitFor(async () => {
+      await page.keyboard.press("Tab");
+      return page.evaluate(() => !!document.activeElement?.closest?.("#term"));
+    }, "the keyboard in the terminal", 10000, 0);
+    await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
+    expect(await textOf(page, "#term-leave")).toContain("F6");
+    expect(await page.locator("#term-leave").isVisible()).toBe(true);
+    // Esc is the program's: the keyboard stays in the terminal and the panel stays open.
+    await page.keyboard.press("Escape");
+    await waitFor(() => sent.some((b) => JSON.parse(b).data === "\u001b"), "Esc sent to the pane", 5000);
+    expect(await page.evaluate(() => !!document.activeElement?.closest?.("#term"))).toBe(true);
+
+    await page.keyboard.press("F6");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("tab-terminal");
+    expect(await page.locator("#term-leave").isVisible()).toBe(false);
+    // Out of the terminal, the page's keys work again: Esc closes the panel, back on the session's row.
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#detail", { state: "hidden" });
+    expect(await focusedRow()).toBe(id);
+    // F6 itself never reached the program (xterm would send it as ESC [ 1 7 ~).
+    expect(sent.filter((b) => (JSON.parse(b).data ?? "").includes("[17~"))).toEqual([]);
+  } finally {
+    page.off("request", onRequest);
+  }
+});
+
 test("the row the keyboard is on keeps it when its session starts needing you and moves to the top", async () => {
   const shown = () => page.evaluate(() => [...document.querySelectorAll("tr.row")].map((r: any) => r.dataset.id));
   const order = await shown();
