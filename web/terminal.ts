@@ -42,8 +42,8 @@ export class LiveTerminal {
   private sessionId: string | null = null;
   private viewer = "";
   private writer = false;
-  /** A request to become the writer is out. */
-  private claiming = false;
+  /** A request to become the writer is out: what is typed meanwhile waits for its answer. */
+  private claiming: Promise<boolean> | null = null;
   private typed = "";
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private sending = Promise.resolve();
@@ -76,6 +76,11 @@ export class LiveTerminal {
       true,
     );
     this.box.addEventListener("mousedown", () => void this.ask());
+    // A click beside the drawn screen (a small pane in a large box) is a click into the terminal too:
+    // the keys typed next are the terminal's, not the page's (j, k, / would walk the list).
+    this.box.addEventListener("click", (ev) => {
+      if (this.term && !this.term.element?.contains(ev.target as Node)) this.term.focus();
+    });
     // The keyboard's way in: Tab onto the terminal asks for the keyboard as a click does.
     this.box.addEventListener("focusin", () => {
       byId("term-leave").hidden = false;
@@ -124,6 +129,10 @@ export class LiveTerminal {
     this.sessionId = null;
     this.viewer = "";
     this.writer = false;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.typed = "";
+    this.claiming = null;
     this.sizing = false;
     this.sized = "";
     this.frame = null;
@@ -368,18 +377,25 @@ export class LiveTerminal {
   /** Become the writer unless already (one request for a click and the focus it brings). */
   private ask(): void {
     if (this.writer || this.claiming) return;
-    this.claiming = true;
-    void this.claim(false).finally(() => (this.claiming = false));
+    const asking: Promise<boolean> = this.claim(false).finally(() => {
+      if (this.claiming === asking) this.claiming = null;
+    });
+    this.claiming = asking;
   }
 
   private async claim(take: boolean): Promise<boolean> {
-    if (!this.sessionId || !this.viewer) return false;
+    const id = this.sessionId;
+    const viewer = this.viewer;
+    if (!id || !viewer) return false;
     try {
-      await api("POST", sessionPath(this.sessionId, "/pane/writer"), { viewer: this.viewer, take });
+      await api("POST", sessionPath(id, "/pane/writer"), { viewer, take });
+      // An answer for a terminal since closed (another session's panel now) says nothing about this one.
+      if (id !== this.sessionId || viewer !== this.viewer) return false;
       this.setWriter(true, true);
       this.term?.focus();
       return true;
     } catch (e) {
+      if (id !== this.sessionId || viewer !== this.viewer) return false;
       if ((e as ApiError).code === "pane_writer_busy") this.setWriter(false, true);
       else this.status((e as Error).message);
       return false;
@@ -387,17 +403,25 @@ export class LiveTerminal {
   }
 
   private type(data: string): void {
-    if (!this.writer) return;
-    this.startSizing();
+    // Keys typed while the keyboard is being asked for (typing straight after the click, on a slow link) wait for the answer.
+    if (!this.writer && !this.claiming) return;
     this.term?.scrollToBottom();
     this.typed += data;
     if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      const data = this.typed;
-      this.typed = "";
-      void this.send({ data });
-    }, BATCH_MS);
+    const id = this.sessionId;
+    this.flushTimer = setTimeout(() => void this.flush(id), BATCH_MS);
+  }
+
+  private async flush(id: string | null): Promise<void> {
+    if (this.claiming) await this.claiming;
+    if (id !== this.sessionId) return; // the panel moved on meanwhile, and close() dropped those keys
+    this.flushTimer = null;
+    const data = this.typed;
+    this.typed = "";
+    if (!data) return;
+    if (!this.writer) return this.note("not sent: another viewer is typing here");
+    this.startSizing();
+    void this.send({ data });
   }
 
   /** Requests go one after another, so keys arrive in the order they were typed. */

@@ -275,3 +275,40 @@ test("a terminal left open while its session stops and resumes from the CLI show
     });
   expect(await textOf(page, "#term-status")).toBe("live");
 });
+
+test("keys typed straight after clicking beside a small screen, while the keyboard is still being asked for, reach the pane in order and none goes to the page", async () => {
+  const slow = await f.session("echo ready-for-a-slow-claim", ["--name", "a slow claim"]);
+  const shows = (text: string) => f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${slow.tmux}:`]).stdout.split("\n").includes(text);
+  await page.locator(`tr.row[data-id="${slow.id}"]`).click();
+  await page.locator("#tab-terminal").click();
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("ready-for-a-slow-claim"), undefined, { timeout: 10000 });
+  // The answer to "may I type" is held, as a slow link would hold it, until everything is typed.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let asked = false;
+  await page.route(`**/api/sessions/${slow.id}/pane/writer`, async (route) => {
+    asked = true;
+    await held;
+    await route.continue().catch(() => {}); // the page may have gone on (a failure below)
+  });
+  try {
+    // The 200x50 pane is drawn small in the box's top left: the click lands on the box beside it.
+    const box = (await page.locator("#term").boundingBox())!;
+    await page.mouse.click(box.x + box.width - 20, box.y + box.height - 20);
+    await waitFor(() => asked, "the keyboard asked for");
+    // j, k and / are the page's keys off the terminal: they would walk the list and open the filter.
+    await page.keyboard.type("echo typed-jk/-while-asking");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => !!document.activeElement?.closest?.("#term"))).toBe(true);
+    release();
+    await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
+    await waitFor(() => shows("typed-jk/-while-asking"), "what was typed during the claim, run in the pane", 15000).catch(async (e: Error) => {
+      throw new Error(`${e.message}; the page: ${await textOf(page, "#term-note")}; focus: ${await page.evaluate(() => document.activeElement?.id || document.activeElement?.className)}; the pane:\n${f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${slow.tmux}:`]).stdout}`);
+    });
+    expect(await page.locator("#filter").inputValue()).toBe("");
+    expect(await page.locator("#detail").isVisible()).toBe(true);
+  } finally {
+    release();
+    await page.unroute(`**/api/sessions/${slow.id}/pane/writer`);
+  }
+});
