@@ -5,7 +5,7 @@
 // ("discard 2 commits and 1 file") and only then does the close force. What
 // a close did stays on screen after its panel goes (outcomes.ts).
 import { api, sessionPath } from "./api";
-import { outcome } from "./outcomes";
+import { notRemoving, outcome, removing } from "./outcomes";
 
 export type Report = (o: string | Error) => void;
 
@@ -62,11 +62,13 @@ export async function closeWithPlan(id: string, label: string, report: Report): 
   }
   if (!confirm(ask)) return;
   report("closing…");
+  removing(id);
   try {
     await api("POST", sessionPath(id, "/close"), lose ? { force: true } : {});
     report("closed");
     outcome(`closed ${label}${lose ? ` (discarded ${[d.commits.length ? plural(d.commits.length, "commit") : "", d.files.length ? plural(d.files.length, "file") : ""].filter(Boolean).join(" and ")})` : ""}`);
   } catch (e) {
+    notRemoving(id);
     report(e as Error);
   }
 }

@@ -6,7 +6,7 @@
 // and a merge asks only once the diff it merges is on screen.
 import { ApiError, api, sessionPath } from "./api";
 import { appendShowingControls, byId, el } from "./dom";
-import { outcome } from "./outcomes";
+import { notRemoving, outcome, removing } from "./outcomes";
 import { type PatchLine, commentMessage, parsePatch } from "./patch";
 import type { MergeResult, SessionDiff } from "./types";
 
@@ -201,8 +201,10 @@ export class ChangesView {
     if (!confirm(`${how} ${this.label(id)} into the main branch${what}${close ? " and close it" : ""}?`)) return;
     const label = this.label(id);
     this.report("merging…");
+    if (close) removing(id);
     try {
       const r = await api<MergeResult>("POST", sessionPath(id, "/merge"), { strategy, close, includeUncommitted });
+      if (!r.closed) notRemoving(id);
       const how = r.landing === "none" ? `${r.branch} was already on ${r.into}` : `merged ${r.branch} into ${r.into} (${r.landing === "merge-commit" ? "merge commit" : r.landing}, ${plural(r.commits, "commit")})`;
       const said = `${how}${r.closed ? "; closed" : ""}`;
       this.report(said);
@@ -210,6 +212,7 @@ export class ChangesView {
       outcome(`${label}: ${said}`);
       if (!r.closed) void this.load();
     } catch (e) {
+      notRemoving(id);
       const err = e as ApiError;
       const files = Array.isArray(err.details?.files) ? ` — ${(err.details.files as string[]).join(", ")}` : "";
       this.report(new Error(`${err.message}${files}`));

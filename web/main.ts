@@ -15,7 +15,7 @@ import { type Route, Router } from "./router";
 import { SessionTable } from "./table";
 import { LazyTerminal } from "./lazy-terminal";
 import { Notifier } from "./notify";
-import { outcome } from "./outcomes";
+import { outcome, removedHere } from "./outcomes";
 import { StatusPills } from "./summary";
 import type { Row, TimelineEvent } from "./types";
 import { allowStyleElements } from "./csp";
@@ -127,8 +127,14 @@ const handlers: Record<string, (data: any, frameId: string) => void> = {
     coord.reload();
   },
   session_removed: (d: { id: string }) => {
+    const here = removedHere(d.id);
+    const label = table.label(d.id);
     table.remove(d.id);
-    if (d.id === detail.selected) detail.close(false);
+    if (d.id === detail.selected) {
+      detail.close(false);
+      // Closed by someone else (the CLI, another tab, an agent) while a person had it open: say why the panel went.
+      if (!here) outcome(`${label} (${d.id.slice(0, 8)}) is gone: it was closed elsewhere`);
+    }
     coord.reload();
   },
   timeline: (t: { id: string; event: TimelineEvent }) => detail.timelineEvent(t.id, t.event),

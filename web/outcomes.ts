@@ -12,6 +12,26 @@ export interface OutcomeAction {
   run(): Promise<string>;
 }
 
+/**
+ * Sessions this page asked to remove (close, merge and close, quarantine): the
+ * action's own outcome says so. Kept until the removal's event comes (it may
+ * come after the answer) or the action fails.
+ */
+const removingHere = new Set<string>();
+
+export function removing(id: string): void {
+  removingHere.add(id);
+}
+
+export function notRemoving(id: string): void {
+  removingHere.delete(id);
+}
+
+/** Whether this page removed `id` (asked once, by the removal's event). */
+export function removedHere(id: string): boolean {
+  return removingHere.delete(id);
+}
+
 export function outcome(text: string, opts: { error?: boolean; actions?: OutcomeAction[] } = {}): void {
   const list = byId("outcomes");
   const li = el("li", opts.error ? "error" : "");

@@ -7,7 +7,7 @@
 // offered in the outcome that stays on screen.
 import { api } from "./api";
 import { byId } from "./dom";
-import { outcome } from "./outcomes";
+import { notRemoving, outcome, removing } from "./outcomes";
 
 const FIELDS = ["adapter", "thread", "tmux", "worktree", "branch"] as const;
 
@@ -36,6 +36,7 @@ export class QuarantineForm {
     const body: Record<string, string> = { id };
     for (const f of FIELDS) if (value(f) || f === "thread") body[f] = value(f);
     this.report("quarantining…");
+    removing(id);
     try {
       const r = await api<{ bundle: string }>("POST", "/api/quarantine", body);
       this.report(`quarantined: ${r.bundle}`);
@@ -51,6 +52,7 @@ export class QuarantineForm {
         ],
       });
     } catch (e) {
+      notRemoving(id);
       this.report(e as Error);
     }
   }

@@ -114,6 +114,7 @@ test("the overview's merge waits for the diff and says what it merges; its resul
   // The panel went with the session; what happened did not.
   expect(await page.locator("#detail").isHidden()).toBe(true);
   await page.waitForFunction(() => /merged spex\/.*landing.* into main .*; closed/.test(document.getElementById("outcomes")?.textContent ?? ""), undefined, { timeout: 5000 });
+  expect(await textOf(page, "#outcomes")).not.toMatch(/landing \(\w{8}\) is gone/);
   await shots(page, "dashboard-review-merged");
 });
 
@@ -152,6 +153,17 @@ test("close with work to lose says what it throws away, and only then forces", a
   expect(asked).toContain("scratch.txt");
   expect(f.sb.git(["branch", "--list", s.branch])).toBe("");
   await page.waitForFunction(() => /closed unfinished/.test(document.getElementById("outcomes")?.textContent ?? ""), undefined, { timeout: 5000 });
+  expect(await textOf(page, "#outcomes")).not.toMatch(/unfinished \(\w{8}\) is gone/);
+});
+
+test("a panel open on a session closed elsewhere (the CLI) goes, and the page says why", async () => {
+  const s = await f.session("echo closed-under-me-ready", ["--name", "closed under me"]);
+  await openRow(s.id);
+  await f.cli(["session", "close", "--force", s.id]);
+  await page.waitForSelector("#detail", { state: "hidden", timeout: 10000 });
+  expect(await page.locator(`tr.row[data-id="${s.id}"]`).count()).toBe(0);
+  await page.waitForFunction(() => /closed under me \(\w{8}\) is gone: it was closed elsewhere/.test(document.getElementById("outcomes")?.textContent ?? ""), undefined, { timeout: 5000 });
+  expect(await page.evaluate(() => (globalThis as any).location.hash)).toBe("");
 });
 
 test("a corrupt row is quarantined from its panel, and restored from what the page says", async () => {
@@ -175,6 +187,7 @@ test("a corrupt row is quarantined from its panel, and restored from what the pa
   await page.locator("#q-submit").click();
   await page.waitForFunction((id) => !document.querySelector(`tr.row[data-id="${id}"]`), s.id, { timeout: 10000 });
   await page.waitForFunction(() => /quarantined/.test(document.getElementById("outcomes")?.textContent ?? ""), undefined, { timeout: 5000 });
+  expect(await textOf(page, "#outcomes")).not.toMatch(/broken \(\w{8}\) is gone/);
   await page.locator("#outcomes button", { hasText: "restore" }).click();
   await page.waitForFunction((id) => document.querySelector(`tr.row[data-id="${id}"] .badge`)?.textContent === "corrupt", s.id, { timeout: 10000 });
   expect(readFileSync(file)).toEqual(bytes);
