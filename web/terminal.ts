@@ -42,6 +42,8 @@ export class LiveTerminal {
   private sessionId: string | null = null;
   private viewer = "";
   private writer = false;
+  /** Another viewer holds the keyboard. */
+  private held = false;
   /** A request to become the writer is out: what is typed meanwhile waits for its answer. */
   private claiming: Promise<boolean> | null = null;
   private typed = "";
@@ -129,6 +131,7 @@ export class LiveTerminal {
     this.sessionId = null;
     this.viewer = "";
     this.writer = false;
+    this.held = false;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     this.typed = "";
@@ -155,6 +158,7 @@ export class LiveTerminal {
 
   private setWriter(mine: boolean, held: boolean): void {
     this.writer = mine;
+    this.held = held && !mine;
     if (!mine && this.sizing) {
       // The pane's size was ours to set only while we typed (the backend gives it back).
       this.sizing = false;
@@ -404,7 +408,12 @@ export class LiveTerminal {
 
   private type(data: string): void {
     // Keys typed while the keyboard is being asked for (typing straight after the click, on a slow link) wait for the answer.
-    if (!this.writer && !this.claiming) return;
+    if (!this.writer && !this.claiming) {
+      if (this.held) return this.note("not sent: another viewer is typing here");
+      // Typing in the terminal asks for the keyboard too: the focus stays here across a reconnect
+      // (a backend restart, a dropped link), which forgets the writer; the keys wait for the answer.
+      this.ask();
+    }
     this.term?.scrollToBottom();
     this.typed += data;
     if (this.flushTimer) return;
@@ -419,7 +428,7 @@ export class LiveTerminal {
     const data = this.typed;
     this.typed = "";
     if (!data) return;
-    if (!this.writer) return this.note("not sent: another viewer is typing here");
+    if (!this.writer) return this.note(this.held ? "not sent: another viewer is typing here" : "not sent: this tab does not have the keyboard");
     this.startSizing();
     void this.send({ data });
   }

@@ -56,6 +56,32 @@ test("a tab open across a restart reconnects by itself and stays live, without a
   await page.evaluate(() => ((globalThis as any).__sameDocument = true));
 });
 
+test("typing on in the terminal after a restart, with no click, reaches the pane: the keyboard is asked for again", async () => {
+  const tmux = JSON.parse(await f.cli(["session", "ls", "--json"])).find((r: any) => r.id === id).tmuxSession;
+  const shows = (line: string) => f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${tmux}:`]).stdout.split("\n").includes(line);
+  await page.locator(`tr.row[data-id="${id}"]`).click();
+  await page.locator("#tab-terminal").click();
+  await page.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 10000 });
+  await page.locator("#term").click();
+  await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
+  await page.keyboard.type("echo typed-before-the-restart");
+  await page.keyboard.press("Enter");
+  await waitFor(() => shows("typed-before-the-restart"), "the first command's output", 15000);
+  await restart();
+  await page.waitForSelector("#conn.up", { timeout: 20000 });
+  await page.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 20000 });
+  // The keyboard is still in the terminal; the restarted backend has forgotten who wrote.
+  expect(await page.evaluate(() => !!document.activeElement?.closest?.("#term"))).toBe(true);
+  await page.keyboard.type("echo typed-after-the-restart");
+  await page.keyboard.press("Enter");
+  await waitFor(() => shows("typed-after-the-restart"), "what was typed after the restart, run in the pane", 15000).catch(async (e: Error) => {
+    throw new Error(`${e.message}; the bar: ${await textOf(page, "#term-writer")} / ${await textOf(page, "#term-note")}`);
+  });
+  expect(await textOf(page, "#term-writer")).toBe("you type here");
+  await page.locator("#tab-overview").click();
+  await page.locator("#d-close-panel").click();
+});
+
 test("a panel open on a session closed while the backend was down closes when the tab is back, and says why", async () => {
   const gone = await f.session("echo closed-while-down", ["--name", "closed while down"]);
   await page.locator(`tr.row[data-id="${gone.id}"]`).click();
