@@ -71,6 +71,7 @@ export class LiveTerminal {
         ev.preventDefault();
         ev.stopPropagation();
         if (!text) return;
+        if (!this.stream) return this.note("not sent: the terminal is not live");
         if (!this.writer) return this.note("click into the terminal to type or paste");
         this.startSizing();
         void this.send({ paste: text });
@@ -183,6 +184,10 @@ export class LiveTerminal {
       this.status(`ended: ${String(msg.reason)}`);
       this.stream?.stop();
       this.stream = undefined;
+      // Nobody types into a pane that is gone: not "you type here", and no keys sent to be refused.
+      this.viewer = "";
+      this.setWriter(false, false);
+      byId("term-writer").textContent = "";
     }
   }
 
@@ -407,6 +412,7 @@ export class LiveTerminal {
   }
 
   private type(data: string): void {
+    if (!this.stream) return this.note("not sent: the terminal is not live");
     // Keys typed while the keyboard is being asked for (typing straight after the click, on a slow link) wait for the answer.
     if (!this.writer && !this.claiming) {
       if (this.held) return this.note("not sent: another viewer is typing here");

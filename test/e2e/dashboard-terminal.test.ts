@@ -276,6 +276,25 @@ test("a terminal left open while its session stops and resumes from the CLI show
   expect(await textOf(page, "#term-status")).toBe("live");
 });
 
+test("a terminal whose pane ends while you type stops saying 'you type here', keeps saying it ended, and sends nothing more", async () => {
+  const ends = await f.session("echo ready-to-end", ["--name", "ends while typed into"]);
+  await page.locator(`tr.row[data-id="${ends.id}"]`).click();
+  await page.locator("#tab-terminal").click();
+  await page.waitForFunction(() => (document.querySelector("#term .xterm-rows")?.textContent ?? "").includes("ready-to-end"), undefined, { timeout: 10000 });
+  await page.locator("#term").click();
+  await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
+  await f.cli(["session", "stop", ends.id]);
+  await page.waitForFunction(() => /^ended/.test(document.getElementById("term-status")?.textContent ?? ""), undefined, { timeout: 10000 });
+  const ended = await textOf(page, "#term-status");
+  expect(await textOf(page, "#term-writer")).not.toBe("you type here");
+  const before = keys.length;
+  await page.keyboard.type("echo into-nothing");
+  await page.waitForFunction(() => /not sent/.test(document.getElementById("term-note")?.textContent ?? ""), undefined, { timeout: 5000 });
+  expect(keys.length).toBe(before);
+  expect(await textOf(page, "#term-status")).toBe(ended);
+  await page.locator("#tab-overview").click();
+});
+
 test("keys typed straight after clicking beside a small screen, while the keyboard is still being asked for, reach the pane in order and none goes to the page", async () => {
   const slow = await f.session("echo ready-for-a-slow-claim", ["--name", "a slow claim"]);
   const shows = (text: string) => f.sb.tmux(["capture-pane", "-p", "-J", "-t", `=${slow.tmux}:`]).stdout.split("\n").includes(text);
