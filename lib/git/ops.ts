@@ -1,9 +1,9 @@
 // Git operations spex performs, through simple-git's raw() (it has no worktree
 // API). simple-git is imported lazily: most commands never touch git.
 import { existsSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { appendFileNoFollow, readFileNoFollow } from "../nofollow";
+import { childProcess } from "../proc/child-process";
 import type { SimpleGit } from "simple-git";
 
 /**
@@ -108,7 +108,7 @@ export async function resolveRefs(cwd: string, refs: string[]): Promise<Map<stri
 
 /** The hooks folder git runs hooks from in the checkout at `cwd` (see RefProbe.hooksDir). */
 export function hooksDirOf(cwd: string): string {
-  const r = spawnSync("git", ["rev-parse", "--git-path", "hooks"], { cwd, env: gitEnv(), encoding: "utf8" });
+  const r = childProcess().spawnSync("git", ["rev-parse", "--git-path", "hooks"], { cwd, env: gitEnv(), encoding: "utf8" });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`git rev-parse --git-path hooks failed in ${cwd}: ${r.stderr.trim()}`);
   return resolve(cwd, r.stdout.replace(/\n$/, ""));

@@ -11,4 +11,5 @@ export {
   readSession,
   refuseUnusable,
   updateRecord,
+  writeHeldRecord,
 } from "./update";

@@ -88,6 +88,16 @@ function withQualifiersSettled(record: SessionRecord): SessionRecord {
 }
 
 /**
+ * The same write for a caller that already holds the record's lock and has read
+ * the record under it (close, under its locks): fields a later reader needs if
+ * the caller dies before it finishes, none a reader sees as a state change, so
+ * no observer runs. The writer stamps updatedAt.
+ */
+export function writeHeldRecord(reading: Extract<RecordReading, { kind: "ok" }>, fields: Partial<SessionRecord>): void {
+  writeRecordFile(reading.file, withQualifiersSettled({ ...reading.record, ...fields, updatedAt: new Date().toISOString() }));
+}
+
+/**
  * Apply `mutate` to the stored record under its lock. Returning undefined (or
  * a record equal to the stored one) writes nothing. The writer stamps updatedAt.
  */

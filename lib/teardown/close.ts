@@ -9,7 +9,7 @@ import { loadConfig } from "../config";
 import { detectMainBranch } from "../git/main-branch";
 import { SpexError } from "../errors";
 import { withLock, withLocks } from "../lock";
-import { type SessionRecord, fsyncDir, readSession, refuseUnusable, writeRecordFile } from "../record";
+import { type SessionRecord, fsyncDir, readSession, refuseUnusable, writeHeldRecord } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { receiptPath, retireReceipt } from "../create/receipt";
 import { branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits } from "./git";
@@ -161,7 +161,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       if (teardown && !teardown.ok && (!force || teardown.interrupted)) throw teardownFailed(id, teardown);
       // Written before the worktree goes, through the one writer: a close killed from here on leaves
       // a record that says the teardown ran, and the next close does not run it again.
-      if (teardown?.ok && record.teardown !== TEARDOWN_RAN) writeRecordFile(reading.file, { ...record, teardown: TEARDOWN_RAN, updatedAt: new Date().toISOString() });
+      if (teardown?.ok && record.teardown !== TEARDOWN_RAN) writeHeldRecord(reading, { teardown: TEARDOWN_RAN });
       faultPoint("close-teardown-ran");
       if (plan.worktree === "remove") removeWorktree(store.root, record.worktree_path, force);
       if (plan.worktree === "prune") pruneWorktrees(store.root);
