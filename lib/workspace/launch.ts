@@ -3,9 +3,9 @@
 // launch.sh runs before it records the agent's pid: the setup, when one is
 // due, then (in a sandbox) the same script again under bubblewrap, where it
 // records the pid of the agent itself and starts it.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { findCheckout } from "../git/main-root";
 import { hooksDirOf } from "../git/ops";
 import type { SessionRecord } from "../record";
@@ -50,6 +50,11 @@ function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mod
   for (const p of agentConfigPaths(record.harness, process.env, userHome)) if (!p.endsWith(".json")) mkdirSync(p, { recursive: true });
   const checkout = findCheckout(store.root);
   const commonDir = checkout?.commonDir ?? join(store.root, ".git");
+  const gitDir = ownGitDir(record.worktree_path, commonDir);
+  // Made here, outside, so they can be bound: a reflog folder git would make on the first commit, and an
+  // empty config.worktree (the agent could otherwise make one git reads once extensions.worktreeConfig is on).
+  mkdirSync(join(commonDir, "logs"), { recursive: true });
+  if (gitDir && !existsSync(join(gitDir, "config.worktree"))) writeFileSync(join(gitDir, "config.worktree"), "");
   let hooksDir = join(commonDir, "hooks");
   try {
     hooksDir = hooksDirOf(store.root);
@@ -60,6 +65,7 @@ function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mod
     mode,
     worktree: record.worktree_path,
     commonDir,
+    gitDir,
     hooksDir,
     storeDir: store.dir,
     spexHome: store.home,
@@ -70,6 +76,32 @@ function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mod
     env: process.env,
   });
   return `exec ${[BWRAP, ...args, "--", "/bin/sh", sessionPaths(store, id).launch, IN_SANDBOX].map(shellQuote).join(" ")}`;
+}
+
+/**
+ * The worktree's own folder in the git folder, when it is one: `worktrees/NAME`
+ * whose gitdir names this worktree's .git file. Its .git file may have been
+ * written by an agent (a run without the sandbox), so a folder it names
+ * elsewhere is never made writable.
+ */
+function ownGitDir(worktree: string, commonDir: string): string | undefined {
+  const found = findCheckout(worktree);
+  if (!found || found.gitDir === found.commonDir) return undefined;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const gitDir = real(found.gitDir);
+  if (dirname(gitDir) !== join(real(commonDir), "worktrees")) return undefined;
+  try {
+    if (real(readFileSync(join(gitDir, "gitdir"), "utf8").trim()) !== real(join(worktree, ".git"))) return undefined;
+  } catch {
+    return undefined;
+  }
+  return gitDir;
 }
 
 export async function workspaceLaunch(store: ProjectStore, id: string, record: SessionRecord, opts: { bin: string }): Promise<WorkspaceLaunch> {

@@ -1,6 +1,8 @@
 // The sandbox (issue 26 item 4): the agent runs under bubblewrap on Linux,
-// with the file system read-only but for its worktree, the repository's git
-// folder (its hooks and config excepted), its own config folders, the
+// with the file system read-only but for its worktree, the parts of the
+// repository's git folder a commit on its branch writes (objects, refs, logs
+// and its worktree's own folder, never what git reads as config or runs as a
+// hook outside the sandbox), its own config folders, the
 // project's store folder and spex's home locks (so spex's hooks and `spex`
 // calls from inside still work), the tmux socket folder (the same reason) and
 // a private /tmp; the network stays unless `no-network`. What it does not
@@ -76,6 +78,11 @@ export interface SandboxPlan {
   worktree: string;
   /** The repository's git folder (objects, refs, each worktree's own folder). */
   commonDir: string;
+  /**
+   * The session worktree's own folder in the git folder (`worktrees/NAME`: its
+   * index, HEAD, reflog), or undefined when it is not one (then none is writable).
+   */
+  gitDir?: string;
   /** The hooks folder git runs hooks from (core.hooksPath may put it anywhere in the git folder). */
   hooksDir: string;
   /** The project's store folder (records, timelines, locks, queue). */
@@ -92,6 +99,14 @@ export interface SandboxPlan {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * The git folder's parts shared by every worktree that git writes as it
+ * commits, fetches, stashes or rebases on a branch: nothing in them is run or
+ * read as config. packed-refs and gc.pid sit at the top level, read-only, so
+ * `git gc` and `git pack-refs` fail inside (a branch is written loose).
+ */
+export const GIT_WRITABLE = ["objects", "refs", "logs", "reftable", "lfs", "rr-cache"];
+
 const underTmp = (p: string) => p === "/tmp" || p.startsWith("/tmp/");
 
 /** Pure: bwrap's arguments, in mount order (a later mount lies over an earlier one). */
@@ -101,10 +116,17 @@ export function bwrapArgs(p: SandboxPlan): string[] {
   // A private /tmp hides what lives there; what the agent must read comes back read-only (parents first).
   const readable = [...new Set([...p.readable, p.spexHome, p.userHome].filter((d) => d && underTmp(d) && d !== "/tmp"))].sort((a, b) => a.length - b.length);
   for (const d of readable) args.push("--ro-bind-try", d, d);
-  const writable = [p.worktree, p.commonDir, p.storeDir, join(p.spexHome, "locks"), ...agentConfigPaths(p.harness, p.env, p.userHome), p.tmuxDir];
+  // Of the git folder, only what a commit on the agent's branch writes: its top level stays read-only
+  // (config, config.worktree, commondir: git reads them outside the sandbox), and so do modules/
+  // (submodules' hooks and config) and the other worktrees' folders.
+  const git = [...GIT_WRITABLE.map((d) => join(p.commonDir, d)), ...(p.gitDir ? [p.gitDir] : [])];
+  const writable = [p.worktree, ...git, p.storeDir, join(p.spexHome, "locks"), ...agentConfigPaths(p.harness, p.env, p.userHome), p.tmuxDir];
   for (const d of writable) args.push("--bind-try", d, d);
-  // git runs the hooks folder's hooks and reads the config outside the sandbox too: never writable from inside.
-  for (const d of new Set([join(p.commonDir, "hooks"), p.hooksDir, join(p.commonDir, "config")])) args.push("--ro-bind-try", d, d);
+  // Read-only again over what is writable: the hooks folder git runs hooks from (core.hooksPath may put
+  // it under objects/ or refs/), the repository's config, and what tells git where the worktree's
+  // repository and config are (its .git file, its folder's commondir, gitdir and config.worktree).
+  const pointers = p.gitDir ? [...["commondir", "gitdir", "config.worktree"].map((f) => join(p.gitDir!, f)), join(p.worktree, ".git")] : [];
+  for (const d of new Set([join(p.commonDir, "hooks"), p.hooksDir, join(p.commonDir, "config"), ...pointers])) args.push("--ro-bind-try", d, d);
   if (p.mode === "no-network") args.push("--unshare-net");
   return args;
 }

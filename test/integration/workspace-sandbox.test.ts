@@ -136,6 +136,108 @@ describe("the sandbox", () => {
     120000,
   );
 
+  /**
+   * Run `probe` (bash, in the worktree, inside the sandbox) as a sandboxed
+   * session's agent; it ends by writing probe.txt. Each `try LABEL PATH` line
+   * it prints says whether appending to PATH was allowed (`LABEL wrote`) or not.
+   */
+  async function probeInSandbox(probe: string): Promise<{ worktree: string; seen: Record<string, string> }> {
+    const lib = [
+      'try() { if { printf "\\n" >> "$2"; } 2>/dev/null; then echo "$1 wrote"; else echo "$1 refused"; fi; }',
+      'swap() { if { printf "gitdir: /nowhere\\n" > "$2.new" && mv -f "$2.new" "$2"; } 2>/dev/null; then echo "$1 wrote"; else rm -f "$2.new"; echo "$1 refused"; fi; }',
+    ].join("\n");
+    writeFileSync(join(sb.repo, "probe.sh"), `${lib}\n{\n${probe}\n} > probe.tmp 2>&1; mv probe.tmp probe.txt\n`);
+    writeFileSync(
+      join(sb.repo, "spexcode.local.json"),
+      JSON.stringify({ launchers: { boxed: { harness: "shell", command: `bash -c 'bash "$SPEX_PROJECT_ROOT/probe.sh"; exec sleep 600' agent`, sandbox: true } } }),
+    );
+    const r = sb.spex(["session", "new", "--launcher", "boxed", "--json", "probe"]);
+    expect(r.stderr).toBe("");
+    const worktree = (JSON.parse(r.stdout) as { worktree_path: string }).worktree_path;
+    const lines = (await fileIn(worktree, "probe.txt")).trim().split("\n");
+    const seen: Record<string, string> = {};
+    for (const l of lines) {
+      const [label, verdict] = l.split(" ");
+      seen[label!] = verdict ?? l;
+    }
+    return { worktree, seen };
+  }
+
+  test.skipIf(skip)(
+    `${skip ? `(skipped: ${why}) ` : ""}an agent in the sandbox cannot plant a hook or a config in a submodule's git folder (git runs them when you work in the submodule)`,
+    async () => {
+      sb = sandbox();
+      const lib = makeRepo(join(sb.dir, "lib-repo"), sb.env);
+      sb.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib"]);
+      sb.git(["commit", "-q", "-m", "a submodule"]);
+      const modules = join(sb.repo, ".git", "modules", "vendor", "lib");
+      expect(existsSync(join(modules, "config"))).toBe(true);
+      const { seen } = await probeInSandbox(
+        [
+          'M="$SPEX_PROJECT_ROOT/.git/modules/vendor/lib"',
+          'try hook "$M/hooks/pre-commit"',
+          'try config "$M/config"',
+          'try worktree-config "$M/config.worktree"',
+          'try new-module "$SPEX_PROJECT_ROOT/.git/modules/planted"',
+        ].join("\n"),
+      );
+      expect(seen).toEqual({ hook: "refused", config: "refused", "worktree-config": "refused", "new-module": "refused" });
+      expect(existsSync(join(modules, "hooks", "pre-commit"))).toBe(false);
+      expect(readFileSync(join(modules, "config"), "utf8").endsWith("\n\n")).toBe(false);
+    },
+    120000,
+  );
+
+  test.skipIf(skip)(
+    `${skip ? `(skipped: ${why}) ` : ""}an agent in the sandbox cannot set config git reads outside it (the repository's config, a worktree's config.worktree, a commondir or gitdir pointer), and still commits on its branch`,
+    async () => {
+      sb = sandbox();
+      // A worktree of the user's own, and per-worktree config on (as git sparse-checkout turns it on).
+      const other = join(sb.dir, "other");
+      sb.git(["worktree", "add", "-q", "-b", "other", other]);
+      sb.git(["config", "extensions.worktreeConfig", "true"]);
+      const git = join(sb.repo, ".git");
+      const { worktree, seen } = await probeInSandbox(
+        [
+          'G="$SPEX_PROJECT_ROOT/.git"',
+          'OWN="$(git rev-parse --absolute-git-dir)"',
+          'echo made > made.txt; if git add made.txt && git commit -q -m "made in the sandbox"; then echo "commit wrote"; else echo "commit refused"; fi',
+          'try objects "$G/objects/planted"',
+          'try config "$G/config"',
+          'try main-worktree-config "$G/config.worktree"',
+          'try main-commondir "$G/commondir"',
+          'try other-worktree-config "$G/worktrees/other/config.worktree"',
+          'try other-commondir "$G/worktrees/other/commondir"',
+          'try own-worktree-config "$OWN/config.worktree"',
+          'try own-commondir "$OWN/commondir"',
+          'swap own-commondir-swap "$OWN/commondir"',
+          'swap own-gitdir-swap "$OWN/gitdir"',
+          'swap gitfile-swap "$PWD/.git"',
+          'try gitfile "$PWD/.git"',
+        ].join("\n"),
+      );
+      expect(seen).toEqual({
+        commit: "wrote",
+        objects: "wrote",
+        config: "refused",
+        "main-worktree-config": "refused",
+        "main-commondir": "refused",
+        "other-worktree-config": "refused",
+        "other-commondir": "refused",
+        "own-worktree-config": "refused",
+        "own-commondir": "refused",
+        "own-commondir-swap": "refused",
+        "own-gitdir-swap": "refused",
+        "gitfile-swap": "refused",
+        gitfile: "refused",
+      });
+      for (const planted of [join(git, "config.worktree"), join(git, "commondir"), join(git, "worktrees", "other", "config.worktree")]) expect(existsSync(planted)).toBe(false);
+      // git outside the sandbox still works in the session's worktree and sees its commit.
+      expect(sb.git(["log", "-1", "--format=%s"], worktree).trim()).toBe("made in the sandbox");
+    },
+    120000,
+  );
+
   test.skipIf(skip)(
     `${skip ? `(skipped: ${why}) ` : ""}a launcher's "sandbox": true applies without the flag, --sandbox=no-network takes the network away, --sandbox=off runs it free`,
     async () => {

@@ -25,23 +25,36 @@ function mounts(args: string[], option: string): string[] {
 }
 
 describe("bwrapArgs", () => {
-  test("/ read-only first, a private /tmp, then what lives under /tmp read-only (parents first), then the writable folders, then the git folder's hooks and config read-only again", () => {
+  test("/ read-only first, a private /tmp, then what lives under /tmp read-only (parents first), then the writable folders (of the git folder only what a commit writes), then the git folder's hooks and config read-only again", () => {
     const args = bwrapArgs({ ...plan, mode: "on" });
     expect(args.slice(0, 5)).toEqual(["--die-with-parent", "--ro-bind", "/", "/", "--dev"]);
     expect(args).toContain("--tmpfs");
     // Only what a private /tmp hides comes back; /usr/bin is already read-only under /.
     expect(mounts(args, "--ro-bind-try")).toEqual(["/tmp/t/repo", "/tmp/t/home", "/tmp/t/home/bin/path-x", "/tmp/t/repo/.git/hooks", "/tmp/t/repo/.git/config"]);
-    expect(mounts(args, "--bind-try")).toEqual([plan.worktree, plan.commonDir, plan.storeDir, "/tmp/t/home/locks", "/home/u/.claude", "/home/u/.claude.json", plan.tmuxDir]);
-    // A writable folder lies over the read-only main checkout it sits in, and the hooks over the writable git folder.
+    const git = ["objects", "refs", "logs", "reftable", "lfs", "rr-cache"].map((d) => `${plan.commonDir}/${d}`);
+    expect(mounts(args, "--bind-try")).toEqual([plan.worktree, ...git, plan.storeDir, "/tmp/t/home/locks", "/home/u/.claude", "/home/u/.claude.json", plan.tmuxDir]);
+    // The git folder itself (its top level, modules/, worktrees/) is never writable.
+    expect(mounts(args, "--bind-try")).not.toContain(plan.commonDir);
+    // A writable folder lies over the read-only main checkout it sits in.
     expect(args.indexOf(plan.worktree)).toBeGreaterThan(args.indexOf("/tmp/t/repo"));
-    expect(args.indexOf("/tmp/t/repo/.git/hooks")).toBeGreaterThan(args.indexOf(plan.commonDir));
     expect(args).not.toContain("--unshare-net");
   });
 
-  test("a hooks folder core.hooksPath puts elsewhere in the git folder is read-only too, over the writable git folder", () => {
+  test("the worktree's own folder in the git folder is writable, but not what points git elsewhere: its commondir, gitdir, config.worktree and the worktree's .git file", () => {
+    const gitDir = "/tmp/t/repo/.git/worktrees/a";
+    const args = bwrapArgs({ ...plan, mode: "on", gitDir });
+    expect(mounts(args, "--bind-try")).toContain(gitDir);
+    const again = [`${gitDir}/commondir`, `${gitDir}/gitdir`, `${gitDir}/config.worktree`, `${plan.worktree}/.git`];
+    expect(mounts(args, "--ro-bind-try").slice(-4)).toEqual(again);
+    for (const f of again) expect(args.lastIndexOf(f)).toBeGreaterThan(args.indexOf(gitDir));
+  });
+
+  test("a hooks folder core.hooksPath puts elsewhere in the git folder is read-only too, even under a writable part of it", () => {
     const args = bwrapArgs({ ...plan, mode: "on", hooksDir: "/tmp/t/repo/.git/my hooks" });
     expect(mounts(args, "--ro-bind-try").slice(-3)).toEqual(["/tmp/t/repo/.git/hooks", "/tmp/t/repo/.git/my hooks", "/tmp/t/repo/.git/config"]);
-    expect(args.indexOf("/tmp/t/repo/.git/my hooks")).toBeGreaterThan(args.indexOf(plan.commonDir));
+    // core.hooksPath under a writable part (objects/, refs/) is read-only over it.
+    const under = bwrapArgs({ ...plan, mode: "on", hooksDir: "/tmp/t/repo/.git/refs/hooks" });
+    expect(under.lastIndexOf("/tmp/t/repo/.git/refs/hooks")).toBeGreaterThan(under.indexOf("/tmp/t/repo/.git/refs"));
   });
 
   test("no-network unshares the network; CLAUDE_CONFIG_DIR and CODEX_HOME are the agents' config when set", () => {
