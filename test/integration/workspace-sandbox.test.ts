@@ -202,6 +202,8 @@ describe("the sandbox", () => {
           'G="$SPEX_PROJECT_ROOT/.git"',
           'OWN="$(git rev-parse --absolute-git-dir)"',
           'echo made > made.txt; if git add made.txt && git commit -q -m "made in the sandbox"; then echo "commit wrote"; else echo "commit refused"; fi',
+          // A branch switched to and back (spex's post-checkout hook runs inside), and a stash.
+          'if { git checkout -q -b side && git checkout -q - && echo x > made.txt && git stash -q && git stash pop -q; } 2>/dev/null; then echo "branch-and-stash wrote"; else echo "branch-and-stash refused"; fi',
           'try objects "$G/objects/planted"',
           'try config "$G/config"',
           'try main-worktree-config "$G/config.worktree"',
@@ -218,6 +220,7 @@ describe("the sandbox", () => {
       );
       expect(seen).toEqual({
         commit: "wrote",
+        "branch-and-stash": "wrote",
         objects: "wrote",
         config: "refused",
         "main-worktree-config": "refused",
