@@ -3,9 +3,10 @@
 // launch.sh runs before it records the agent's pid: the setup, when one is
 // due, then (in a sandbox) the same script again under bubblewrap, where it
 // records the pid of the agent itself and starts it.
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { errnoCode } from "../errors";
 import { findCheckout } from "../git/main-root";
 import { hooksDirOf } from "../git/ops";
 import type { SessionRecord } from "../record";
@@ -54,7 +55,14 @@ function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mod
   // Made here, outside, so they can be bound: a reflog folder git would make on the first commit, and an
   // empty config.worktree (the agent could otherwise make one git reads once extensions.worktreeConfig is on).
   mkdirSync(join(commonDir, "logs"), { recursive: true });
-  if (gitDir && !existsSync(join(gitDir, "config.worktree"))) writeFileSync(join(gitDir, "config.worktree"), "");
+  if (gitDir) {
+    try {
+      // wx: never through a link someone left in its place.
+      writeFileSync(join(gitDir, "config.worktree"), "", { flag: "wx" });
+    } catch (e) {
+      if (errnoCode(e) !== "EEXIST") throw e;
+    }
+  }
   let hooksDir = join(commonDir, "hooks");
   try {
     hooksDir = hooksDirOf(store.root);
