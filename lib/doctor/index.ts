@@ -6,6 +6,7 @@ import { dirname, join, relative } from "node:path";
 import { type LauncherConfig, builtinLaunchers, loadConfig } from "../config";
 import { findCheckout } from "../git/main-root";
 import { hooksDirOf } from "../git/ops";
+import { MIN_GIT_TEXT, gitOldEnough, gitTooOldHint, installedGitLine, parseGitVersion } from "../git/version";
 import { CHAIN_LINE, HOOKS_IN_WORK_TREE, HOOKS_OUTSIDE_REPO, postCheckoutState } from "../hooks/post-checkout";
 import { whichSync } from "../proc/which";
 import { builtinCommand, codexProjectTrust, harnessAdapter } from "../harness";
@@ -40,6 +41,17 @@ export interface DoctorReport {
 function version(cmd: string, args: string[]): string | undefined {
   const r = spawnSync(cmd, args, { encoding: "utf8" });
   return r.status === 0 ? (r.stdout || r.stderr).trim().split("\n")[0] : undefined;
+}
+
+/** git on PATH, and new enough for everything spex asks of it (merge-tree --write-tree). */
+function gitCheck(): DoctorCheck {
+  const line = installedGitLine();
+  if (!line) return { name: "git", required: true, ok: false, detail: "git is not on PATH: install git" };
+  const v = parseGitVersion(line);
+  if (v && !gitOldEnough(v)) {
+    return { name: "git", required: true, ok: false, code: "git_too_old", detail: `${line} is older than ${MIN_GIT_TEXT}, which spex needs (git merge-tree --write-tree: merging a session fails without it): ${gitTooOldHint()}` };
+  }
+  return { name: "git", required: true, ok: true, detail: line };
 }
 
 /** Whether spex's post-checkout hook stands, and which displaced hooks it runs first. */
@@ -103,8 +115,7 @@ function launcherChecks(launchers: Record<string, LauncherConfig>): DoctorCheck[
  */
 export function runDoctor(home: string, store: ProjectStore | undefined): DoctorReport {
   const checks: DoctorCheck[] = [];
-  const gitV = version("git", ["--version"]);
-  checks.push({ name: "git", required: true, ok: !!gitV, detail: gitV ?? "git is not on PATH: install git" });
+  checks.push(gitCheck());
   const tmuxV = whichSync("tmux") ? version("tmux", ["-V"]) : undefined;
   checks.push({ name: "tmux", required: true, ok: !!tmuxV, detail: tmuxV ?? "tmux is not on PATH: install it (e.g. `apt-get install tmux`, `brew install tmux`); every session runs in tmux" });
   checks.push(homeCheck(home));

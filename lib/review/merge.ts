@@ -7,6 +7,7 @@
 // timeline. `close` then counts the landed commits as merged (lib/teardown).
 import { SpexError } from "../errors";
 import { gitSync } from "../git/sync";
+import { requireGit } from "../git/version";
 import { withLocks } from "../lock";
 import { appendEvent, lastMergeEvent } from "../comms/timeline";
 import { writeMergedMark } from "../sessions/merged";
@@ -174,6 +175,8 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
 export async function mergeSession(store: ProjectStore, id: string, opts: MergeOptions = {}): Promise<MergeResult> {
   const strategy = opts.strategy ?? "merge";
   const first = await reviewFacts(store, id, opts.into);
+  // An older git answers merge-tree --write-tree with its usage text: refuse before any lock or write.
+  requireGit("spex session merge");
   const locks = [recordLockPath(store, id), ...resourceLockPaths(store, first.record), ...resourceLockPaths(store, { branch: first.into, worktree_path: "" })];
   const merged = await withLocks(locks, () => mergeLocked(store, id, opts, strategy), { purpose: `merge ${id}` }).catch((e: unknown) => {
     // What only a person or the session's agent can resolve: say that the agent can be handed it.

@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpexError } from "../errors";
 import { gitSync, gitSyncOrThrow } from "../git/sync";
+import { requireGit } from "../git/version";
 import { isAncestor } from "./facts";
 import { crashpoint, makeScratch, sweepScratch } from "./scratch";
 
@@ -39,6 +40,7 @@ export function conflictError(into: string, branch: string, files: string[]): Sp
 
 /** The merged tree of two commits, or the files that conflict. */
 export function mergeTrees(root: string, ours: string, theirs: string): { tree: string; conflicts: string[] } {
+  requireGit("spex session merge");
   const r = gitSync(root, ["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", ours, theirs]);
   if (r.code !== 0 && r.code !== 1) gitSyncOrThrow(root, ["merge-tree", "--write-tree", ours, theirs], "merging the trees");
   const [tree, ...rest] = r.stdout.split("\0");

@@ -1,0 +1,56 @@
+// The oldest git spex runs with, and the installed one. The floor is set by
+// `git merge-tree --write-tree` (2.38), which computes a merge without a
+// checkout; `git worktree list -z` (2.36) and `rev-parse --end-of-options`
+// (2.30) come below it. An older git answers those with its usage text, so
+// a step that needs one refuses first with `git_too_old` and says why.
+import { SpexError } from "../errors";
+import { childProcess } from "../proc/child-process";
+
+export const MIN_GIT = { major: 2, minor: 38 } as const;
+export const MIN_GIT_TEXT = `${MIN_GIT.major}.${MIN_GIT.minor}`;
+
+export interface GitVersion {
+  major: number;
+  minor: number;
+  /** git's own line, e.g. `git version 2.34.1`. */
+  text: string;
+}
+
+/** `git version 2.39.5`, `git version 2.39.3 (Apple Git-145)`, `git version 2.40.0.windows.1`. */
+export function parseGitVersion(line: string): GitVersion | undefined {
+  const m = /^git version (\d+)\.(\d+)/.exec(line.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]), text: line.trim() } : undefined;
+}
+
+export function gitOldEnough(v: GitVersion): boolean {
+  return v.major > MIN_GIT.major || (v.major === MIN_GIT.major && v.minor >= MIN_GIT.minor);
+}
+
+let cached: { line: string | undefined } | undefined;
+
+/** The first line of `git version`, asked once per process; undefined when git does not run. */
+export function installedGitLine(): string | undefined {
+  if (!cached) {
+    const r = childProcess().spawnSync("git", ["version"], { encoding: "utf8" });
+    cached = { line: r.status === 0 && !r.error ? (r.stdout ?? "").trim().split("\n")[0] : undefined };
+  }
+  return cached.line;
+}
+
+export function gitTooOldHint(): string {
+  return `install git ${MIN_GIT_TEXT} or newer (Ubuntu 22.04: add-apt-repository ppa:git-core/ppa; Debian: bookworm-backports; macOS: brew install git) and put it first on PATH; \`spex doctor\` shows the git spex finds`;
+}
+
+/**
+ * Refuse `what` when the installed git is older than spex needs. A version
+ * line spex cannot read is let through: git's own error says more than a guess.
+ */
+export function requireGit(what: string): void {
+  const line = installedGitLine();
+  const v = line ? parseGitVersion(line) : undefined;
+  if (!v || gitOldEnough(v)) return;
+  throw new SpexError("git_too_old", `${what} needs git ${MIN_GIT_TEXT} or newer (git merge-tree --write-tree), and the git on PATH is ${v.major}.${v.minor} (${v.text}); nothing was changed`, {
+    hint: gitTooOldHint(),
+    details: { gitVersion: v.text, minimum: MIN_GIT_TEXT },
+  });
+}

@@ -1,0 +1,77 @@
+// A git older than spex needs (Ubuntu 22.04 ships 2.34, Debian 11 2.30):
+// `git merge-tree --write-tree` does not exist there. Only the old git is
+// faked, by a wrapper first on PATH that reports 2.34.1 and answers
+// merge-tree --write-tree with a usage text as that git does; everything
+// else runs the real git.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { whichSync } from "../../lib/proc/which";
+import { type Sandbox, sandbox } from "../support/sandbox";
+import { commitFiles, newSession, parse, refOf } from "../support/review";
+
+let sb: Sandbox;
+let oldGitEnv: Record<string, string>;
+beforeEach(() => {
+  sb = sandbox();
+  const bin = join(sb.dir, "old-git-bin");
+  mkdirSync(bin);
+  const real = whichSync("git");
+  if (!real) throw new Error("git is not on PATH");
+  writeFileSync(
+    join(bin, "git"),
+    `#!/bin/sh
+case "$1" in
+  version|--version) echo 'git version 2.34.1'; exit 0 ;;
+  merge-tree)
+    for a in "$@"; do
+      if [ "$a" = --write-tree ]; then echo 'usage: git merge-tree <base-tree> <branch1> <branch2>' >&2; exit 129; fi
+    done ;;
+esac
+exec '${real}' "$@"
+`,
+  );
+  chmodSync(join(bin, "git"), 0o755);
+  oldGitEnv = { PATH: `${bin}:${sb.env.PATH}` };
+});
+afterEach(() => sb.cleanup());
+
+describe("git older than 2.38", () => {
+  test("merge refuses up front with git_too_old naming the version needed, and changes nothing", () => {
+    const s = newSession(sb, "add a feature");
+    const tip = commitFiles(sb, s.worktree, { "feature.txt": "feature\n" }, "add feature");
+    const moved = commitFiles(sb, sb.repo, { "other.txt": "other\n" }, "meanwhile on main");
+    const r = sb.spex(["session", "merge", s.id, "--json"], { env: oldGitEnv });
+    expect(r.code).toBe(1);
+    const err = parse(r.stdout).error;
+    expect(err.code).toBe("git_too_old");
+    expect(err.message).toContain("2.38");
+    expect(err.message).toContain("git version 2.34.1");
+    expect(err.hint).toContain("git 2.38 or newer");
+    expect(r.stderr).not.toContain("usage:");
+    expect(refOf(sb, "refs/heads/main")).toBe(moved);
+    expect(refOf(sb, `refs/heads/${s.branch}`)).toBe(tip);
+    // With a git new enough, the same merge goes through.
+    const ok = sb.spex(["session", "merge", s.id, "--json"]);
+    expect(ok.stderr).toBe("");
+    expect(parse(ok.stdout)).toMatchObject({ landing: "merge-commit" });
+  });
+
+  test("doctor fails its git check with git_too_old and says which version is needed", () => {
+    const r = sb.spex(["doctor", "--json"], { env: oldGitEnv });
+    expect(r.code).toBe(1);
+    const git = parse(r.stdout).checks.find((c: { name: string }) => c.name === "git");
+    expect(git).toMatchObject({ ok: false, required: true, code: "git_too_old" });
+    expect(git.detail).toContain("git version 2.34.1");
+    expect(git.detail).toContain("2.38");
+    const human = sb.spex(["doctor"], { env: oldGitEnv });
+    expect(human.stdout).toContain("[git_too_old]");
+  });
+
+  test("doctor passes its git check with a git new enough", () => {
+    const r = sb.spex(["doctor", "--json"]);
+    const git = parse(r.stdout).checks.find((c: { name: string }) => c.name === "git");
+    expect(git).toMatchObject({ ok: true });
+    expect(git.code).toBeUndefined();
+  });
+});
