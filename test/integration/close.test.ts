@@ -239,3 +239,28 @@ describe("close", () => {
     expect(existsSync(recordFile(sb, s.id))).toBe(true);
   });
 });
+
+describe("close over a create receipt it cannot retire", () => {
+  test("a folder planted where the receipt belongs is refused as not spex's, with advice to look at it, quoted", () => {
+    // A home whose path needs quoting: every path the refusal prints must paste as one word.
+    const home = join(sb.dir, "spex home");
+    const spex = (args: string[]) => sb.spex(args, { env: { SPEX_HOME: home } });
+    const made = spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "planted receipt"]);
+    expect(made.code).toBe(0);
+    const id = json(made.stdout).session_id as string;
+    const planted = join(projectStore(sb.repo, home).receiptsDir, `${id}.json`);
+    mkdirSync(planted, { recursive: true });
+    writeFileSync(join(planted, "notes.txt"), "someone's\n");
+    const r = spex(["session", "close", id, "--json"]);
+    expect(r.code).toBe(1);
+    const err = json(r.stdout).error;
+    expect(err.code).toBe("receipt_stuck");
+    expect(err.message).toContain("a folder stands where");
+    expect(err.message).toContain("nothing was changed");
+    expect(err.hint).toContain(`ls -la '${planted}'`);
+    expect(err.hint).not.toMatch(/\bremove\b|\brm\b/);
+    // Nothing was touched: the folder and what is in it, the session and its worktree.
+    expect(readFileSync(join(planted, "notes.txt"), "utf8")).toBe("someone's\n");
+    expect(json(spex(["session", "ls", "--json"]).stdout).map((row: { id: string }) => row.id)).toContain(id);
+  });
+});
