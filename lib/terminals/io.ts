@@ -8,6 +8,8 @@ import { pasteSafeText, pasteText, refuseUnsafeKeys, sendKeys, sessionPane, sess
 import { type ScreenOptions, readPaneScreen } from "../tmux/screen";
 import type { TerminalReading, TerminalRecord } from "./record";
 import { randomHex } from "../hash";
+import { lstatOrAbsent } from "../nofollow";
+import { shellWord } from "../tmux/quote";
 
 export interface TerminalInput {
   text: string;
@@ -39,7 +41,10 @@ export interface TerminalScreen {
 function usable(reading: Exclude<TerminalReading, { kind: "absent" }>): TerminalRecord {
   if (reading.kind === "corrupt") {
     throw new SpexError("terminal_corrupt", `the terminal record ${reading.file} cannot be read (${reading.error}); nothing was sent or read`, {
-      hint: `\`spex terminal close ${shortId(reading.id, 8)}\` removes it`,
+      // A folder there is no record spex wrote, and close leaves it alone (notARecordFile).
+      hint: lstatOrAbsent(reading.file)?.isDirectory()
+        ? `it is a folder, not a record spex wrote: look at it with \`ls -la ${shellWord(reading.file)}\` and move it away if it is yours`
+        : `\`spex terminal close ${shortId(reading.id, 8)}\` removes it`,
       details: { file: reading.file },
     });
   }

@@ -10,6 +10,7 @@ import { fsyncDir, lstatOrAbsent, readFileNoFollow, refuseLinks, writeFileNoFoll
 import { faultPoint } from "../faults";
 import { type ProjectStore, isSessionId } from "../store";
 import { randomHex } from "../hash";
+import { shellWord } from "../tmux/quote";
 
 export interface TerminalRecord {
   terminal_id: string;
@@ -133,6 +134,22 @@ export function listTerminalIds(store: ProjectStore): string[] {
 }
 
 /**
+ * A folder (or a device, a socket) where a terminal's record file belongs:
+ * spex writes records as files, so it is not spex's to move or delete. A link
+ * there is only a name, and a close removes it as any corrupt record.
+ */
+export function notARecordFile(store: ProjectStore, id: string): SpexError | undefined {
+  const file = terminalFile(store, id);
+  const st = lstatOrAbsent(file);
+  if (!st || st.isFile() || st.isSymbolicLink()) return undefined;
+  const what = st.isDirectory() ? "a folder" : "something that is not a file";
+  return new SpexError("terminal_not_file", `${what} stands where terminal ${id.slice(0, 8)}'s record belongs (${file}); spex writes terminal records as files, so it is not one spex wrote and was left alone; nothing was changed`, {
+    hint: `look at it with \`ls -la ${shellWord(file)}\` and move it away if it is yours; \`spex terminal ls\` then no longer lists it`,
+    details: { file },
+  });
+}
+
+/**
  * Remove a terminal's record: renamed out of sight first (only one of two
  * racing closes wins the rename), then deleted. False when it was already gone.
  */
@@ -140,6 +157,8 @@ export function removeTerminalRecord(store: ProjectStore, id: string): boolean {
   const gone = join(terminalsDir(store), `.closed-${fileName(id)}-${randomHex(4)}`);
   // The rename happens inside terminals/: that folder must be the store's own, not a link elsewhere.
   if (refuseLinks(store.dir, "terminals", "folder") === 0) return false;
+  const planted = notARecordFile(store, id);
+  if (planted) throw planted;
   try {
     renameSync(terminalFile(store, id), gone);
   } catch (e) {

@@ -201,6 +201,30 @@ describe("a planted terminals folder", () => {
     expect(tmuxSessions().filter((n) => n.startsWith("term-"))).toHaveLength(1);
   });
 
+  test("a folder planted where a terminal record belongs is refused by close with terminal_not_file, and nothing is moved", () => {
+    const t = open("--name", "real");
+    const dir = terminalsDir();
+    const planted = "44444444-2222-4333-8444-555555555555";
+    mkdirSync(join(dir, `${planted}.json`));
+    writeFileSync(join(dir, `${planted}.json`, "notes.txt"), "someone's\n");
+    const before = readdirSync(dir).sort();
+    const r = sb.spex(["terminal", "close", planted.slice(0, 8), "--json"]);
+    expect(r.code).toBe(1);
+    const err = JSON.parse(r.stdout).error;
+    expect(err.code).toBe("terminal_not_file");
+    expect(err.message).toContain("a folder stands where");
+    expect(err.hint).toContain(`ls -la ${join(dir, `${planted}.json`)}`);
+    expect(r.stderr).not.toContain("EISDIR");
+    // Not renamed out of sight, not emptied; the real terminal untouched.
+    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(readFile(join(dir, `${planted}.json`, "notes.txt"))).toBe("someone's\n");
+    // Reading it says the same instead of advising a close that refuses.
+    const read = sb.spex(["terminal", "read", planted.slice(0, 8), "--json"]);
+    expect(JSON.parse(read.stdout).error).toMatchObject({ code: "terminal_corrupt", hint: expect.stringContaining("ls -la") });
+    expect(JSON.parse(read.stdout).error.hint).not.toContain("terminal close");
+    expect(ls().find((row: any) => row.id === t.id).state).toBe("running");
+  });
+
   test("a terminals folder that is a link elsewhere is refused, and nothing is written through it", () => {
     const elsewhere = join(sb.dir, "elsewhere");
     mkdirSync(elsewhere);
