@@ -9,6 +9,7 @@ import { gitEnv } from "../git";
 import { type WorktreeEntry, parseWorktreeList } from "../git/worktrees";
 import { SpexError } from "../errors";
 import { oneLine } from "../git/sync";
+import { gitTooOldFailure } from "../git/version";
 
 export interface GitOutcome {
   /** Exit status; -1 when git was killed by a signal. */
@@ -37,6 +38,8 @@ export function runGit(cwd: string, args: string[], env: Record<string, string> 
 }
 
 export function gitFailed(what: string, args: string[], r: GitOutcome): SpexError {
+  const old = gitTooOldFailure(what, r.code);
+  if (old) return old;
   return new SpexError("git_failed", `${what} failed: git ${args.join(" ")}: ${oneLine(r.stderr) || `exit ${r.code}`}`, {
     hint: "fix what git reports, then create the session again",
     details: { git: args, exit: r.code, stderr: r.stderr.trim() },

@@ -49,7 +49,7 @@ function gitCheck(): DoctorCheck {
   if (!line) return { name: "git", required: true, ok: false, detail: "git is not on PATH: install git" };
   const v = parseGitVersion(line);
   if (v && !gitOldEnough(v)) {
-    return { name: "git", required: true, ok: false, code: "git_too_old", detail: `${line} is older than ${MIN_GIT_TEXT}, which spex needs (git merge-tree --write-tree: merging a session fails without it): ${gitTooOldHint()}` };
+    return { name: "git", required: true, ok: false, code: "git_too_old", detail: `${line} is older than ${MIN_GIT_TEXT}, which spex needs (git merge-tree --write-tree: merging and closing sessions fail without it): ${gitTooOldHint(true)}` };
   }
   return { name: "git", required: true, ok: true, detail: line };
 }

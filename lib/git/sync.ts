@@ -4,6 +4,7 @@
 import { childProcess } from "../proc/child-process";
 import { SpexError } from "../errors";
 import { gitEnv } from "./ops";
+import { gitTooOldFailure } from "./version";
 
 export interface GitRun {
   code: number;
@@ -31,6 +32,8 @@ export function oneLine(text: string): string {
 export function gitSyncOrThrow(cwd: string, args: string[], what: string, opts: GitRunOptions = {}): string {
   const r = gitSync(cwd, args, opts);
   if (r.code !== 0) {
+    const old = gitTooOldFailure(what, r.code);
+    if (old) throw old;
     throw new SpexError("git_failed", `${what} failed: git ${args.join(" ")}: ${oneLine(r.stderr) || `exit ${r.code}`}`, {
       hint: "fix the repository state git reports, then run the command again",
       details: { git: args, exit: r.code, stderr: r.stderr.trim() },

@@ -37,8 +37,22 @@ export function installedGitLine(): string | undefined {
   return cached.line;
 }
 
-export function gitTooOldHint(): string {
-  return `install git ${MIN_GIT_TEXT} or newer (Ubuntu 22.04: add-apt-repository ppa:git-core/ppa; Debian: bookworm-backports; macOS: brew install git) and put it first on PATH; \`spex doctor\` shows the git spex finds`;
+export function gitTooOldHint(fromDoctor = false): string {
+  const install = `install git ${MIN_GIT_TEXT} or newer (Ubuntu 22.04: add-apt-repository ppa:git-core/ppa; Debian: bookworm-backports; macOS: brew install git) and put it first on PATH`;
+  return fromDoctor ? install : `${install}; \`spex doctor\` shows the git spex finds`;
+}
+
+function tooOld(what: string, v: GitVersion, suffix: string): SpexError {
+  return new SpexError("git_too_old", `${what} needs git ${MIN_GIT_TEXT} or newer (git merge-tree --write-tree, git worktree list -z), and the git on PATH is ${v.major}.${v.minor} (${v.text})${suffix}`, {
+    hint: gitTooOldHint(),
+    details: { gitVersion: v.text, minimum: MIN_GIT_TEXT },
+  });
+}
+
+function oldGit(): GitVersion | undefined {
+  const line = installedGitLine();
+  const v = line ? parseGitVersion(line) : undefined;
+  return v && !gitOldEnough(v) ? v : undefined;
 }
 
 /**
@@ -46,11 +60,17 @@ export function gitTooOldHint(): string {
  * line spex cannot read is let through: git's own error says more than a guess.
  */
 export function requireGit(what: string): void {
-  const line = installedGitLine();
-  const v = line ? parseGitVersion(line) : undefined;
-  if (!v || gitOldEnough(v)) return;
-  throw new SpexError("git_too_old", `${what} needs git ${MIN_GIT_TEXT} or newer (git merge-tree --write-tree), and the git on PATH is ${v.major}.${v.minor} (${v.text}); nothing was changed`, {
-    hint: gitTooOldHint(),
-    details: { gitVersion: v.text, minimum: MIN_GIT_TEXT },
-  });
+  const v = oldGit();
+  if (v) throw tooOld(what, v, "; nothing was changed");
+}
+
+/**
+ * For a git step that failed: `git_too_old` when git answered with its usage
+ * status (129: an option it does not know) and is older than spex needs, so
+ * the person reads why instead of git's usage text; undefined otherwise.
+ */
+export function gitTooOldFailure(what: string, exit: number): SpexError | undefined {
+  if (exit !== 129) return undefined;
+  const v = oldGit();
+  return v ? tooOld(what, v, "") : undefined;
 }

@@ -6,6 +6,7 @@ import { SpexError } from "../errors";
 import { gitEnv } from "../git/ops";
 import { worktreeGitEnv } from "../git/pinned";
 import { type WorktreeEntry, parseWorktreeList } from "../git/worktrees";
+import { gitTooOldFailure } from "../git/version";
 import { timed } from "./timing";
 
 export interface GitResult {
@@ -25,6 +26,8 @@ export function git(cwd: string, args: string[], env: Record<string, string> = {
 function gitOrThrow(cwd: string, args: string[], what: string, env: Record<string, string> = {}): string {
   const r = git(cwd, args, env);
   if (r.code !== 0) {
+    const old = gitTooOldFailure(what, r.code);
+    if (old) throw old;
     throw new SpexError("git_failed", `${what} failed: git ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code}`}`, {
       hint: "fix the repository state git reports, then run the command again",
       details: { git: args, exit: r.code, stderr: r.stderr.trim() },

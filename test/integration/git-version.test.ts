@@ -1,10 +1,10 @@
 // A git older than spex needs (Ubuntu 22.04 ships 2.34, Debian 11 2.30):
 // `git merge-tree --write-tree` does not exist there. Only the old git is
 // faked, by a wrapper first on PATH that reports 2.34.1 and answers
-// merge-tree --write-tree with a usage text as that git does; everything
-// else runs the real git.
+// merge-tree --write-tree and worktree list -z (2.36) with a usage text and
+// status 129 as that git does; everything else runs the real git.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { whichSync } from "../../lib/proc/which";
 import { type Sandbox, sandbox } from "../support/sandbox";
@@ -23,6 +23,12 @@ beforeEach(() => {
     `#!/bin/sh
 case "$1" in
   version|--version) echo 'git version 2.34.1'; exit 0 ;;
+  worktree)
+    if [ "$2" = list ]; then
+      for a in "$@"; do
+        if [ "$a" = -z ]; then echo "error: unknown switch z" >&2; echo 'usage: git worktree list [<options>]' >&2; exit 129; fi
+      done
+    fi ;;
   merge-tree)
     for a in "$@"; do
       if [ "$a" = --write-tree ]; then echo 'usage: git merge-tree <base-tree> <branch1> <branch2>' >&2; exit 129; fi
@@ -55,6 +61,19 @@ describe("git older than 2.38", () => {
     const ok = sb.spex(["session", "merge", s.id, "--json"]);
     expect(ok.stderr).toBe("");
     expect(parse(ok.stdout)).toMatchObject({ landing: "merge-commit" });
+  });
+
+  test("close refuses with git_too_old instead of git's usage text, and the session stays whole", () => {
+    const s = newSession(sb, "close me");
+    const r = sb.spex(["session", "close", s.id, "--json"], { env: oldGitEnv });
+    expect(r.code).toBe(1);
+    const err = parse(r.stdout).error;
+    expect(err.code).toBe("git_too_old");
+    expect(err.message).toContain("git version 2.34.1");
+    expect(err.hint).toContain("git 2.38 or newer");
+    expect(existsSync(s.worktree)).toBe(true);
+    expect(refOf(sb, `refs/heads/${s.branch}`)).toMatch(/^[0-9a-f]{40}$/);
+    expect(parse(sb.spex(["session", "ls", "--json"]).stdout).map((row: { id: string }) => row.id)).toEqual([s.id]);
   });
 
   test("doctor fails its git check with git_too_old and says which version is needed", () => {
