@@ -6,12 +6,12 @@
 import { SpexError } from "../errors";
 import { gitSync, oneLine } from "../git/sync";
 import { worktreeGitEnv } from "../git/pinned";
-import { listWorktrees } from "../teardown/git";
+import { listWorktrees, parseStatusEntries } from "../teardown/git";
 import { headsRef, refCommit } from "./facts";
 
 export interface Holder {
   path: string;
-  /** Tracked files with uncommitted changes there (`git status` short lines). */
+  /** Tracked files with uncommitted changes there (a rename as `old -> new`). */
   dirty: string[];
 }
 
@@ -20,12 +20,13 @@ export function branchHolder(root: string, branch: string): Holder | undefined {
   const entry = listWorktrees(root).find((e) => e.branch === headsRef(branch) && !e.bare && !e.prunable);
   if (!entry) return undefined;
   const status = gitSync(entry.path, ["status", "--porcelain=v1", "-z", "--untracked-files=no"], { env: worktreeGitEnv(root, entry.path) });
-  const dirty = status.code !== 0 ? ["(git status failed)"] : status.stdout.split("\0").filter((l) => l.length > 3);
+  // A rename or copy takes two NUL-separated fields (new, then old): parsed whole, never read as two entries.
+  const dirty = status.code !== 0 ? ["(git status failed)"] : parseStatusEntries(status.stdout).map((e) => e.path);
   return { path: entry.path, dirty };
 }
 
 export function dirtyCheckoutError(into: string, h: Holder): SpexError {
-  const files = h.dirty.map((l) => l.slice(3));
+  const files = h.dirty;
   return new SpexError("main_checkout_dirty", `${into} is checked out at ${h.path} with uncommitted changes (${files.slice(0, 10).join(", ")}${files.length > 10 ? ", …" : ""}); spex does not touch it, nothing was changed`, {
     hint: `commit or stash them there (or check out another branch there), then merge again`,
     details: { checkout: h.path, files, into },

@@ -189,6 +189,17 @@ describe("nothing half-merged, nobody's checkout disturbed", () => {
     expect([refOf(sb, "refs/heads/main"), refOf(sb, `refs/heads/${s.branch}`)]).toEqual([main, tip]);
   });
 
+  test("a rename staged in the main checkout is named as old -> new in the refusal, not as a clipped old name", () => {
+    const s = newSession(sb, "work");
+    commitFiles(sb, s.worktree, { "feature.txt": "feature\n" }, "feature");
+    sb.git(["mv", "README.md", "GUIDE.md"]);
+    const r = merge(s.id);
+    expect(r.code).toBe(1);
+    const err = parse(r.stdout).error;
+    expect(err).toMatchObject({ code: "main_checkout_dirty", files: ["README.md -> GUIDE.md"] });
+    expect(err.message).toContain("(README.md -> GUIDE.md)");
+  });
+
   test("an untracked file in the way in the main checkout refuses the merge and changes nothing", () => {
     const s = newSession(sb, "work");
     commitFiles(sb, s.worktree, { "feature.txt": "from the session\n" }, "feature");
