@@ -26,15 +26,20 @@ export function gitOldEnough(v: GitVersion): boolean {
   return v.major > MIN_GIT.major || (v.major === MIN_GIT.major && v.minor >= MIN_GIT.minor);
 }
 
-let cached: { line: string | undefined } | undefined;
+let newEnough: string | undefined;
 
-/** The first line of `git version`, asked once per process; undefined when git does not run. */
+/**
+ * The first line of `git version`; undefined when git does not run. A git new
+ * enough is remembered for the process; any other answer is asked again, so a
+ * long-running `spex serve` sees the git a person installed after a refusal.
+ */
 export function installedGitLine(): string | undefined {
-  if (!cached) {
-    const r = childProcess().spawnSync("git", ["version"], { encoding: "utf8" });
-    cached = { line: r.status === 0 && !r.error ? (r.stdout ?? "").trim().split("\n")[0] : undefined };
-  }
-  return cached.line;
+  if (newEnough) return newEnough;
+  const r = childProcess().spawnSync("git", ["version"], { encoding: "utf8" });
+  const line = r.status === 0 && !r.error ? (r.stdout ?? "").trim().split("\n")[0] : undefined;
+  const v = line ? parseGitVersion(line) : undefined;
+  if (v && gitOldEnough(v)) newEnough = line;
+  return line;
 }
 
 export function gitTooOldHint(fromDoctor = false): string {

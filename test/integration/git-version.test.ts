@@ -4,11 +4,12 @@
 // merge-tree --write-tree and worktree list -z (2.36) with a usage text and
 // status 129 as that git does; everything else runs the real git.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { whichSync } from "../../lib/proc/which";
 import { type Sandbox, sandbox } from "../support/sandbox";
 import { commitFiles, newSession, parse, refOf } from "../support/review";
+import { http, serve } from "./backend-support";
 
 let sb: Sandbox;
 let oldGitEnv: Record<string, string>;
@@ -42,7 +43,48 @@ exec '${real}' "$@"
 });
 afterEach(() => sb.cleanup());
 
+/** A git that is 2.34 while `<bin>/old` exists and the real one once it is gone: an upgrade under a running process. */
+function upgradableGit(): { env: Record<string, string>; upgrade: () => void } {
+  const bin = join(sb.dir, "upgradable-git-bin");
+  mkdirSync(bin);
+  const real = whichSync("git")!;
+  writeFileSync(
+    join(bin, "git"),
+    `#!/bin/sh
+if [ -e '${bin}/old' ]; then
+  case "$1" in
+    version|--version) echo 'git version 2.34.1'; exit 0 ;;
+    merge-tree) echo 'usage: git merge-tree <base-tree> <branch1> <branch2>' >&2; exit 129 ;;
+  esac
+fi
+exec '${real}' "$@"
+`,
+  );
+  chmodSync(join(bin, "git"), 0o755);
+  writeFileSync(join(bin, "old"), "");
+  return { env: { PATH: `${bin}:${sb.env.PATH}` }, upgrade: () => rmSync(join(bin, "old")) };
+}
+
 describe("git older than 2.38", () => {
+  test("a running spex serve refuses a merge on the old git and merges once git is upgraded, without a restart", async () => {
+    const git = upgradableGit();
+    const s = newSession(sb, "add a feature");
+    commitFiles(sb, s.worktree, { "feature.txt": "feature\n" }, "add feature");
+    commitFiles(sb, sb.repo, { "other.txt": "other\n" }, "meanwhile on main");
+    const be = await serve(sb, { env: git.env });
+    try {
+      const refused = await http(be.url, `/api/sessions/${s.id}/merge`, { body: {}, token: be.token });
+      expect(refused.json.error.code).toBe("git_too_old");
+      git.upgrade();
+      const merged = await http(be.url, `/api/sessions/${s.id}/merge`, { body: {}, token: be.token });
+      expect(merged.status).toBe(200);
+      expect(merged.json).toMatchObject({ landing: "merge-commit" });
+    } finally {
+      await be.stop();
+    }
+  });
+
+
   test("merge refuses up front with git_too_old naming the version needed, and changes nothing", () => {
     const s = newSession(sb, "add a feature");
     const tip = commitFiles(sb, s.worktree, { "feature.txt": "feature\n" }, "add feature");
