@@ -45,7 +45,8 @@ function stuckReceiptRefusal(store: ProjectStore, id: string): SpexError | undef
   try {
     st = lstatSync(file);
   } catch (e) {
-    if (errnoCode(e) === "ENOENT") return undefined;
+    // ENOTDIR: receipts/ itself is no folder, so no receipt stands in it.
+    if (errnoCode(e) === "ENOENT" || errnoCode(e) === "ENOTDIR") return undefined;
     throw e;
   }
   const what = st.isFile() ? "a file" : st.isDirectory() ? "a folder" : st.isSymbolicLink() ? "a symbolic link" : "something that is not a file";

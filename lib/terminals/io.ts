@@ -38,11 +38,19 @@ export interface TerminalScreen {
   screen: string;
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return lstatOrAbsent(path)?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
 function usable(reading: Exclude<TerminalReading, { kind: "absent" }>): TerminalRecord {
   if (reading.kind === "corrupt") {
     throw new SpexError("terminal_corrupt", `the terminal record ${reading.file} cannot be read (${reading.error}); nothing was sent or read`, {
       // A folder there is no record spex wrote, and close leaves it alone (notARecordFile).
-      hint: lstatOrAbsent(reading.file)?.isDirectory()
+      hint: isFolder(reading.file)
         ? `it is a folder, not a record spex wrote: look at it with \`ls -la ${shellWord(reading.file)}\` and move it away if it is yours`
         : `\`spex terminal close ${shortId(reading.id, 8)}\` removes it`,
       details: { file: reading.file },

@@ -264,3 +264,15 @@ describe("close over a create receipt it cannot retire", () => {
     expect(json(spex(["session", "ls", "--json"]).stdout).map((row: { id: string }) => row.id)).toContain(id);
   });
 });
+
+test("a file standing where the receipts folder belongs holds no receipt: close goes through", () => {
+  const made = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "no receipts folder"]);
+  const id = json(made.stdout).session_id as string;
+  const receipts = projectStore(sb.repo, sb.home).receiptsDir;
+  rmSync(receipts, { recursive: true, force: true });
+  writeFileSync(receipts, "not a folder\n");
+  const r = close(id);
+  expect(r.stderr).toBe("");
+  expect(json(r.stdout)).toMatchObject({ closed: true });
+  expect(readFileSync(receipts, "utf8")).toBe("not a folder\n");
+});
