@@ -105,6 +105,15 @@ describe("git older than 2.38", () => {
     expect(parse(ok.stdout)).toMatchObject({ landing: "merge-commit" });
   });
 
+  test("new refuses with git_too_old before making anything: a session that could be neither merged nor closed", () => {
+    const r = sb.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "on an old git"], { env: oldGitEnv });
+    expect(r.code).toBe(1);
+    expect(parse(r.stdout).error).toMatchObject({ code: "git_too_old", hint: expect.stringContaining("git 2.38 or newer") });
+    expect(sb.git(["branch", "--list"]).trim()).toBe("* main");
+    expect(existsSync(join(sb.repo, ".worktrees"))).toBe(false);
+    expect(parse(sb.spex(["session", "ls", "--all", "--json"]).stdout)).toEqual([]);
+  });
+
   test("close refuses with git_too_old instead of git's usage text, and the session stays whole", () => {
     const s = newSession(sb, "close me");
     const r = sb.spex(["session", "close", s.id, "--json"], { env: oldGitEnv });
