@@ -43,7 +43,7 @@ export function installedGitLine(): string | undefined {
 }
 
 export function gitTooOldHint(fromDoctor = false): string {
-  const install = `install git ${MIN_GIT_TEXT} or newer (Ubuntu 22.04: add-apt-repository ppa:git-core/ppa; Debian: bookworm-backports; macOS: brew install git) and put it first on PATH`;
+  const install = `install git ${MIN_GIT_TEXT} or newer (Ubuntu: add-apt-repository ppa:git-core/ppa; Debian 12 and Ubuntu 24.04 ship one; macOS: brew install git) and put it first on PATH`;
   return fromDoctor ? install : `${install}; \`spex doctor\` shows the git spex finds`;
 }
 
