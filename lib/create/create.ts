@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { writeStoreFile } from "../nofollow";
 import { SpexError } from "../errors";
 import { ensureExcluded, resolveCommit } from "../git";
-import { requireGit } from "../git/version";
+import { requireGitSoon } from "../git/version";
 import { type LaunchResult, launchSession } from "../launch/start";
 import { copyLocalConfig, refuseUnsafeRender, renderWorktree } from "../launch/render";
 import { freezeOriginal, launcherFile, markLauncher } from "../launch/fence";
@@ -121,8 +121,9 @@ function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: Cr
 }
 
 export async function createSession(store: ProjectStore, input: CreateInput): Promise<CreateResult> {
-  // A session an older git makes could be neither merged nor closed (lib/git/version): refuse before anything.
-  requireGit("spex session new");
+  // A session an older git makes could be neither merged nor closed (lib/git/version): refused before
+  // any change. The version is asked now and awaited below, so its spawn runs beside the checks' git calls.
+  const gitChecked = requireGitSoon("spex session new");
   // A receipt that cannot be settled is reported, and stands in no other session's way.
   const { stuck } = await recoverAbandonedCreates(store);
   // A pin joins the hash as the commit it names, so a retry naming the same commit another way (the
@@ -141,6 +142,7 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
 
   // Everything this machine can settle, before any mutation.
   const plan = await planCreate(store, input);
+  await gitChecked;
   // Settled with the rest, before any mutation: a budget config that cannot be read refuses here.
   const budget = resolveNewBudget(store, input.budget, plan.group);
   const paths = sessionPaths(store, id);

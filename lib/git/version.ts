@@ -54,6 +54,33 @@ function tooOld(what: string, v: GitVersion, suffix: string): SpexError {
   });
 }
 
+/** installedGitLine without waiting on the spawn: for a caller with other work to do meanwhile. */
+function installedGitLineSoon(): Promise<string | undefined> {
+  if (newEnough) return Promise.resolve(newEnough);
+  return new Promise((done) => {
+    childProcess().execFile("git", ["version"], { encoding: "utf8" }, (error, stdout) => {
+      const line = error ? undefined : String(stdout).trim().split("\n")[0];
+      const v = line ? parseGitVersion(line) : undefined;
+      if (v && gitOldEnough(v)) newEnough = line;
+      done(line);
+    });
+  });
+}
+
+/**
+ * requireGit for a step that starts it early and awaits it before its first
+ * change, so the `git version` spawn runs beside its other git calls (session
+ * new: its start is benched). The promise never rejects unawaited.
+ */
+export function requireGitSoon(what: string): Promise<void> {
+  const checked = installedGitLineSoon().then((line) => {
+    const v = line ? parseGitVersion(line) : undefined;
+    if (v && !gitOldEnough(v)) throw tooOld(what, v, "; nothing was changed");
+  });
+  checked.catch(() => undefined);
+  return checked;
+}
+
 function oldGit(): GitVersion | undefined {
   const line = installedGitLine();
   const v = line ? parseGitVersion(line) : undefined;
