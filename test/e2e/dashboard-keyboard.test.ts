@@ -178,18 +178,28 @@ test("a panel's URL names the session and the tab, survives a reload and opens i
   }
 });
 
-test("Tab into the terminal takes the keyboard, and what is typed reaches the pane, with no click", async () => {
-  const id = ids[1]!;
+/** A row's panel opened on its Terminal tab with the keyboard alone, the terminal live. */
+async function openTerminalByKeyboard(id: string): Promise<void> {
   await page.locator(`tr.row[data-id="${id}"]`).focus();
   await page.keyboard.press("Enter");
   await page.waitForSelector("#detail:not([hidden])");
   await page.locator("#tab-terminal").focus();
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 10000 });
+}
+
+/** Tab until the keyboard is in the terminal (the controls before it vary with the panel's state). */
+async function tabIntoTerminal(): Promise<void> {
   await waitFor(async () => {
     await page.keyboard.press("Tab");
     return page.evaluate(() => !!document.activeElement?.closest?.("#term"));
   }, "the keyboard in the terminal", 10000, 0);
+}
+
+test("Tab into the terminal takes the keyboard, and what is typed reaches the pane, with no click", async () => {
+  const id = ids[1]!;
+  await openTerminalByKeyboard(id);
+  await tabIntoTerminal();
   await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
   await page.keyboard.type("echo typed-from-the-keyboard");
   await page.keyboard.press("Enter");
@@ -210,17 +220,9 @@ test("F6 gives the keyboard back from the terminal (Esc stays the program's), an
   };
   page.on("request", onRequest);
   try {
-    await page.locator(`tr.row[data-id="${id}"]`).focus();
-    await page.keyboard.press("Enter");
-    await page.waitForSelector("#detail:not([hidden])");
-    await page.locator("#tab-terminal").focus();
-    await page.keyboard.press("Enter");
-    await page.waitForFunction(() => document.getElementById("term-status")?.textContent === "live", undefined, { timeout: 10000 });
+    await openTerminalByKeyboard(id);
     expect(await page.locator("#term-leave").isVisible()).toBe(false);
-    await waitFor(async () => {
-      await page.keyboard.press("Tab");
-      return page.evaluate(() => !!document.activeElement?.closest?.("#term"));
-    }, "the keyboard in the terminal", 10000, 0);
+    await tabIntoTerminal();
     await page.waitForFunction(() => document.getElementById("term-writer")?.textContent === "you type here", undefined, { timeout: 5000 });
     expect(await textOf(page, "#term-leave")).toContain("F6");
     expect(await page.locator("#term-leave").isVisible()).toBe(true);
