@@ -6,10 +6,8 @@ import { shortId } from "../naming";
 import { refuseTooLarge } from "../comms/queue";
 import { pasteSafeText, pasteText, refuseUnsafeKeys, sendKeys, sessionPane, sessionPaneTarget } from "../tmux";
 import { type ScreenOptions, readPaneScreen } from "../tmux/screen";
-import type { TerminalReading, TerminalRecord } from "./record";
+import { type TerminalReading, type TerminalRecord, notARecordFile } from "./record";
 import { randomHex } from "../hash";
-import { lstatOrAbsent } from "../nofollow";
-import { shellWord } from "../tmux/quote";
 
 export interface TerminalInput {
   text: string;
@@ -38,21 +36,11 @@ export interface TerminalScreen {
   screen: string;
 }
 
-function isFolder(path: string): boolean {
-  try {
-    return lstatOrAbsent(path)?.isDirectory() === true;
-  } catch {
-    return false;
-  }
-}
-
 function usable(reading: Exclude<TerminalReading, { kind: "absent" }>): TerminalRecord {
   if (reading.kind === "corrupt") {
     throw new SpexError("terminal_corrupt", `the terminal record ${reading.file} cannot be read (${reading.error}); nothing was sent or read`, {
-      // A folder there is no record spex wrote, and close leaves it alone (notARecordFile).
-      hint: isFolder(reading.file)
-        ? `it is a folder, not a record spex wrote: look at it with \`ls -la ${shellWord(reading.file)}\` and move it away if it is yours`
-        : `\`spex terminal close ${shortId(reading.id, 8)}\` removes it`,
+      // A folder there is no record spex wrote, and close leaves it alone: the same advice close gives.
+      hint: notARecordFile(reading.file, reading.id)?.hint ?? `\`spex terminal close ${shortId(reading.id, 8)}\` removes it`,
       details: { file: reading.file },
     });
   }

@@ -15,7 +15,7 @@ import { type ProjectStore, recordLockPath } from "../store";
 import { SPEX_HOME_OPTION, SPEX_PROJECT_OPTION, exactSession, formatLiteral, killSession, sessionPaneTarget, sessionPanes, spexSocket, tmuxFolder, tmuxStart, tmuxSync, tmuxWord } from "../tmux";
 import { tmuxCommandLine } from "../tmux/quote";
 import { defaultTerminalName, refuseInvalidTerminalName, refuseTakenTerminalName, takenTerminalNames, terminalOwner, terminalsLockPath } from "./names";
-import { type TerminalReading, type TerminalRecord, finishInterruptedTerminalCloses, listTerminalIds, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
+import { type TerminalReading, type TerminalRecord, finishInterruptedTerminalCloses, listTerminalIds, namesIdPrefix, readTerminal, removeTerminalRecord, writeTerminal } from "./record";
 import { randomId } from "../hash";
 import { portEnv } from "../workspace/ports-env";
 import { launcherLocale } from "../launch/choices";
@@ -163,11 +163,16 @@ export interface TerminalClose {
 
 /** End a terminal's tmux session, prove no pane is left, then remove its record. */
 export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalReading, { kind: "absent" }>): TerminalClose {
+  const closed = closeOneTerminal(store, reading);
+  // What closes killed after their rename left is finished by the next close (one scan of terminals/).
+  finishInterruptedTerminalCloses(store);
+  return closed;
+}
+
+function closeOneTerminal(store: ProjectStore, reading: Exclude<TerminalReading, { kind: "absent" }>): TerminalClose {
   if (reading.kind === "corrupt") {
     // Nothing in it can be trusted to name a tmux session: only the file goes.
-    const removed = removeTerminalRecord(store, reading.id);
-    finishInterruptedTerminalCloses(store);
-    return { id: reading.id, name: "", tmux: "unknown", removed };
+    return { id: reading.id, name: "", tmux: "unknown", removed: removeTerminalRecord(store, reading.id) };
   }
   const { tmux_socket: socket, tmux_session: name } = reading.record;
   const killed = killSession(socket, name).code === 0;
@@ -178,9 +183,7 @@ export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalRead
       details: { tmuxSession: name, panes: left },
     });
   }
-  const removed = removeTerminalRecord(store, reading.id);
-  finishInterruptedTerminalCloses(store);
-  return { id: reading.id, name: reading.record.name, tmux: killed ? "killed" : "absent", removed };
+  return { id: reading.id, name: reading.record.name, tmux: killed ? "killed" : "absent", removed: removeTerminalRecord(store, reading.id) };
 }
 
 /**
@@ -189,10 +192,8 @@ export function closeTerminal(store: ProjectStore, reading: Exclude<TerminalRead
  * names (a full id or an id prefix), if any.
  */
 export function finishInterruptedTerminalClose(store: ProjectStore, selector: string): string | undefined {
-  const finished = finishInterruptedTerminalCloses(store);
   const want = selector.toLowerCase();
-  const squash = (id: string) => id.replace(/-/g, "");
-  return want.length >= 2 ? finished.find((id) => id.startsWith(want) || squash(id).startsWith(want)) : undefined;
+  return finishInterruptedTerminalCloses(store).find((id) => namesIdPrefix(id, want));
 }
 
 /**
@@ -204,7 +205,7 @@ export function closeSessionTerminals(store: ProjectStore, session: string): Ter
   finishInterruptedTerminalCloses(store);
   for (const id of listTerminalIds(store)) {
     const reading = readTerminal(store, id);
-    if (reading.kind === "ok" && reading.record.session === session) closed.push(closeTerminal(store, reading));
+    if (reading.kind === "ok" && reading.record.session === session) closed.push(closeOneTerminal(store, reading));
   }
   return closed;
 }

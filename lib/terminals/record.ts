@@ -133,14 +133,23 @@ export function listTerminalIds(store: ProjectStore): string[] {
   return names.flatMap((n) => (n.endsWith(".json") && isTerminalId(n.slice(0, -5)) ? [n.slice(0, -5)] : [])).sort();
 }
 
+/** Whether `selector` (two characters or more) begins terminal `id`, with or without its dashes. */
+export function namesIdPrefix(id: string, selector: string): boolean {
+  return selector.length >= 2 && (id.startsWith(selector) || id.replace(/-/g, "").startsWith(selector));
+}
+
 /**
  * A folder (or a device, a socket) where a terminal's record file belongs:
  * spex writes records as files, so it is not spex's to move or delete. A link
  * there is only a name, and a close removes it as any corrupt record.
  */
-export function notARecordFile(store: ProjectStore, id: string): SpexError | undefined {
-  const file = terminalFile(store, id);
-  const st = lstatOrAbsent(file);
+export function notARecordFile(file: string, id: string): SpexError | undefined {
+  let st;
+  try {
+    st = lstatOrAbsent(file);
+  } catch {
+    return undefined; // cannot be looked at (a file where terminals/ belongs): what reads or moves it says why
+  }
   if (!st || st.isFile() || st.isSymbolicLink()) return undefined;
   const what = st.isDirectory() ? "a folder" : "something that is not a file";
   return new SpexError("terminal_not_file", `${what} stands where terminal ${id.slice(0, 8)}'s record belongs (${file}); spex writes terminal records as files, so it is not one spex wrote and was left alone; nothing was changed`, {
@@ -157,7 +166,7 @@ export function removeTerminalRecord(store: ProjectStore, id: string): boolean {
   const gone = join(terminalsDir(store), `.closed-${fileName(id)}-${randomHex(4)}`);
   // The rename happens inside terminals/: that folder must be the store's own, not a link elsewhere.
   if (refuseLinks(store.dir, "terminals", "folder") === 0) return false;
-  const planted = notARecordFile(store, id);
+  const planted = notARecordFile(terminalFile(store, id), id);
   if (planted) throw planted;
   try {
     renameSync(terminalFile(store, id), gone);

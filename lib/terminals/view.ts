@@ -6,7 +6,7 @@ import { labelOf, shortId } from "../naming";
 import { readSession } from "../record";
 import type { ProjectStore } from "../store";
 import { type PaneState, serverPanes } from "../tmux";
-import { type TerminalReading, listTerminalIds, readTerminal } from "./record";
+import { type TerminalReading, listTerminalIds, namesIdPrefix, readTerminal } from "./record";
 
 /**
  * `running`: its program runs; `exited`: the program ended, its last screen is
@@ -105,10 +105,9 @@ export function listTerminals(store: ProjectStore, opts: { session?: string; id?
  */
 export function resolveTerminal(store: ProjectStore, selector: string): Exclude<TerminalReading, { kind: "absent" }> {
   const all = readAllTerminals(store);
-  const squash = (id: string) => id.replace(/-/g, "");
   const tiers = [
     all.filter((r) => r.id === selector),
-    selector.length >= 2 ? all.filter((r) => r.id.startsWith(selector) || squash(r.id).startsWith(selector)) : [],
+    all.filter((r) => namesIdPrefix(r.id, selector)),
     all.filter((r) => r.kind === "ok" && r.record.name === selector),
   ];
   for (const tier of tiers) {
