@@ -39,18 +39,13 @@ export async function runSessionSetup(store: ProjectStore, id: string, out: Node
   };
   const started: SetupState = { state: "running", runner: selfIdentity(), startedAt: new Date().toISOString(), log: paths.log, ...(before?.passedAt ? { passedAt: before.passedAt } : {}) };
   writeSetupState(store, id, started);
-  // An interrupt in the pane (Ctrl-C), a hangup (the pane closed) or a stop ends the step that runs.
-  const abort = new AbortController();
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const onSignal = () => abort.abort();
-  for (const s of signals) process.on(s, onSignal);
+  // An interrupt in the pane (Ctrl-C), a hangup (the pane closed) or a stop ends the step that runs (runSteps).
   let outcome;
   try {
     write(`spex: setting up the worktree before the agent starts (setup of spexcode.json; log ${paths.log})\n`);
-    outcome = await runSteps(config.setup, { mainRoot: store.root, cwd: worktree, env: process.env, timeoutMs: config.setupTimeoutSec * 1000, write, abort: abort.signal });
+    outcome = await runSteps(config.setup, { mainRoot: store.root, cwd: worktree, env: process.env, timeoutMs: config.setupTimeoutSec * 1000, write });
     write(outcome.ok ? "spex: setup done\n" : `spex: setup failed (${outcome.reason}${outcome.failed ? `: ${outcome.failed}` : ""}); the agent was not started. Log: ${paths.log}\n`);
   } finally {
-    for (const s of signals) process.off(s, onSignal);
     closeSync(fd);
   }
   const now = new Date().toISOString();

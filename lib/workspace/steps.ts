@@ -16,6 +16,8 @@ export interface StepsOutcome {
   reason: string;
   /** The command (or script) that failed. */
   failed: string;
+  /** A signal to the runner (Ctrl-C, a hangup, a TERM) ended the run part way. */
+  interrupted?: true;
 }
 
 export interface StepsRun {
@@ -25,9 +27,10 @@ export interface StepsRun {
   timeoutMs: number;
   /** Told what runs (`$ npm ci`) and everything it prints. */
   write(chunk: string | Buffer): void;
-  /** Ends the run early (a signal to the runner): the running step is ended, the run fails. */
-  abort?: AbortSignal;
 }
+
+/** The signals to the runner that end a run: the steps' own process group never gets them. */
+const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 const GRACE_MS = 3000;
 
@@ -47,7 +50,7 @@ function argvOf(steps: Steps, mainRoot: string): { label: string; argv: string[]
   return [{ label: steps.path, argv: executable ? [path] : ["sh", path] }];
 }
 
-function runOne(argv: string[], run: StepsRun, deadline: number): Promise<{ code: number | null; signal: string | null; timedOut: boolean; aborted: boolean; error?: string }> {
+function runOne(argv: string[], run: StepsRun, deadline: number, abort: AbortSignal): Promise<{ code: number | null; signal: string | null; timedOut: boolean; aborted: boolean; error?: string }> {
   return new Promise((resolve) => {
     // Its own process group: the time limit and an interrupt end whatever it started, not only the shell.
     const child = spawn(argv[0]!, argv.slice(1), { cwd: run.cwd, env: run.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -75,7 +78,7 @@ function runOne(argv: string[], run: StepsRun, deadline: number): Promise<{ code
       aborted = true;
       end();
     };
-    run.abort?.addEventListener("abort", onAbort, { once: true });
+    abort.addEventListener("abort", onAbort, { once: true });
     child.stdout!.on("data", (b: Buffer) => run.write(b));
     child.stderr!.on("data", (b: Buffer) => run.write(b));
     child.once("error", (e) => {
@@ -84,14 +87,29 @@ function runOne(argv: string[], run: StepsRun, deadline: number): Promise<{ code
     });
     child.once("close", (code, signal) => {
       clearTimeout(timer);
-      run.abort?.removeEventListener("abort", onAbort);
+      abort.removeEventListener("abort", onAbort);
       resolve({ code, signal, timedOut, aborted });
     });
   });
 }
 
-/** Run the steps in order; the first that fails ends the run. */
+/**
+ * Run the steps in order; the first that fails ends the run. A Ctrl-C, hangup
+ * or TERM to the runner meanwhile ends the running step (its process group
+ * never gets the signal itself, so it would run on unwatched) and fails the run.
+ */
 export async function runSteps(steps: Steps, run: StepsRun): Promise<StepsOutcome> {
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  for (const s of ENDING_SIGNALS) process.on(s, onSignal);
+  try {
+    return await runAll(steps, run, abort.signal);
+  } finally {
+    for (const s of ENDING_SIGNALS) process.off(s, onSignal);
+  }
+}
+
+async function runAll(steps: Steps, run: StepsRun, abort: AbortSignal): Promise<StepsOutcome> {
   const deadline = Date.now() + run.timeoutMs;
   let list: { label: string; argv: string[] }[];
   try {
@@ -101,7 +119,7 @@ export async function runSteps(steps: Steps, run: StepsRun): Promise<StepsOutcom
   }
   for (const step of list) {
     run.write(`$ ${step.label}\n`);
-    const r = await runOne(step.argv, run, deadline);
+    const r = await runOne(step.argv, run, deadline, abort);
     if (r.code === 0 && !r.timedOut && !r.aborted) continue;
     const reason = r.timedOut
       ? `timed out after ${Math.round(run.timeoutMs / 1000)} s`
@@ -112,7 +130,7 @@ export async function runSteps(steps: Steps, run: StepsRun): Promise<StepsOutcom
           : r.signal
             ? `ended by ${r.signal}`
             : `exit ${r.code}`;
-    return { ok: false, exit: r.timedOut || r.aborted ? null : r.code, reason, failed: step.label };
+    return { ok: false, exit: r.timedOut || r.aborted ? null : r.code, reason, failed: step.label, ...(r.aborted ? { interrupted: true as const } : {}) };
   }
   return { ok: true, exit: 0, reason: "", failed: "" };
 }

@@ -37,12 +37,7 @@ export async function runTeardown(store: ProjectStore, record: SessionRecord, wo
   if (config.teardown.kind === "none" || !worktreePresent) return null;
   if (record.teardown === TEARDOWN_RAN) return { ok: true, exit: 0, reason: "", output: "", earlier: true };
   let output = "";
-  // Its steps run in a process group of their own, which a Ctrl-C or a hangup of close never reaches:
-  // without this they ran on unwatched (past their time limit), and the next close ended them part way.
-  const abort = new AbortController();
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const onSignal = () => abort.abort();
-  for (const s of signals) process.on(s, onSignal);
+  // A Ctrl-C or a hangup of close ends the steps (runSteps): close then stops, forced or not.
   const outcome = await runSteps(config.teardown, {
     mainRoot: store.root,
     cwd: record.worktree_path,
@@ -58,12 +53,9 @@ export async function runTeardown(store: ProjectStore, record: SessionRecord, wo
     write: (chunk) => {
       output = (output + chunk.toString()).slice(-OUTPUT_TAIL);
     },
-    abort: abort.signal,
-  }).finally(() => {
-    for (const s of signals) process.off(s, onSignal);
   });
   const reason = outcome.ok ? "" : `${outcome.reason}${outcome.failed ? `: ${outcome.failed}` : ""}`;
-  return { ok: outcome.ok, exit: outcome.exit, reason, output, ...(abort.signal.aborted && !outcome.ok ? { interrupted: true } : {}) };
+  return { ok: outcome.ok, exit: outcome.exit, reason, output, ...(outcome.interrupted ? { interrupted: true } : {}) };
 }
 
 /** A plain close refused by a failing teardown: what it said, and the way past it. */
