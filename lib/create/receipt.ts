@@ -61,23 +61,53 @@ export function receiptPath(store: ProjectStore, id: string): string {
   return join(store.receiptsDir, `${id}.json`);
 }
 
-/** Whether what stands at `file` is a regular file (what spex writes as a receipt); undefined when nothing does. */
-function receiptIsFile(file: string): boolean | undefined {
+/**
+ * What stands where a receipt belongs, in words; undefined when nothing does
+ * (nor a receipts folder). spex writes receipts as files: anything else there
+ * is not its own, so the advice is to look, never to remove (DESIGN.md §14).
+ */
+function standingAt(file: string): "a file" | "a folder" | "a symbolic link" | "something that is not a file" | undefined {
+  let st;
   try {
-    const st = lstatOrAbsent(file);
-    return st ? st.isFile() : undefined;
-  } catch {
-    return undefined;
+    st = lstatOrAbsent(file);
+  } catch (e) {
+    if (errnoCode(e) === "ENOTDIR") return undefined; // receipts/ itself is no folder
+    throw e;
   }
+  if (!st) return undefined;
+  return st.isFile() ? "a file" : st.isDirectory() ? "a folder" : st.isSymbolicLink() ? "a symbolic link" : "something that is not a file";
 }
 
 function stuckReceipt(file: string, why: string): SpexError {
-  // spex writes receipts as files: a folder or a link there is not its own, and removing it is no advice to give.
+  let what: ReturnType<typeof standingAt>;
+  try {
+    what = standingAt(file);
+  } catch {
+    what = undefined; // cannot be looked at: the plain advice
+  }
   const hint =
-    receiptIsFile(file) === false
+    what && what !== "a file"
       ? `it is not a receipt spex wrote (a folder or a link where one belongs), and spex leaves it alone: look at it with \`ls -la ${shellWord(file)}\` and move it away if it is yours`
-      : `remove ${file} by hand once nothing it names is needed (spex session ls lists the sessions; spex doctor lists orphans)`;
-  return new SpexError("receipt_stuck", `the create receipt ${file} ${why}`, { hint, details: { file, isFile: receiptIsFile(file) ?? null } });
+      : `remove ${shellWord(file)} by hand once nothing it names is needed (spex session ls lists the sessions; spex doctor lists orphans)`;
+  return new SpexError("receipt_stuck", `the create receipt ${file} ${why}`, { hint, details: { file, isFile: what ? what === "a file" : null } });
+}
+
+/** Close's refusal while something still stands where session `id`'s receipt was, after close tried to retire it. */
+export function receiptInTheWay(store: ProjectStore, id: string): SpexError | undefined {
+  const file = receiptPath(store, id);
+  const what = standingAt(file);
+  if (!what) return undefined;
+  const label = id.slice(0, 8);
+  if (what !== "a file") {
+    return new SpexError("receipt_stuck", `${what} stands where session ${label}'s create receipt belongs (${file}); spex writes receipts as files, so it is not one spex wrote and was left alone; nothing was changed`, {
+      hint: `look at it with \`ls -la ${shellWord(file)}\`, move it away if it is yours, then close again`,
+      details: { file, isFile: false },
+    });
+  }
+  return new SpexError("receipt_stuck", `the create receipt of session ${label} (${file}) could not be removed; nothing was changed`, {
+    hint: `look at it with \`cat ${shellWord(file)}\` and at the permissions of its folder (\`ls -ld ${shellWord(store.receiptsDir)}\`); once it is removed, close again`,
+    details: { file, isFile: true },
+  });
 }
 
 function landReceipt(store: ProjectStore, receipt: CreateReceipt, durable: boolean): void {

@@ -3,15 +3,15 @@
 // branch/worktree resource locks are held from the final checks through the
 // tmux kill, its no-pane proof and every deletion; the record goes last, so
 // any failure keeps the row.
-import { existsSync, lstatSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config";
 import { detectMainBranch } from "../git/main-branch";
-import { SpexError, errnoCode } from "../errors";
+import { SpexError } from "../errors";
 import { withLock, withLocks } from "../lock";
 import { type SessionRecord, fsyncDir, readSession, refuseUnusable, writeHeldRecord } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
-import { receiptPath, retireReceipt } from "../create/receipt";
+import { receiptInTheWay, retireReceipt } from "../create/receipt";
 import { branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits } from "./git";
 import { sessionWork } from "./work";
 import { type EndOptions, probe } from "./leaf";
@@ -29,39 +29,9 @@ import { randomHex } from "../hash";
 import { faultPoint } from "../faults";
 import { whichSync } from "../proc/which";
 import { tmuxMissing } from "../tmux";
-import { shellWord } from "../tmux/quote";
 import { TEARDOWN_RAN, type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
 import { unchangedIncluded } from "../workspace/include-record";
 
-
-/**
- * What still stands where the session's create receipt was, after close tried
- * to retire it. spex writes receipts as files: anything else there (a folder,
- * a link) is not its own, so the advice is to look, never to remove (§14).
- */
-function stuckReceiptRefusal(store: ProjectStore, id: string): SpexError | undefined {
-  const file = receiptPath(store, id);
-  let st;
-  try {
-    st = lstatSync(file);
-  } catch (e) {
-    // ENOTDIR: receipts/ itself is no folder, so no receipt stands in it.
-    if (errnoCode(e) === "ENOENT" || errnoCode(e) === "ENOTDIR") return undefined;
-    throw e;
-  }
-  const what = st.isFile() ? "a file" : st.isDirectory() ? "a folder" : st.isSymbolicLink() ? "a symbolic link" : "something that is not a file";
-  const label = id.slice(0, 8);
-  if (!st.isFile()) {
-    return new SpexError("receipt_stuck", `${what} stands where session ${label}'s create receipt belongs (${file}); spex writes receipts as files, so it is not one spex wrote and was left alone; nothing was changed`, {
-      hint: `look at it with \`ls -la ${shellWord(file)}\`, move it away if it is yours, then close again`,
-      details: { file, isFile: false },
-    });
-  }
-  return new SpexError("receipt_stuck", `the create receipt of session ${label} (${file}) could not be removed; nothing was changed`, {
-    hint: `look at it with \`cat ${shellWord(file)}\` and at the permissions of its folder (\`ls -ld ${shellWord(store.receiptsDir)}\`); once it is removed, close again`,
-    details: { file, isFile: true },
-  });
-}
 export interface CloseOptions {
   force?: boolean;
   /** Told when the agent has not ended after a moment (the command prints it on a terminal). */
@@ -176,7 +146,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       // A create receipt whose retirement failed must not outlive the record: it would regain
       // cleanup authority over a later session of the same names (a keyed create reuses its id).
       retireReceipt(store, id);
-      const stuck = stuckReceiptRefusal(store, id);
+      const stuck = receiptInTheWay(store, id);
       if (stuck) throw stuck;
       const tmux = endTmuxSession(id, record);
       faultPoint("close-tmux-ended");
