@@ -2,7 +2,7 @@
 // its safe.directory check): a repository mounted into a container, one
 // reached as root or over sudo. Every git call then fails with that text; it
 // is the user's situation, not a bug of spex's, and says what to do. Kept
-// free of imports beyond the error type: the CLI's error path loads it.
+// to the error type and the shell quoting: the CLI's error path loads it.
 import { SpexError } from "../errors";
 import { shellWord } from "../tmux/quote";
 

@@ -3,7 +3,7 @@
 // launch.sh runs before it records the agent's pid: the setup, when one is
 // due, then (in a sandbox) the same script again under bubblewrap, where it
 // records the pid of the agent itself and starts it.
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { errnoCode } from "../errors";
@@ -11,6 +11,7 @@ import { findCheckout } from "../git/main-root";
 import { hooksDirOf } from "../git/ops";
 import type { SessionRecord } from "../record";
 import { type ProjectStore, sessionPaths } from "../store";
+import { realOrSelf } from "../store/key";
 import { shellQuote } from "../tmux/quote";
 import { type SandboxMode, workspaceConfig } from "./config";
 import { assignPorts } from "./ports";
@@ -95,17 +96,10 @@ function sandboxExec(store: ProjectStore, id: string, record: SessionRecord, mod
 function ownGitDir(worktree: string, commonDir: string): string | undefined {
   const found = findCheckout(worktree);
   if (!found || found.gitDir === found.commonDir) return undefined;
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return p;
-    }
-  };
-  const gitDir = real(found.gitDir);
-  if (dirname(gitDir) !== join(real(commonDir), "worktrees")) return undefined;
+  const gitDir = realOrSelf(found.gitDir);
+  if (dirname(gitDir) !== join(realOrSelf(commonDir), "worktrees")) return undefined;
   try {
-    if (real(readFileSync(join(gitDir, "gitdir"), "utf8").trim()) !== real(join(worktree, ".git"))) return undefined;
+    if (realOrSelf(readFileSync(join(gitDir, "gitdir"), "utf8").trim()) !== realOrSelf(join(worktree, ".git"))) return undefined;
   } catch {
     return undefined;
   }
