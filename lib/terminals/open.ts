@@ -61,11 +61,55 @@ function tmuxNameFor(name: string, id: string): string {
   return `term-${slug || "t"}-${shortId(id, 8)}`;
 }
 
+/**
+ * Runs the terminal's command, then makes sure tmux keeps all it printed and learns how it ended.
+ * tmux 3.3a marks a pane dead on the child's exit and closes it with what the kernel had not yet
+ * handed over still unread (a quick command's last lines: about one in sixty even with the pane
+ * piped). So after the command a title is set and read back through tmux: once tmux shows it, tmux
+ * has parsed everything before it. And where tmux is built with utempter (Debian, Ubuntu) before
+ * 3.6, the end of output seen first makes tmux remove the utmp record with SIGCHLD at its default,
+ * losing the exit: the pane reads dead with no status and no "Pane is dead" line, the shell left a
+ * zombie until some other child of the server exits. A holder that ignores the hangup keeps the
+ * terminal open until tmux has taken the exit, so the exit always comes first; it pokes the server
+ * with a short job each half second in case the exit was lost anyway (panes dying at once).
+ * Ctrl-C still reaches the command (a caught INT resets on exec); a command killed by a signal
+ * ends the shell by the same signal, so the "Pane is dead" line names it. Every wait is bounded.
+ */
+const DRAIN_THEN_EXIT = [
+  "trap : INT QUIT",
+  '"$@"',
+  "s=$?",
+  "trap - INT QUIT",
+  'if [ -n "${TMUX_PANE:-}" ]; then',
+  "  mark=spex-drained-$$ title=$(printf '\\043{pane_title}') dead=$(printf '\\043{pane_dead}') i=0",
+  "  printf '\\033]2;%s\\033\\\\' \"$mark\"",
+  '  while [ "$i" -lt 200 ]; do',
+  '    seen=$(tmux display-message -p -t "$TMUX_PANE" "$title" 2>/dev/null) || break',
+  '    [ "$seen" = "$mark" ] && break',
+  "    sleep 0.01 2>/dev/null || break",
+  "    i=$((i + 1))",
+  "  done",
+  "  (",
+  "    trap '' HUP",
+  "    i=0",
+  '    while [ "$i" -lt 100 ]; do',
+  "      sleep 0.05 2>/dev/null || sleep 1",
+  '      now=$(tmux display-message -p -t "$TMUX_PANE" "$dead" 2>/dev/null) || break',
+  '      [ "$now" = 1 ] && break',
+  '      if [ $((i % 10)) -eq 9 ]; then tmux run-shell -b true 2>/dev/null; fi',
+  "      i=$((i + 1))",
+  "    done",
+  "  ) </dev/null 2>/dev/null &",
+  "fi",
+  'if [ "$s" -gt 128 ] && [ "$s" -lt 160 ]; then kill -$((s - 128)) $$; fi',
+  'exit "$s"',
+].join("\n");
+
 function startTmux(store: ProjectStore, record: TerminalRecord, env: Record<string, string> = {}): void {
   const { tmux_socket: socket, tmux_session: name } = record;
   const session = exactSession(name);
   const pane = sessionPaneTarget(name);
-  const argv = record.command.length > 0 ? ["--", "sh", "-c", 'exec "$@"', "spex-terminal", ...record.command.map(tmuxWord)] : [];
+  const argv = record.command.length > 0 ? ["--", "sh", "-c", DRAIN_THEN_EXIT, "spex-terminal", ...record.command.map(tmuxWord)] : [];
   const dir = tmuxFolder(record.directory);
   // Opened on a placeholder so remain-on-exit and the environment are in place before the real program starts:
   // a command that exits at once still leaves its last screen to read.
@@ -84,11 +128,6 @@ function startTmux(store: ProjectStore, record: TerminalRecord, env: Record<stri
     // What the session's terminals share with its agent: its port block (lib/workspace).
     ...Object.entries(env).flatMap(([k, v]) => [";", "set-environment", "-t", session, k, tmuxWord(v)]),
     ";", "respawn-pane", "-k", "-t", pane, "-c", dir, ...argv,
-    // tmux 3.3a closes a pane whose program exited without reading what the program wrote last, unless
-    // the pane is piped: then it drains the output first. A command's last lines (a test run's summary,
-    // or all of a quick command) were lost about once in 40; the pipe's reader discards what it gets.
-    // Same command list as the respawn, so the command cannot end before the pipe is there.
-    ...(argv.length > 0 ? [";", "pipe-pane", "-t", pane, "exec cat >/dev/null"] : []),
   ]);
   if (started.code === 0) return;
   // -P printed the id only if this call made the session: nothing made by anyone else is killed.
