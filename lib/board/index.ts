@@ -32,7 +32,7 @@ export function refuseNonTerminal(stdout: { isTTY?: boolean }, stdin: { isTTY?: 
   const term = env.TERM ?? "";
   if (term === "" || term === "dumb") {
     throw new SpexError("not_a_terminal", `spex board draws a full screen, and TERM=${term || "(unset)"} names a terminal that cannot; nothing was drawn`, {
-      hint: "here use `spex session ls` (or `spex session live --watch`, which prints each observation in turn); in a full terminal, or one named with `TERM=xterm-256color spex board`, the board draws",
+      hint: "here use `spex session ls` (or `spex session live --watch`, which prints each observation in turn); only a real terminal that lost its TERM (under su or sudo) draws the board once named: `TERM=xterm-256color spex board`",
     });
   }
 }

@@ -114,7 +114,7 @@ export function attachTerminal(socket: string, session: string, words: AttachWor
       const retry = words.attach ? `\`TERM=xterm-256color ${words.attach}\`` : "TERM=xterm-256color";
       const read = words.read ? `; or print its screen here with \`${words.read}\`` : "";
       throw new SpexError("not_a_terminal", `attach needs a terminal tmux can draw on, and TERM=${term || "(unset)"} names none`, {
-        hint: `run it in a full terminal, or name one: ${retry}${read}`,
+        hint: `run it in a full terminal; only a real terminal that lost its TERM (under su or sudo) draws once named: ${retry}${read}`,
       });
     }
     const r = spawnSync("tmux", plan.args, { stdio: "inherit", env });
