@@ -61,18 +61,32 @@ export async function noticeTo(store: ProjectStore, watcher: string, view: Sessi
   await drainDeliveries(store, watcher);
 }
 
-async function afterCommit(change: RecordChange): Promise<void> {
-  const id = change.after.session_id;
-  if (worthNotice(change)) {
-    const watchers = readWatchers(change.store, id, change.afterView.parent);
-    for (const w of new Set(watchers.map((e) => e.watcher))) {
-      try {
-        await noticeTo(change.store, w, change.afterView);
-      } catch (e) {
-        debug(`notice to ${w} about ${id} failed: ${(e as Error).message}`);
-      }
+type Transition = Pick<RecordChange, "beforeView" | "afterView">;
+
+/**
+ * A change whose writer was killed before its timeline event (appendStateEvent
+ * appends it as `recovered`) never sent its notice either: the change after it
+ * sends it first, as it would have gone out then.
+ */
+const recoveredBefore = new WeakMap<RecordChange, Transition>();
+
+async function noticeWatchers(store: ProjectStore, id: string, change: Transition): Promise<void> {
+  if (!worthNotice(change)) return;
+  const watchers = readWatchers(store, id, change.afterView.parent);
+  for (const w of new Set(watchers.map((e) => e.watcher))) {
+    try {
+      await noticeTo(store, w, change.afterView);
+    } catch (e) {
+      debug(`notice to ${w} about ${id} failed: ${(e as Error).message}`);
     }
   }
+}
+
+async function afterCommit(change: RecordChange): Promise<void> {
+  const id = change.after.session_id;
+  const recovered = recoveredBefore.get(change);
+  if (recovered) await noticeWatchers(change.store, id, recovered);
+  await noticeWatchers(change.store, id, change);
   const v = change.afterView;
   if ((v.status === "idle" || v.status === "awaiting") && !v.stopped && !v.archived) await drainDeliveries(change.store, id);
 }
@@ -85,7 +99,9 @@ function debug(line: string): void {
 export const commsObserver: CommitObserver = {
   underLock(change) {
     const event = stateEventOf(change);
-    if (event) appendStateEvent(change.store, change.after.session_id, change.beforeView, event);
+    if (!event) return;
+    const { lostFrom } = appendStateEvent(change.store, change.after.session_id, change.beforeView, event);
+    if (lostFrom) recoveredBefore.set(change, { beforeView: { ...change.beforeView, ...lostFrom }, afterView: change.beforeView });
   },
   async afterRelease(change) {
     if (!stateEventOf(change)) return;

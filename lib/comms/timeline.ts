@@ -212,15 +212,17 @@ const sameState = (a: StateFields, b: StateFields) =>
  * caller holding the record lock. A writer killed between its record write and
  * this append left the timeline's last state short of the record: that state
  * is appended first (`recovered`), so a reader following the timeline still
- * sees every state the record went through, and `prev` chains.
+ * sees every state the record went through, and `prev` chains. `lostFrom`
+ * names the state the lost change left, for the notice it never sent.
  */
-export function appendStateEvent(store: ProjectStore, id: string, before: StateFields, body: StateEvent): TimelineEvent[] {
+export function appendStateEvent(store: ProjectStore, id: string, before: StateFields, body: StateEvent): { events: TimelineEvent[]; lostFrom?: StateFields } {
   const file = timelineFile(store, id);
   const { events, endsWithNewline, size } = readBackwards(file, (e) => e.kind === "state");
   let seq = events.length ? events[events.length - 1]!.seq : 0;
   const last = events.findLast((e) => e.kind === "state") as StateEvent | undefined;
   const bodies: StateEvent[] = [];
-  if (last && !sameState(last, before)) {
+  const lost = last && !sameState(last, before);
+  if (lost) {
     const { status, proposal, note, stopped, archived } = before;
     bodies.push({ kind: "state", status, prev: last.status, proposal, note, stopped, archived, recovered: true });
   }
@@ -230,7 +232,9 @@ export function appendStateEvent(store: ProjectStore, id: string, before: StateF
   const text = (size > 0 && !endsWithNewline ? "\n" : "") + out.map((e) => JSON.stringify(e) + "\n").join("");
   // One append: both lines land together, or the failure takes back neither (appendFileNoFollow).
   appendStoreFile(file, text, { durable: true });
-  return out;
+  if (!lost) return { events: out };
+  const { status, proposal, note, stopped, archived } = last;
+  return { events: out, lostFrom: { status, proposal, note, stopped, archived } };
 }
 
 /**

@@ -51,6 +51,18 @@ describe("watch", () => {
     expect(notices(parent.id)).toHaveLength(1);
   });
 
+  test("a state write killed before its notice: the child's next change sends the notice the killed writer never did", async () => {
+    const { parent, child } = await family();
+    const killed = sb.spex(["internal", "session-state", "idle", "--session", child, "--note", "finished the parser"], { env: { SPEX_TEST_CRASH_AT: "record-written" } });
+    expect(killed.code).not.toBe(0);
+    expect(notices(parent.id)).toHaveLength(0);
+    // The next turn starting is no news of its own; the idle it follows was.
+    setState(child, "active", "--new-turn");
+    await waitFor(() => parent.received().length === 1, "the recovered notice");
+    expect(parent.received()[0]).toBe(`[spex watch] session child task (${child.slice(0, 8)}) is now idle: finished the parser (details: spex session show ${child.slice(0, 8)})`);
+    expect(notices(parent.id)).toHaveLength(1);
+  });
+
   test("watch cancel keeps the parent source, and the parent still hears about its child", async () => {
     const { parent, child } = await family();
     sb.spex(["session", "watch", child.slice(0, 8)], { env: { SPEX_SESSION_ID: parent.id } });
