@@ -10,6 +10,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
 import { type WorktreeEntry, git, listWorktrees, worktreeChanges } from "../teardown/git";
+import { sandboxAvailability } from "../workspace/sandbox";
 import { shellWord } from "../tmux/quote";
 import { type Claim, claimOnFolder } from "./claims";
 
@@ -52,7 +53,8 @@ function adviseWorktree(f: FolderFacts, w: WorktreeEntry): FolderAdvice {
   if (w.locked) return inspect(w.path, "the worktree is locked", status);
   let changes;
   try {
-    changes = worktreeChanges(f.root, w.path);
+    // No record says whether an agent in a sandbox worked here: read it in one where that can run.
+    changes = worktreeChanges(f.root, w.path, sandboxAvailability().usable);
   } catch (e) {
     return inspect(w.path, `git could not read its changes: ${(e as Error).message}`, status);
   }

@@ -124,10 +124,10 @@ export async function diffSession(store: ProjectStore, id: string, opts: DiffOpt
   let unread = new Map<string, number>();
   // What a diff of the branch alone leaves out, from `git status` (nothing hashed): a person looking at
   // "no changes" while the agent's edits sit uncommitted must be told where they are.
-  const notShown = !opts.worktree && f.hasWorktree ? uncommittedPaths(store.root, f.record.worktree_path, f.record.harness) : [];
+  const notShown = !opts.worktree && f.hasWorktree ? uncommittedPaths(store.root, f.record.worktree_path, f.record.harness, !!f.record.sandbox) : [];
   if (opts.worktree && f.hasWorktree) {
     // Display only: a file past the text limit is binary anyway, so it is not hashed (work.ts).
-    const snap = snapshotWork(store.root, f.record.worktree_path, f.record.harness, f.branch, { unreadOver: DIFF_TEXT_LIMIT_BYTES });
+    const snap = snapshotWork(store.root, f.record.worktree_path, f.record.harness, f.branch, { unreadOver: DIFF_TEXT_LIMIT_BYTES, sandboxed: !!f.record.sandbox });
     to = snap.tree;
     uncommitted = snap.files;
     unread = snap.unread;

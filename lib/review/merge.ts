@@ -99,9 +99,9 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
   const f = await reviewFacts(store, id, opts.into);
   // Refusals, before anything is written: uncommitted work is refused from
   // `git status` alone, before a byte of it is staged (it may be a 400 MB log).
-  const pending = f.hasWorktree ? uncommittedPaths(root, f.record.worktree_path, f.record.harness) : [];
+  const pending = f.hasWorktree ? uncommittedPaths(root, f.record.worktree_path, f.record.harness, !!f.record.sandbox) : [];
   if (pending.length > 0 && !opts.includeUncommitted) throw uncommittedRefusal(f, pending);
-  const snap = pending.length > 0 ? snapshotWork(root, f.record.worktree_path, f.record.harness, f.branch) : undefined;
+  const snap = pending.length > 0 ? snapshotWork(root, f.record.worktree_path, f.record.harness, f.branch, { sandboxed: !!f.record.sandbox }) : undefined;
   if (snap && snap.files.length > 0) {
     if (!snap.onBranch || snap.head !== f.head) {
       throw new SpexError("worktree_off_branch", `session ${f.id.slice(0, 8)}: its worktree does not have ${f.branch} checked out at its tip, so its uncommitted work cannot be committed there; nothing was merged`, {

@@ -33,6 +33,8 @@ export interface SnapshotOptions {
    * written into the repository. A merge leaves it unset: it commits everything.
    */
   unreadOver?: number;
+  /** The worktree is a sandboxed session's: its status is read in a sandbox (lib/workspace/sandbox). */
+  sandboxed?: boolean;
 }
 
 /** The stand-in's text: the NUL makes git count it binary, like the file it stands for. */
@@ -66,12 +68,12 @@ export function workPaths(entries: { status: string; path: string }[]): string[]
 }
 
 /** The paths of the session's uncommitted work, read from `git status` alone (nothing hashed, nothing written). */
-export function uncommittedPaths(root: string, worktree: string, harness: string): string[] {
-  return workPaths(sessionWork(root, worktree, harness));
+export function uncommittedPaths(root: string, worktree: string, harness: string, sandboxed = false): string[] {
+  return workPaths(sessionWork(root, worktree, harness, "", () => false, sandboxed));
 }
 
 export function snapshotWork(root: string, worktree: string, harness: string, branch: string, opts: SnapshotOptions = {}): WorkSnapshot {
-  const files = uncommittedPaths(root, worktree, harness);
+  const files = uncommittedPaths(root, worktree, harness, opts.sandboxed);
   // The worktree's recorded git folder, never one its `.git` file names (lib/git/pinned).
   const pin = { env: worktreeGitEnv(root, worktree) };
   const head = gitSyncOrThrow(worktree, ["rev-parse", "--verify", "HEAD^{commit}"], "reading the worktree's HEAD", pin).trim();

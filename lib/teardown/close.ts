@@ -31,6 +31,7 @@ import { whichSync } from "../proc/which";
 import { tmuxMissing } from "../tmux";
 import { TEARDOWN_RAN, type TeardownOutcome, runTeardown, teardownFailed } from "../workspace/teardown";
 import { unchangedIncluded } from "../workspace/include-record";
+import { sandboxAvailability } from "../workspace/sandbox";
 
 export interface CloseOptions {
   force?: boolean;
@@ -53,7 +54,14 @@ export interface CloseResult extends RuntimeStop, FreedSlot {
   teardown: TeardownOutcome | null;
 }
 
-export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, retired: boolean): CloseFacts {
+/** The worktree's changes; a sandboxed one's are read in a sandbox, and a forced close where none can run skips them. */
+function closeChanges(store: ProjectStore, record: SessionRecord, force: boolean) {
+  const sandboxed = !!record.sandbox;
+  if (sandboxed && force && !sandboxAvailability().usable) return [];
+  return sessionWork(store.root, record.worktree_path, record.harness, record.directory, unchangedIncluded(store, record.session_id, record.worktree_path), sandboxed);
+}
+
+export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, retired: boolean, force = false): CloseFacts {
   const entries = listWorktrees(store.root);
   const main = entries[0];
   // Unmerged means "not on the branch sessions fork from" (lib/git/main-branch), not on whatever the main checkout has out.
@@ -63,7 +71,7 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
   const ref = `refs/heads/${record.branch}`;
   const holders = record.branch ? entries.filter((e) => e.branch === ref) : [];
   const exists = record.branch !== "" && (holders.length > 0 || branchExists(store.root, record.branch));
-  const changes = !retired && wt ? sessionWork(store.root, record.worktree_path, record.harness, record.directory, unchangedIncluded(store, record.session_id, record.worktree_path)) : [];
+  const changes = !retired && wt ? closeChanges(store, record, force) : [];
   return {
     worktreePath: record.worktree_path,
     branch: record.branch,
@@ -115,7 +123,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
   let leafStop: LeafStop = { leaf, outcome: leaf.source === "none" ? "none" : "dead", others: [] };
   if (probe(leaf) === "owned" || sessionProcesses(store, id, first.record).length > 0) {
     // Every refusal comes before the first signal: a dirty or unmerged session keeps running.
-    planClose(id, gatherCloseFacts(store, first.record, first.retired), force);
+    planClose(id, gatherCloseFacts(store, first.record, first.retired, force), force);
     // Outside the locks, so the agent's own exit hooks can still write its record (see runtime.ts).
     leafStop = stopRecordedLeaf(store, id, first.record, opts.onWait);
   }
@@ -142,7 +150,7 @@ export async function closeSession(store: ProjectStore, id: string, opts: CloseO
       }
       assertNotRelaunched(store, id, first.record, record);
       // Decided again under the locks: this plan is the one carried out.
-      const plan = planClose(id, gatherCloseFacts(store, record, reading.retired), force);
+      const plan = planClose(id, gatherCloseFacts(store, record, reading.retired, force), force);
       // A create receipt whose retirement failed must not outlive the record: it would regain
       // cleanup authority over a later session of the same names (a keyed create reuses its id).
       retireReceipt(store, id);

@@ -2,11 +2,13 @@
 // they can run inside a record mutation under its lock. gitEnv strips the
 // GIT_DIR/GIT_INDEX_FILE/GIT_WORK_TREE a hook would otherwise pass down.
 import { spawnSync } from "node:child_process";
+import { dirname, resolve } from "node:path";
 import { SpexError } from "../errors";
 import { gitEnv } from "../git/ops";
 import { worktreeGitEnv } from "../git/pinned";
 import { type WorktreeEntry, parseWorktreeList } from "../git/worktrees";
 import { gitTooOldFailure } from "../git/version";
+import { BWRAP, containedGitArgv, sandboxAvailability } from "../workspace/sandbox";
 import { timed } from "./timing";
 
 export interface GitResult {
@@ -15,16 +17,32 @@ export interface GitResult {
   stderr: string;
 }
 
-export function git(cwd: string, args: string[], env: Record<string, string> = {}): GitResult {
+/** `contain`: run it under bwrap, as over a sandboxed session's worktree (containedGitArgv says why). */
+export function git(cwd: string, args: string[], env: Record<string, string> = {}, contain = false): GitResult {
   return timed("git", () => {
-    const r = spawnSync("git", args, { cwd, env: gitEnv(env), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const full = gitEnv(env);
+    const [cmd, argv] = contain ? [BWRAP, containedArgv(cwd, args, full)] : ["git", args];
+    const r = spawnSync(cmd, argv, { cwd, env: full, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     if (r.error) throw r.error;
     return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
   });
 }
 
-function gitOrThrow(cwd: string, args: string[], what: string, env: Record<string, string> = {}): string {
-  const r = git(cwd, args, env);
+function containedArgv(cwd: string, args: string[], env: NodeJS.ProcessEnv): string[] {
+  const usable = sandboxAvailability();
+  if (!usable.usable) {
+    throw new SpexError("sandbox_unavailable", `the worktree ${cwd} is a sandboxed session's, and git is only run over it in a sandbox, which cannot run here: ${usable.reason}`, {
+      hint: "install bubblewrap again (`spex doctor` says what is missing); `--force` skips the check and throws the worktree's uncommitted work away",
+    });
+  }
+  // The worktree, its git folder and the repository's (two up from worktrees/NAME), the user's git config.
+  const gitDirs = env.GIT_DIR ? [env.GIT_DIR, resolve(env.GIT_DIR, "..", "..")] : [];
+  const config = [env.HOME, env.XDG_CONFIG_HOME, env.GIT_CONFIG_GLOBAL && dirname(env.GIT_CONFIG_GLOBAL)];
+  return containedGitArgv(args, [cwd, ...gitDirs, ...config].filter((p): p is string => !!p));
+}
+
+function gitOrThrow(cwd: string, args: string[], what: string, env: Record<string, string> = {}, contain = false): string {
+  const r = git(cwd, args, env, contain);
   if (r.code !== 0) {
     const old = gitTooOldFailure(what, r.code);
     if (old) throw old;
@@ -66,9 +84,9 @@ export function parseStatusEntries(text: string): DirtyEntry[] {
  * (`!!`). An ignored folder is named once ("build/"), not file by file.
  */
 /** The changes in a worktree of `root`, read through its recorded git folder (lib/git/pinned). */
-export function worktreeChanges(root: string, worktree: string): DirtyEntry[] {
+export function worktreeChanges(root: string, worktree: string, contain = false): DirtyEntry[] {
   const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching"];
-  return parseStatusEntries(gitOrThrow(worktree, args, "checking the worktree for changes", worktreeGitEnv(root, worktree)));
+  return parseStatusEntries(gitOrThrow(worktree, args, "checking the worktree for changes", worktreeGitEnv(root, worktree), contain));
 }
 
 export function branchExists(root: string, branch: string): boolean {

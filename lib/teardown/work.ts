@@ -77,8 +77,8 @@ function isRendered(root: string, worktree: string, entry: DirtyEntry, own: OwnF
  * included, minus spex's own renders and `alsoOwn`: the ignored files the
  * create copied in and nobody changed since (lib/workspace).
  */
-export function sessionWork(root: string, worktree: string, harness: string, directory = "", alsoOwn: (rel: string) => boolean = () => false): DirtyEntry[] {
+export function sessionWork(root: string, worktree: string, harness: string, directory = "", alsoOwn: (rel: string) => boolean = () => false, sandboxed = false): DirtyEntry[] {
   const rendered = renderedFiles(harness, directory);
   const own: OwnFiles = { has: (rel) => rendered.has(rel) || alsoOwn(rel) };
-  return worktreeChanges(root, worktree).filter((c) => !isRendered(root, worktree, c, own));
+  return worktreeChanges(root, worktree, sandboxed).filter((c) => !isRendered(root, worktree, c, own));
 }

@@ -132,6 +132,23 @@ export function bwrapArgs(p: SandboxPlan): string[] {
 }
 
 /**
+ * bwrap's argv for a git read run from outside over a sandboxed session's
+ * worktree (close's and merge's `git status`). The worktree's files and index
+ * are the agent's, so a submodule there (or a gitlink it added) has a git
+ * folder of its making, and git runs what that folder's config names
+ * (`core.fsmonitor`, a clean filter) as it checks the submodule. Here that
+ * runs with less than the agent has: nothing writable, a private /tmp, no
+ * network, its own pids, and no terminal to push keys into (a new session).
+ */
+export function containedGitArgv(args: string[], readable: string[]): string[] {
+  const out = ["--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  // What git reads that lives under /tmp comes back read-only, parents first.
+  const under = [...new Set(readable.filter((d) => d && underTmp(d) && d !== "/tmp"))].sort((a, b) => a.length - b.length);
+  for (const d of under) out.push("--ro-bind-try", d, d);
+  return [...out, "--", "git", ...args];
+}
+
+/**
  * A create from inside a sandbox (launch.sh exports SPEX_SANDBOX there): its
  * worktree would be made outside what the sandbox may write. Said plainly here
  * rather than as git's read-only error halfway through.

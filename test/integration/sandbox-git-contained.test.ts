@@ -1,0 +1,88 @@
+// A sandboxed agent owns its worktree's files and index, so it can add a
+// submodule (a gitlink) whose git folder it made, with `core.fsmonitor` or a
+// clean filter of its own. git runs those as it checks the submodule: spex's
+// own `git status` over that worktree (close, diff, merge) must not run them
+// outside the sandbox. Driven through the built binary against real bwrap.
+import { afterEach, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { sandboxAvailability } from "../../lib/workspace/sandbox";
+import { type Sandbox, sandbox } from "../support/sandbox";
+
+let sb: Sandbox;
+afterEach(() => sb?.cleanup());
+
+const bwrap = sandboxAvailability();
+
+function git(cwd: string, args: string[]): string {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** What an agent in the sandbox can do in its own worktree: a nested repository, registered as a gitlink, that runs `marker`'s writes. */
+function plant(worktree: string, fsmonitorMarker: string, filterMarker: string): void {
+  const sub = join(worktree, "vendor", "lib");
+  mkdirSync(sub, { recursive: true });
+  git(sub, ["init", "-q"]);
+  writeFileSync(join(sub, ".gitattributes"), "data.txt filter=planted\n");
+  writeFileSync(join(sub, "data.txt"), "one\n");
+  git(sub, ["add", "."]);
+  git(sub, ["-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "x"]);
+  git(sub, ["config", "core.fsmonitor", `touch '${fsmonitorMarker}'; false`]);
+  git(sub, ["config", "filter.planted.clean", `touch '${filterMarker}'; cat`]);
+  // Changed since its index: git compares the content, through the clean filter.
+  writeFileSync(join(sub, "data.txt"), "two\n");
+  const head = git(sub, ["rev-parse", "HEAD"]).trim();
+  git(worktree, ["update-index", "--add", "--cacheinfo", `160000,${head},vendor/lib`]);
+}
+
+test.skipIf(!bwrap.usable)("close, diff and merge check a sandboxed worktree without running what a planted submodule's config names, and still see its changes", () => {
+  sb = sandbox();
+  const made = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--sandbox", "--json", "planted"]).stdout);
+  const worktree = made.worktree_path as string;
+  // Outside every folder the contained git may read: a write there from inside has nowhere to go.
+  const fsmonitorRan = join(dirname(sb.repo), "fsmonitor-ran");
+  const filterRan = join(dirname(sb.repo), "filter-ran");
+  plant(worktree, fsmonitorRan, filterRan);
+  const ran = () => [existsSync(fsmonitorRan), existsSync(filterRan)];
+
+  // The plant works: git run plainly in the worktree (as spex did) runs both.
+  spawnSync("git", ["status", "--porcelain"], { cwd: worktree });
+  expect(ran()).toEqual([true, true]);
+  for (const f of [fsmonitorRan, filterRan]) rmSync(f);
+
+  const close = sb.spex(["session", "close", made.session_id, "--json"]);
+  expect(close.code).not.toBe(0);
+  const refusal = JSON.parse(close.stdout).error;
+  expect(refusal.code).toBe("worktree_dirty");
+  expect(JSON.stringify(refusal)).toContain("vendor/lib");
+  expect(ran()).toEqual([false, false]);
+
+  const diff = JSON.parse(sb.spex(["session", "diff", made.session_id, "--json"]).stdout);
+  expect(diff.uncommittedNotShown).toContain("vendor/lib");
+  expect(sb.spex(["session", "diff", made.session_id, "--worktree", "--json"]).code).toBe(0);
+  expect(ran()).toEqual([false, false]);
+
+  const merge = sb.spex(["session", "merge", made.session_id, "--include-uncommitted", "--json"]);
+  expect(merge.code, merge.stdout + merge.stderr).toBe(0);
+  expect(ran()).toEqual([false, false]);
+});
+
+test.skipIf(!bwrap.usable)("doctor reads a worktree no record owns in a sandbox too: a planted submodule's config does not run, and its changes make it one to inspect", () => {
+  sb = sandbox();
+  const made = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--sandbox", "--json", "orphaned"]).stdout);
+  const worktree = made.worktree_path as string;
+  const fsmonitorRan = join(dirname(sb.repo), "fsmonitor-ran");
+  const filterRan = join(dirname(sb.repo), "filter-ran");
+  plant(worktree, fsmonitorRan, filterRan);
+  // The record is gone (a store wiped by hand): nothing says a sandboxed agent worked here.
+  const [key] = readdirSync(join(sb.home, "projects"));
+  rmSync(join(sb.home, "projects", key!, "sessions", made.session_id), { recursive: true });
+  const doctor = sb.spex(["doctor", "--json"]);
+  expect([existsSync(fsmonitorRan), existsSync(filterRan)]).toEqual([false, false]);
+  const advice = JSON.stringify(JSON.parse(doctor.stdout));
+  expect(advice).toContain(worktree);
+  expect(advice).toMatch(/uncommitted work: \d+ changed/);
+});
