@@ -2,7 +2,7 @@
 // the worktree, each in a process group of its own so a time limit or an
 // interrupt ends everything it started. What they print goes to the caller's
 // sink (the pane and the log, or a buffer for close).
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
 import { refuseLinks } from "../nofollow";
@@ -50,10 +50,38 @@ function argvOf(steps: Steps, mainRoot: string): { label: string; argv: string[]
   return [{ label: steps.path, argv: executable ? [path] : ["sh", path] }];
 }
 
+/**
+ * A step's group outlives a runner killed with SIGKILL (or the OOM killer),
+ * which no handler sees: a teardown would run on past its time limit, and the
+ * next close would cut it off part way. A small shell of its own group waits
+ * for the runner to go, then ends the step's group as the time limit does.
+ */
+function watchOver(stepGroup: number): ChildProcess | undefined {
+  const script = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -TERM -"$2" 2>/dev/null || exit 0; sleep 3; kill -KILL -"$2" 2>/dev/null';
+  try {
+    const watchdog = spawn("sh", ["-c", script, "spex-step-watchdog", String(process.pid), String(stepGroup)], { detached: true, stdio: "ignore" });
+    watchdog.on("error", () => undefined);
+    watchdog.unref();
+    return watchdog;
+  } catch {
+    return undefined;
+  }
+}
+
+function endWatch(watchdog: ChildProcess | undefined): void {
+  if (!watchdog?.pid) return;
+  try {
+    process.kill(-watchdog.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
 function runOne(argv: string[], run: StepsRun, deadline: number, abort: AbortSignal): Promise<{ code: number | null; signal: string | null; timedOut: boolean; aborted: boolean; error?: string }> {
   return new Promise((resolve) => {
     // Its own process group: the time limit and an interrupt end whatever it started, not only the shell.
     const child = spawn(argv[0]!, argv.slice(1), { cwd: run.cwd, env: run.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const watchdog = child.pid ? watchOver(child.pid) : undefined;
     let timedOut = false;
     let aborted = false;
     const end = () => {
@@ -83,10 +111,12 @@ function runOne(argv: string[], run: StepsRun, deadline: number, abort: AbortSig
     child.stderr!.on("data", (b: Buffer) => run.write(b));
     child.once("error", (e) => {
       clearTimeout(timer);
+      endWatch(watchdog);
       resolve({ code: null, signal: null, timedOut, aborted, error: e.message });
     });
     child.once("close", (code, signal) => {
       clearTimeout(timer);
+      endWatch(watchdog);
       abort.removeEventListener("abort", onAbort);
       resolve({ code, signal, timedOut, aborted });
     });

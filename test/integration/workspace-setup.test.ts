@@ -217,4 +217,30 @@ describe("a close interrupted while the teardown runs", () => {
       expect(existsSync(created.worktree_path)).toBe(false);
     });
   }
+
+  test("kill -9 of close, which nothing in it can catch, still ends the teardown's processes; closing again runs the teardown from the start", async () => {
+    sb = sandbox();
+    const runs = join(sb.dir, "runs.txt");
+    const pidFile = join(sb.dir, "teardown.pid");
+    const fast = join(sb.dir, "fast");
+    configure(sb, { teardown: [`echo $$ > '${pidFile}'; echo start >> '${runs}'; [ -e '${fast}' ] || sleep 30; echo end >> '${runs}'`] }, QUIET);
+    const created = JSON.parse(sb.spex(["session", "new", "--launcher", "agent", "--json", "killed close"]).stdout);
+    const close = spawn(SPEX_BIN, ["session", "close", created.session_id, "--force"], { cwd: sb.repo, env: sb.env, stdio: ["ignore", "ignore", "ignore"] });
+    const exited = new Promise<string | null>((resolve) => close.on("exit", (_code, signal) => resolve(signal)));
+    await waitFor(() => existsSync(runs) && readFileSync(runs, "utf8") === "start\n", "the teardown to start");
+    const pgid = Number(readFileSync(pidFile, "utf8"));
+    try {
+      close.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+      await waitFor(() => !groupAlive(pgid), "the teardown's processes to end after the close", 8000);
+    } finally {
+      if (groupAlive(pgid)) process.kill(-pgid, "SIGKILL");
+    }
+    expect(readFileSync(runs, "utf8")).toBe("start\n");
+    expect(existsSync(created.worktree_path)).toBe(true);
+    writeFileSync(fast, "");
+    const again = sb.spex(["session", "close", created.session_id, "--force"]);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readFileSync(runs, "utf8")).toBe("start\nstart\nend\n");
+  });
 });
