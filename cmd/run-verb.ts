@@ -13,6 +13,7 @@ import { SpexCommand } from "./base";
 import { RemotableCommand, travels } from "./remotable";
 import { namespaceListing } from "./front";
 import { VERSION } from "../lib/version";
+import { isHelpFlag } from "./argv";
 import { lazyInput, lazyOutput } from "../lib/cli/stdio";
 // Every process that runs a verb may write records: it also appends their timeline events and notifies watchers.
 import "../lib/comms/install";
@@ -52,10 +53,25 @@ export function processContext(): BaseContext {
   };
 }
 
-export async function runVerb(args: string[], base: BaseContext, entries: readonly CommandEntry[]): Promise<number> {
+/**
+ * `spex session close abc --help`: a person appends --help to a line they are
+ * about to run, to read what it does first. clipanion takes help only right
+ * after the verb, so the rest of the line (up to a `--`, after which a
+ * `--help` is text) is dropped and the verb's page shown instead.
+ */
+export function helpForLine(args: string[], named: readonly CommandEntry[]): string[] | undefined {
+  const end = args.indexOf("--");
+  if (!args.slice(0, end < 0 ? undefined : end).some(isHelpFlag)) return undefined;
+  const paths = named.flatMap((e) => e.paths).filter((p) => p.length > 0 && p.every((w, i) => args[i] === w));
+  const verb = paths.reduce<string[]>((longest, p) => (p.length > longest.length ? p : longest), []);
+  return verb.length > 0 ? [...verb, "--help"] : undefined;
+}
+
+export async function runVerb(argv: string[], base: BaseContext, entries: readonly CommandEntry[]): Promise<number> {
+  const named = entriesFor(entries, argv);
+  const args = helpForLine(argv, named) ?? argv;
   const json = args.includes("--json");
   const context: SpexContext = { ...base, shapes: entries };
-  const named = entriesFor(entries, args);
   const cli = buildCli(await Promise.all((named.length > 0 ? named : entries).map((e) => e.load())));
   let command;
   try {

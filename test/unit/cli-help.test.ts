@@ -51,6 +51,25 @@ describe("bare namespaces and help", () => {
     expect(await runInProcess(["help", "session", "new"])).toEqual(page);
   });
 
+  test("--help or -h at the end of a line about to run shows that verb's page and runs nothing; after `--` it is text", async () => {
+    for (const [line, verb] of [
+      [["session", "close", "abc123", "--force", "--help"], ["session", "close"]],
+      [["session", "read", "abc123", "-h"], ["session", "read"]],
+      [["session", "send", "abc123", "hello there", "--help"], ["session", "send"]],
+      [["session", "wait", "abc123", "--timeout", "1", "--help"], ["session", "wait"]],
+      [["session", "watch", "list", "--json", "-h"], ["session", "watch", "list"]],
+      [["terminal", "read", "nosuch", "--help"], ["terminal", "read"]],
+    ] as const) {
+      const page = await runInProcess([...verb, "--help"]);
+      expect(page.code).toBe(0);
+      expect({ line, got: await runInProcess([...line]) }).toEqual({ line, got: page });
+    }
+    // After `--` the words are the message: send refuses it here for want of a session, not with the help page.
+    const text = await runInProcess(["session", "send", "abc123", "--", "--help"]);
+    expect(text.stdout).not.toContain("Usage");
+    expect(text.code).not.toBe(0);
+  });
+
   test("a namespace registered later (cluster) is listed and suggested without any change to the help code", () => {
     const cluster: CommandShape = { paths: [["cluster", "ls"]], hidden: false, category: "Clusters", description: "list the clusters", options: [], positionals: [] };
     const more = [...shapes, cluster];
