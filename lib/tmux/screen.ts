@@ -42,17 +42,53 @@ function captureArgs(target: string, styled: boolean | undefined, history: numbe
   return capture;
 }
 
+// Whether the pane is dead, and whether tmux has its exit yet (a status or a signal).
+const DEAD_FORMAT = "#{pane_dead}:#{pane_dead_status}#{pane_dead_signal}";
+
 /** The first call of a read: whether the pane is dead, then its rows (no `-J`: rows as shown, wrapped lines stay wrapped). */
 function firstCall(target: string, opts: ScreenOptions, history: number): string[] {
-  return ["display-message", "-p", "-t", target, "#{pane_dead}", ";", ...captureArgs(target, opts.styled, history)];
+  return ["display-message", "-p", "-t", target, DEAD_FORMAT, ";", ...captureArgs(target, opts.styled, history)];
 }
 
-/** What the first call printed: undefined when the target is gone, else whether it is dead and its text. */
-function parseFirst(r: TmuxResult): { dead: boolean; text: string } | undefined {
+/** What the first call printed: undefined when the target is gone, else whether it is dead (and its exit known) and its text. */
+function parseFirst(r: TmuxResult): { dead: boolean; exitKnown: boolean; text: string } | undefined {
   if (r.code !== 0) return undefined;
   const cut = r.stdout.indexOf("\n");
   if (cut < 0) return undefined;
-  return { dead: r.stdout.slice(0, cut) === "1", text: r.stdout.slice(cut + 1) };
+  const [dead, exit] = r.stdout.slice(0, cut).split(":");
+  return { dead: dead === "1", exitKnown: !!exit, text: r.stdout.slice(cut + 1) };
+}
+
+/**
+ * tmux before 3.6, built with utempter (Debian, Ubuntu), loses a pane's exit
+ * when it sees the end of output first: the pane reads dead with no status
+ * and no "Pane is dead" line, its process a zombie until some other child of
+ * the server exits (6 of 12 shells ended with `exit` here). A job of the
+ * server's own that ends at once is such a child; the read waits for tmux to
+ * take the exit (at most about a fifth of a second) before it reads on.
+ */
+const REAP_NUDGE = ["run-shell", "-b", "true"];
+const REAP_TRIES = 20;
+const REAP_EVERY_MS = 10;
+
+function exitKnown(r: TmuxResult): boolean {
+  return r.code !== 0 || (r.stdout.trim().split(":")[1] ?? "") !== "";
+}
+
+function reapSync(socket: string, target: string): void {
+  tmuxSync(socket, REAP_NUDGE);
+  for (let i = 0; i < REAP_TRIES; i++) {
+    if (exitKnown(tmuxSync(socket, ["display-message", "-p", "-t", target, DEAD_FORMAT]))) return;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, REAP_EVERY_MS);
+  }
+}
+
+async function reapAsync(socket: string, target: string): Promise<void> {
+  await tmuxAsync(socket, REAP_NUDGE);
+  for (let i = 0; i < REAP_TRIES; i++) {
+    if (exitKnown(await tmuxAsync(socket, ["display-message", "-p", "-t", target, DEAD_FORMAT]))) return;
+    await new Promise((r) => setTimeout(r, REAP_EVERY_MS));
+  }
 }
 
 const historyOf = (opts: ScreenOptions) => Math.min(Math.max(opts.history ?? 0, 0), MAX_READ_HISTORY);
@@ -67,6 +103,7 @@ export function readPaneScreen(socket: string, target: string, opts: ScreenOptio
   if (!first) return undefined;
   let text = first.text;
   if (first.dead) {
+    if (!first.exitKnown) reapSync(socket, target);
     // tmux writes "Pane is dead" on a new bottom row, scrolling the top row of the last screen into
     // the scrollback: read one more line, so the screen reads as the program left it.
     const again = tmuxSync(socket, captureArgs(target, opts.styled, history + 1));
@@ -82,6 +119,7 @@ export async function readPaneScreenAsync(socket: string, target: string, opts: 
   if (!first) return undefined;
   let text = first.text;
   if (first.dead) {
+    if (!first.exitKnown) await reapAsync(socket, target);
     const again = await tmuxAsync(socket, captureArgs(target, opts.styled, history + 1));
     if (again.code === 0) text = again.stdout;
   }

@@ -348,6 +348,21 @@ describe("a command that ends at once", () => {
     expect(lost).toEqual([]);
   });
 
+  test("a shell ended with exit reads back with tmux's status line the first time it is read, one at a time on a busy server", async () => {
+    // A plain shell runs under tmux's own start, not spex's wrapper: the read itself makes tmux take a lost exit.
+    open("--name", "busy", "--", "sh", "-c", "while :; do sleep 1; done");
+    const lost: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const t = open("--name", `shell-${i}`);
+      await waitFor(() => screenOf(t.id).includes("#") || screenOf(t.id).includes("$") || undefined, `shell ${i}'s prompt`);
+      json(sb.spex(["terminal", "send", t.id, `sleep 0.1; echo leaving ${i}; exit`, "--json"]));
+      await waitFor(() => ls().find((r: any) => r.id === t.id)?.state === "exited", `shell ${i} to exit`);
+      const screen = screenOf(t.id);
+      if (!screen.includes(`leaving ${i}`) || !/Pane is dead \(status 0/.test(screen)) lost.push(`shell-${i}: ${JSON.stringify(screen.split("\n").slice(-3))}`);
+    }
+    expect(lost).toEqual([]);
+  });
+
   test("a command killed by a signal reads as killed by it, with its last line; one that catches Ctrl-C keeps running", async () => {
     const killed = open("--name", "killed", "--", "sh", "-c", "echo about to go; kill -TERM $$");
     const read = await waitFor(() => {
