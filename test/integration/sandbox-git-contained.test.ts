@@ -38,20 +38,24 @@ function plant(worktree: string, fsmonitorMarker: string, filterMarker: string):
   git(worktree, ["update-index", "--add", "--cacheinfo", `160000,${head},vendor/lib`]);
 }
 
-test.skipIf(!bwrap.usable)("close, diff and merge check a sandboxed worktree without running what a planted submodule's config names, and still see its changes", () => {
+/** A sandboxed session (never launched) with the plant in its worktree, and whether each planted command ran. */
+function plantedSession(label: string): { made: Record<string, any>; worktree: string; ran(): boolean[]; forget(): void } {
   sb = sandbox();
-  const made = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--sandbox", "--json", "planted"]).stdout);
+  const made = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--sandbox", "--json", label]).stdout);
   const worktree = made.worktree_path as string;
   // Outside every folder the contained git may read: a write there from inside has nowhere to go.
-  const fsmonitorRan = join(dirname(sb.repo), "fsmonitor-ran");
-  const filterRan = join(dirname(sb.repo), "filter-ran");
-  plant(worktree, fsmonitorRan, filterRan);
-  const ran = () => [existsSync(fsmonitorRan), existsSync(filterRan)];
+  const markers = [join(dirname(sb.repo), "fsmonitor-ran"), join(dirname(sb.repo), "filter-ran")];
+  plant(worktree, markers[0]!, markers[1]!);
+  return { made, worktree, ran: () => markers.map((m) => existsSync(m)), forget: () => markers.forEach((m) => rmSync(m)) };
+}
+
+test.skipIf(!bwrap.usable)("close, diff and merge check a sandboxed worktree without running what a planted submodule's config names, and still see its changes", () => {
+  const { made, worktree, ran, forget } = plantedSession("planted");
 
   // The plant works: git run plainly in the worktree (as spex did) runs both.
   spawnSync("git", ["status", "--porcelain"], { cwd: worktree });
   expect(ran()).toEqual([true, true]);
-  for (const f of [fsmonitorRan, filterRan]) rmSync(f);
+  forget();
 
   const close = sb.spex(["session", "close", made.session_id, "--json"]);
   expect(close.code).not.toBe(0);
@@ -71,17 +75,12 @@ test.skipIf(!bwrap.usable)("close, diff and merge check a sandboxed worktree wit
 });
 
 test.skipIf(!bwrap.usable)("doctor reads a worktree no record owns in a sandbox too: a planted submodule's config does not run, and its changes make it one to inspect", () => {
-  sb = sandbox();
-  const made = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--sandbox", "--json", "orphaned"]).stdout);
-  const worktree = made.worktree_path as string;
-  const fsmonitorRan = join(dirname(sb.repo), "fsmonitor-ran");
-  const filterRan = join(dirname(sb.repo), "filter-ran");
-  plant(worktree, fsmonitorRan, filterRan);
+  const { made, worktree, ran } = plantedSession("orphaned");
   // The record is gone (a store wiped by hand): nothing says a sandboxed agent worked here.
   const [key] = readdirSync(join(sb.home, "projects"));
   rmSync(join(sb.home, "projects", key!, "sessions", made.session_id), { recursive: true });
   const doctor = sb.spex(["doctor", "--json"]);
-  expect([existsSync(fsmonitorRan), existsSync(filterRan)]).toEqual([false, false]);
+  expect(ran()).toEqual([false, false]);
   const advice = JSON.stringify(JSON.parse(doctor.stdout));
   expect(advice).toContain(worktree);
   expect(advice).toMatch(/uncommitted work: \d+ changed/);

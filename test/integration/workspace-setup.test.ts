@@ -184,14 +184,20 @@ describe("a close interrupted while the teardown runs", () => {
     }
   };
 
+  /** A session whose teardown writes its pid and "start", then waits for `fast` before "end". */
+  function slowTeardown(label: string) {
+    sb = sandbox();
+    const runs = join(sb.dir, "runs.txt");
+    const pidFile = join(sb.dir, "teardown.pid");
+    const fast = join(sb.dir, "fast");
+    configure(sb, { teardown: [`echo $$ > '${pidFile}'; echo start >> '${runs}'; [ -e '${fast}' ] || sleep 30; echo end >> '${runs}'`] }, QUIET);
+    const created = JSON.parse(sb.spex(["session", "new", "--launcher", "agent", "--json", label]).stdout);
+    return { runs, pidFile, fast, created };
+  }
+
   for (const signal of ["SIGHUP", "SIGINT"] as const) {
     test(`${signal} to close ends the teardown with it and keeps everything; closing again runs the teardown from the start`, async () => {
-      sb = sandbox();
-      const runs = join(sb.dir, "runs.txt");
-      const pidFile = join(sb.dir, "teardown.pid");
-      const fast = join(sb.dir, "fast");
-      configure(sb, { teardown: [`echo $$ > '${pidFile}'; echo start >> '${runs}'; [ -e '${fast}' ] || sleep 30; echo end >> '${runs}'`] }, QUIET);
-      const created = JSON.parse(sb.spex(["session", "new", "--launcher", "agent", "--json", "slow teardown"]).stdout);
+      const { runs, pidFile, fast, created } = slowTeardown("slow teardown");
       const close = spawn(SPEX_BIN, ["session", "close", created.session_id, "--force"], { cwd: sb.repo, env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
       let stderr = "";
       close.stderr.on("data", (d) => (stderr += d));
@@ -219,12 +225,7 @@ describe("a close interrupted while the teardown runs", () => {
   }
 
   test("kill -9 of close, which nothing in it can catch, still ends the teardown's processes; closing again runs the teardown from the start", async () => {
-    sb = sandbox();
-    const runs = join(sb.dir, "runs.txt");
-    const pidFile = join(sb.dir, "teardown.pid");
-    const fast = join(sb.dir, "fast");
-    configure(sb, { teardown: [`echo $$ > '${pidFile}'; echo start >> '${runs}'; [ -e '${fast}' ] || sleep 30; echo end >> '${runs}'`] }, QUIET);
-    const created = JSON.parse(sb.spex(["session", "new", "--launcher", "agent", "--json", "killed close"]).stdout);
+    const { runs, pidFile, fast, created } = slowTeardown("killed close");
     const close = spawn(SPEX_BIN, ["session", "close", created.session_id, "--force"], { cwd: sb.repo, env: sb.env, stdio: ["ignore", "ignore", "ignore"] });
     const exited = new Promise<string | null>((resolve) => close.on("exit", (_code, signal) => resolve(signal)));
     await waitFor(() => existsSync(runs) && readFileSync(runs, "utf8") === "start\n", "the teardown to start");
