@@ -5,7 +5,7 @@
 // outside the sandbox. Driven through the built binary against real bwrap.
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sandboxAvailability } from "../../lib/workspace/sandbox";
 import { type Sandbox, sandbox } from "../support/sandbox";
@@ -84,4 +84,26 @@ test.skipIf(!bwrap.usable)("doctor reads a worktree no record owns in a sandbox 
   const advice = JSON.stringify(JSON.parse(doctor.stdout));
   expect(advice).toContain(worktree);
   expect(advice).toMatch(/uncommitted work: \d+ changed/);
+});
+
+test.skipIf(!bwrap.usable)("where bubblewrap no longer runs, a plain close of a sandboxed session refuses with sandbox_unavailable and changes nothing; --force closes it", () => {
+  sb = sandbox();
+  const made = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--sandbox", "--json", "no bwrap later"]).stdout);
+  // A PATH with what close runs but bwrap (uninstalled since the session was made).
+  const bin = join(sb.dir, "bin-without-bwrap");
+  mkdirSync(bin);
+  for (const tool of ["git", "tmux", "sh", "ps"]) {
+    const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+    if (found) symlinkSync(found, join(bin, tool));
+  }
+  const env = { PATH: bin };
+  const plain = sb.spex(["session", "close", made.session_id, "--json"], { env });
+  expect(plain.code).not.toBe(0);
+  const refusal = JSON.parse(plain.stdout).error;
+  expect(refusal.code).toBe("sandbox_unavailable");
+  expect(refusal.hint).toContain("--force");
+  expect(existsSync(made.worktree_path)).toBe(true);
+  const forced = sb.spex(["session", "close", made.session_id, "--force", "--json"], { env });
+  expect(forced.code, forced.stdout + forced.stderr).toBe(0);
+  expect(existsSync(made.worktree_path)).toBe(false);
 });
