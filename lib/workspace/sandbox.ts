@@ -109,13 +109,22 @@ export const GIT_WRITABLE = ["objects", "refs", "logs", "reftable", "lfs", "rr-c
 
 const underTmp = (p: string) => p === "/tmp" || p.startsWith("/tmp/");
 
+/**
+ * The file system every sandbox starts from: all of it read-only, its own
+ * /dev and /proc, a private /tmp. What must be read under /tmp comes back
+ * read-only, parents first. --die-with-parent: nothing in it outlives the
+ * bwrap spex (or tmux) knows.
+ */
+function readOnlyBase(readable: (string | undefined)[]): string[] {
+  const args = ["--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const under = [...new Set(readable.filter((d): d is string => !!d && underTmp(d) && d !== "/tmp"))].sort((a, b) => a.length - b.length);
+  for (const d of under) args.push("--ro-bind-try", d, d);
+  return args;
+}
+
 /** Pure: bwrap's arguments, in mount order (a later mount lies over an earlier one). */
 export function bwrapArgs(p: SandboxPlan): string[] {
-  // --die-with-parent: the agent never outlives the bwrap tmux and spex know as the pane's process.
-  const args = ["--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  // A private /tmp hides what lives there; what the agent must read comes back read-only (parents first).
-  const readable = [...new Set([...p.readable, p.spexHome, p.userHome].filter((d) => d && underTmp(d) && d !== "/tmp"))].sort((a, b) => a.length - b.length);
-  for (const d of readable) args.push("--ro-bind-try", d, d);
+  const args = readOnlyBase([...p.readable, p.spexHome, p.userHome]);
   // Of the git folder, only what a commit on the agent's branch writes: its top level stays read-only
   // (config, config.worktree, commondir: git reads them outside the sandbox), and so do modules/
   // (submodules' hooks and config) and the other worktrees' folders.
@@ -141,11 +150,7 @@ export function bwrapArgs(p: SandboxPlan): string[] {
  * network, its own pids, and no terminal to push keys into (a new session).
  */
 export function containedGitArgv(args: string[], readable: string[]): string[] {
-  const out = ["--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  // What git reads that lives under /tmp comes back read-only, parents first.
-  const under = [...new Set(readable.filter((d) => d && underTmp(d) && d !== "/tmp"))].sort((a, b) => a.length - b.length);
-  for (const d of under) out.push("--ro-bind-try", d, d);
-  return [...out, "--", "git", ...args];
+  return [...readOnlyBase(readable), "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--", "git", ...args];
 }
 
 /**
