@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { SpexError, errnoCode } from "../errors";
 import { type LeafState, probeLeaf, processGroup } from "../proc";
 import type { SessionRecord } from "../record";
+import { sleepSync } from "../proc/sleep";
 
 export interface Leaf {
   pid: number;
@@ -52,10 +53,6 @@ export function unprovableError(id: string, leaf: Leaf): SpexError {
       details: { pid: leaf.pid, recordedStart: leaf.start, source: leaf.source },
     },
   );
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export function graceMs(): number {

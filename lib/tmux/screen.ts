@@ -2,6 +2,7 @@
 // `terminal read`, `show`): the rows as the pane shows them now, optionally
 // with their colours (SGR sequences, `capture-pane -e`) and scrollback above.
 // What comes back is display text (DESIGN.md §1.10): never parsed for commands.
+import { sleepSync } from "../proc/sleep";
 import { type TmuxResult, tmuxAsync, tmuxSync } from "./run";
 
 export interface ScreenOptions {
@@ -45,6 +46,11 @@ function captureArgs(target: string, styled: boolean | undefined, history: numbe
 // Whether the pane is dead, and whether tmux has its exit yet (a status or a signal).
 const DEAD_FORMAT = "#{pane_dead}:#{pane_dead_status}#{pane_dead_signal}";
 
+function parseDead(line: string): { dead: boolean; exitKnown: boolean } {
+  const [dead, exit] = line.trim().split(":");
+  return { dead: dead === "1", exitKnown: !!exit };
+}
+
 /** The first call of a read: whether the pane is dead, then its rows (no `-J`: rows as shown, wrapped lines stay wrapped). */
 function firstCall(target: string, opts: ScreenOptions, history: number): string[] {
   return ["display-message", "-p", "-t", target, DEAD_FORMAT, ";", ...captureArgs(target, opts.styled, history)];
@@ -55,8 +61,7 @@ function parseFirst(r: TmuxResult): { dead: boolean; exitKnown: boolean; text: s
   if (r.code !== 0) return undefined;
   const cut = r.stdout.indexOf("\n");
   if (cut < 0) return undefined;
-  const [dead, exit] = r.stdout.slice(0, cut).split(":");
-  return { dead: dead === "1", exitKnown: !!exit, text: r.stdout.slice(cut + 1) };
+  return { ...parseDead(r.stdout.slice(0, cut)), text: r.stdout.slice(cut + 1) };
 }
 
 /**
@@ -66,27 +71,37 @@ function parseFirst(r: TmuxResult): { dead: boolean; exitKnown: boolean; text: s
  * the server exits (6 of 12 shells ended with `exit` here). A job of the
  * server's own that ends at once is such a child; the read waits for tmux to
  * take the exit (at most about a fifth of a second) before it reads on.
+ * Once per pane and process: a tmux that never shows the exit (3.2 has no
+ * pane_dead_signal) must not cost the board that wait every second.
  */
 const REAP_NUDGE = ["run-shell", "-b", "true"];
 const REAP_TRIES = 20;
 const REAP_EVERY_MS = 10;
+const reaped = new Set<string>();
 
-function exitKnown(r: TmuxResult): boolean {
-  return r.code !== 0 || (r.stdout.trim().split(":")[1] ?? "") !== "";
+/** Whether this read should make tmux take a lost exit: a dead pane without one, not tried before. */
+function shouldReap(socket: string, target: string, first: { dead: boolean; exitKnown: boolean }): boolean {
+  if (!first.dead || first.exitKnown) return false;
+  const key = `${socket}\u0000${target}`;
+  if (reaped.has(key)) return false;
+  reaped.add(key);
+  return true;
 }
+
+const exitShown = (r: TmuxResult) => r.code !== 0 || parseDead(r.stdout).exitKnown;
 
 function reapSync(socket: string, target: string): void {
   tmuxSync(socket, REAP_NUDGE);
   for (let i = 0; i < REAP_TRIES; i++) {
-    if (exitKnown(tmuxSync(socket, ["display-message", "-p", "-t", target, DEAD_FORMAT]))) return;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, REAP_EVERY_MS);
+    if (exitShown(tmuxSync(socket, ["display-message", "-p", "-t", target, DEAD_FORMAT]))) return;
+    sleepSync(REAP_EVERY_MS);
   }
 }
 
 async function reapAsync(socket: string, target: string): Promise<void> {
   await tmuxAsync(socket, REAP_NUDGE);
   for (let i = 0; i < REAP_TRIES; i++) {
-    if (exitKnown(await tmuxAsync(socket, ["display-message", "-p", "-t", target, DEAD_FORMAT]))) return;
+    if (exitShown(await tmuxAsync(socket, ["display-message", "-p", "-t", target, DEAD_FORMAT]))) return;
     await new Promise((r) => setTimeout(r, REAP_EVERY_MS));
   }
 }
@@ -103,7 +118,7 @@ export function readPaneScreen(socket: string, target: string, opts: ScreenOptio
   if (!first) return undefined;
   let text = first.text;
   if (first.dead) {
-    if (!first.exitKnown) reapSync(socket, target);
+    if (shouldReap(socket, target, first)) reapSync(socket, target);
     // tmux writes "Pane is dead" on a new bottom row, scrolling the top row of the last screen into
     // the scrollback: read one more line, so the screen reads as the program left it.
     const again = tmuxSync(socket, captureArgs(target, opts.styled, history + 1));
@@ -119,7 +134,7 @@ export async function readPaneScreenAsync(socket: string, target: string, opts: 
   if (!first) return undefined;
   let text = first.text;
   if (first.dead) {
-    if (!first.exitKnown) await reapAsync(socket, target);
+    if (shouldReap(socket, target, first)) await reapAsync(socket, target);
     const again = await tmuxAsync(socket, captureArgs(target, opts.styled, history + 1));
     if (again.code === 0) text = again.stdout;
   }
