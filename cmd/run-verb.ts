@@ -6,7 +6,7 @@ import { Builtins, type BaseContext, type CommandClass } from "clipanion";
 import { type CommandEntry, entriesFor } from "../lib/cli/manifest";
 import { reportError } from "../lib/cli/output";
 import { SpexCli } from "../lib/cli/help";
-import { diagnoseArgs, leadingWords } from "../lib/cli/diagnose";
+import { diagnoseArgs, leadingWords, matchCommand } from "../lib/cli/diagnose";
 import type { SpexContext } from "../lib/cli/context";
 import { SpexError } from "../lib/errors";
 import { SpexCommand } from "./base";
@@ -62,9 +62,8 @@ export function processContext(): BaseContext {
 export function helpForLine(args: string[], named: readonly CommandEntry[]): string[] | undefined {
   const end = args.indexOf("--");
   if (!args.slice(0, end < 0 ? undefined : end).some(isHelpFlag)) return undefined;
-  const paths = named.flatMap((e) => e.paths).filter((p) => p.length > 0 && p.every((w, i) => args[i] === w));
-  const verb = paths.reduce<string[]>((longest, p) => (p.length > longest.length ? p : longest), []);
-  return verb.length > 0 ? [...verb, "--help"] : undefined;
+  const verb = matchCommand([...named], leadingWords(args))?.path;
+  return verb ? [...verb, "--help"] : undefined;
 }
 
 export async function runVerb(argv: string[], base: BaseContext, entries: readonly CommandEntry[]): Promise<number> {
