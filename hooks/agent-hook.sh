@@ -55,4 +55,6 @@ case $action in
   end)
     [ "$stopped" = 1 ] && exit 0 ;;
 esac
-exec "$SPEX_BIN" internal hook "$harness" "$action" "$event"
+# Without JavaScriptCore's heap warm-up thread: it pre-faults memory once a run
+# has allocated 1 MB, which a hook's short run never uses (bench/README.md).
+BUN_JSC_useWarmUpMarkedBlocks=0 exec "$SPEX_BIN" internal hook "$harness" "$action" "$event"

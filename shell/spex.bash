@@ -14,7 +14,10 @@ _spex_complete() {
   # One candidate a line, read as it is: an unquoted $(…) would also be
   # glob-expanded, and a session named `*` would complete to the files here.
   local spex_out spex_line
-  spex_out=$(spex internal complete -- "${spex_words[@]}" 2>/dev/null)
+  # A Tab's run is short: JavaScriptCore's JIT and its heap warm-up thread
+  # (which pre-faults memory once a run has allocated 1 MB) only cost it CPU.
+  # JSC reads these from the environment alone (bench/README.md).
+  spex_out=$(BUN_JSC_useWarmUpMarkedBlocks=0 BUN_JSC_useJIT=0 spex internal complete -- "${spex_words[@]}" 2>/dev/null)
   COMPREPLY=()
   while IFS= read -r spex_line; do
     [ -z "$spex_line" ] || COMPREPLY+=("$spex_line")

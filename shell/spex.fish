@@ -6,6 +6,10 @@ function __spex_complete
     if test (basename (commandline -opc)[1]) = sessions
         set words session $words
     end
+    # A Tab's run is short: JavaScriptCore's JIT and its heap warm-up thread
+    # only cost it CPU; JSC reads these from the environment alone (bench/README.md).
+    set -lx BUN_JSC_useWarmUpMarkedBlocks 0
+    set -lx BUN_JSC_useJIT 0
     spex internal complete -- $words 2>/dev/null
 end
 complete -c spex -f -a '(__spex_complete)'

@@ -23,7 +23,8 @@ if [ $# -gt 0 ]; then
   [ -n "$dir" ] || exit 0
   cd "$dir" 2>/dev/null || exit 0
 fi
-rows=$(spex session ls --json 2>/dev/null) || exit 0
+# Without JavaScriptCore's heap warm-up thread, which costs a run this short CPU only (bench/README.md).
+rows=$(BUN_JSC_useWarmUpMarkedBlocks=0 spex session ls --json 2>/dev/null) || exit 0
 count() {
   printf '%s\n' "$rows" | grep -c "^    \"display\": \"$1\","
 }

@@ -19,7 +19,8 @@ const HOOK = join(REPO_ROOT, "hooks", "agent-hook.sh");
 function runHook(s: Sandbox, rec: SessionRecord, action: string, event: string) {
   const marker = join(s.dir, "binary-called");
   const fakeBin = join(s.dir, "must-not-run");
-  writeFileSync(fakeBin, `#!/bin/sh\necho "$@" >> '${marker}'\n`);
+  const jscMarker = join(s.dir, "binary-jsc");
+  writeFileSync(fakeBin, `#!/bin/sh\necho "$@" >> '${marker}'\necho "warm-up \${BUN_JSC_useWarmUpMarkedBlocks-unset}, JIT \${BUN_JSC_useJIT-unset}" >> '${jscMarker}'\n`);
   chmodSync(fakeBin, 0o755);
   const record = sessionPaths(projectStore(s.repo, s.home), rec.session_id).record;
   const r = spawnSync("/bin/sh", [HOOK, "claude", action, event], {
@@ -27,7 +28,8 @@ function runHook(s: Sandbox, rec: SessionRecord, action: string, event: string) 
     input: "{}",
     encoding: "utf8",
   });
-  return { code: r.status, stderr: r.stderr, called: existsSync(marker) ? readFileSync(marker, "utf8") : "" };
+  const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");
+  return { code: r.status, stderr: r.stderr, called: read(marker), jsc: read(jscMarker) };
 }
 
 describe("the agent hook script", () => {
@@ -65,6 +67,13 @@ describe("the agent hook script", () => {
       if (spawns) expect(r.called.trim()).toBe(`internal hook claude ${action} ${event}`);
     });
   }
+
+  test("the binary a hook calls starts without JavaScriptCore's heap warm-up thread (the JIT stays: a hook may archive)", () => {
+    sb = sandbox();
+    const r = runHook(sb, seedRecord(sb.home, sb.repo, { status: "active" }), "stop", "Stop");
+    expect(r.called.trim()).toBe("internal hook claude stop Stop");
+    expect(r.jsc.trim()).toBe("warm-up 0, JIT unset");
+  });
 
   test("a queued message for the session makes Stop call the binary", () => {
     sb = sandbox();

@@ -1,11 +1,12 @@
 // The shell/ helpers against the built binary: bash completion and the tmux status segment.
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Sandbox, REPO_ROOT, SPEX_BIN, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
 import { processIdentity } from "../../lib/proc";
+import { TAB_ENV } from "../../bench/startup";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -15,6 +16,46 @@ function bash(script: string): string {
   expect(r.stderr).toBe("");
   return r.stdout.trim();
 }
+
+const zsh = spawnSync("sh", ["-c", "command -v zsh"], { encoding: "utf8" }).stdout.trim();
+const fish = spawnSync("sh", ["-c", "command -v fish"], { encoding: "utf8" }).stdout.trim();
+
+/**
+ * A `spex` first on PATH that notes the JavaScriptCore settings it was started
+ * with (one line a run), then runs the built binary: what the shell helpers
+ * hand the process they start.
+ */
+function notingSpex(s: Sandbox): { path: string; seen(): string[] } {
+  const dir = join(s.dir, "noting-bin");
+  const log = join(s.dir, "jsc-seen");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "spex"), `#!/bin/sh\necho "warm-up \${BUN_JSC_useWarmUpMarkedBlocks-unset}, JIT \${BUN_JSC_useJIT-unset}" >> '${log}'\nexec '${SPEX_BIN}' "$@"\n`);
+  chmodSync(join(dir, "spex"), 0o755);
+  return { path: `${dir}:${s.env.PATH}`, seen: () => readFileSync(log, "utf8").trim().split("\n") };
+}
+
+/** What a Tab sets (bench/startup.ts measures completion with the same), as notingSpex prints it. */
+const TAB_SEEN = `warm-up ${TAB_ENV.BUN_JSC_useWarmUpMarkedBlocks}, JIT ${TAB_ENV.BUN_JSC_useJIT}`;
+
+test("a Tab starts spex with no JIT and no heap warm-up thread, in bash, zsh and fish, and still completes", () => {
+  sb = sandbox();
+  seedRecord(sb.home, sb.repo, { name: "auth-fixer" });
+  const spex = notingSpex(sb);
+  const env = { ...sb.env, PATH: spex.path };
+  const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { cwd: sb.repo, env, encoding: "utf8" }).stdout.trim();
+  expect(run("bash", ["-c", `. '${join(REPO_ROOT, "shell", "spex.bash")}'; COMP_WORDS=(spex session show a); COMP_CWORD=3; _spex_complete; printf '%s\\n' "\${COMPREPLY[@]}"`])).toBe("auth-fixer");
+  expect(spex.seen()).toEqual([TAB_SEEN]);
+  if (zsh) {
+    expect(run(zsh, ["-c", `. '${join(REPO_ROOT, "shell", "shell-init.sh")}'; COMP_WORDS=(sessions st); COMP_CWORD=1; _spex_complete; print -l $COMPREPLY`])).toBe("stop");
+    expect(spex.seen()).toEqual([TAB_SEEN, TAB_SEEN]);
+  }
+  if (fish) {
+    expect(run(fish, ["--no-config", "-c", `source '${join(REPO_ROOT, "shell", "spex.fish")}'; complete -C 'spex session show a'`])).toBe("auth-fixer");
+    expect(spex.seen().at(-1)).toBe(TAB_SEEN);
+    // Set for that one call: the shell around it keeps its own settings.
+    expect(run(fish, ["--no-config", "-c", `source '${join(REPO_ROOT, "shell", "spex.fish")}'; complete -C 'spex session show a' >/dev/null; set -q BUN_JSC_useJIT; and echo leaked; or echo kept`])).toBe("kept");
+  }
+});
 
 test("bash completion offers verbs from the registry and the project's sessions", () => {
   sb = sandbox();
@@ -63,9 +104,12 @@ test("the tmux status segment counts working, asking and review sessions, and sa
   seedRecord(sb.home, sb.repo, { status: "asking", agent_pid: String(me.pid), agent_start: me.start });
   seedRecord(sb.home, sb.repo, { status: "awaiting", proposal: "merge" });
   expect(bash(`sh '${script}'`)).toBe("spex 1 working · 1 asking · 1 review");
+  // tmux runs it every few seconds: without the heap warm-up thread, which only costs so short a run CPU.
+  const spex = notingSpex(sb);
+  expect(spawnSync("sh", [script], { cwd: sb.repo, env: { ...sb.env, PATH: spex.path }, encoding: "utf8" }).stdout).toBe("spex 1 working · 1 asking · 1 review");
+  expect(spex.seen()).toEqual(["warm-up 0, JIT unset"]);
 });
 
-const zsh = spawnSync("sh", ["-c", "command -v zsh"], { encoding: "utf8" }).stdout.trim();
 test.skipIf(!zsh)("zsh runs the same completion through its bash bridge (shell-init.sh)", () => {
   sb = sandbox();
   const r = spawnSync(zsh, ["-c", `. '${join(REPO_ROOT, "shell", "shell-init.sh")}'; COMP_WORDS=(sessions st); COMP_CWORD=1; _spex_complete; print -l $COMPREPLY`], {
