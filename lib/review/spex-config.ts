@@ -1,10 +1,13 @@
 // spex's own agent config, committed on a session's branch. spex renders its
 // hooks (and its MCP server) into the worktree with this machine's absolute
-// paths; an agent that runs `git add -A` (or edits a tracked
-// .gemini/settings.json and commits it) puts them in the branch, and a merge
-// would carry them onto the main branch for every clone. merge refuses such a
-// branch, naming the files and the commit that takes them out again.
+// paths, and copies in the main checkout's spexcode.local.json (this machine's
+// own settings: a notification sink's address, a token); an agent that runs
+// `git add -A` (or edits a tracked .gemini/settings.json and commits it) puts
+// them in the branch, and a merge would carry them onto the main branch for
+// every clone. merge refuses such a branch, naming the files and the commit
+// that takes them out again.
 import { HARNESS_NAMES, HOOK_MARKER, harnessAdapter } from "../harness";
+import { LOCAL_CONFIG_FILE } from "../config";
 import { SpexError } from "../errors";
 import { gitSync } from "../git/sync";
 import { shellWord } from "../tmux/quote";
@@ -37,15 +40,21 @@ function fileAt(root: string, commit: string, path: string): string | undefined 
   return r.code === 0 ? r.stdout : undefined;
 }
 
-/** The files `tip` (the branch, or the commit of its work) changed since it left `into` that carry spex's render where `into` has none. */
+/**
+ * The files `tip` (the branch, or the commit of its work) changed since it
+ * left `into` that carry spex's render where `into` has none, and the copy of
+ * spexcode.local.json where `into` tracks none (a project that tracks one
+ * chose to).
+ */
 export function committedSpexConfig(root: string, f: ReviewFacts, tip: string): string[] {
   const names = configNames();
   const r = gitSync(root, ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=AM", `${f.intoHead}...${tip}`, "--"]);
   if (r.code !== 0) return [];
   return r.stdout
     .split("\0")
-    .filter((p) => p && isConfigPath(p, names))
+    .filter((p) => p && (p === LOCAL_CONFIG_FILE || isConfigPath(p, names)))
     .filter((p) => {
+      if (p === LOCAL_CONFIG_FILE) return fileAt(root, f.intoHead, p) === undefined;
       const ours = fileAt(root, tip, p);
       if (ours === undefined || !holdsSpexRender(p, ours)) return false;
       const main = fileAt(root, f.intoHead, p);
@@ -66,7 +75,7 @@ export function spexConfigRefusal(f: ReviewFacts, files: string[], onlyStaged = 
     : `take it out of the branch with a commit (the files in the worktree stay as they are), then merge again: \`${reset} && git -C ${wt} commit -q -m 'Keep spex agent config out of the branch'\``;
   return new SpexError(
     "spex_config_committed",
-    `session ${short}: ${f.branch} ${onlyStaged ? "would commit" : "commits"} spex's own agent config (${files.join(", ")}), with this machine's paths in it; merging would put it on ${f.into}; nothing was merged`,
+    `session ${short}: ${f.branch} ${onlyStaged ? "would commit" : "commits"} what spex put in its worktree for this machine alone (${files.join(", ")}: agent config with this machine's paths, or the copy of its ${LOCAL_CONFIG_FILE}); merging would put it on ${f.into}; nothing was merged`,
     {
       hint: f.hasWorktree ? how : `the session's worktree is gone: take ${files.join(", ")} out of ${f.branch} by hand, or close the session`,
       details: { files, branch: f.branch, into: f.into },

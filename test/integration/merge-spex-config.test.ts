@@ -122,3 +122,42 @@ test("merge --include-uncommitted refuses when the agent only staged spex's rend
   expect(onMain).not.toContain(".claude/settings.local.json");
   expect(onMain).not.toContain(".mcp.json");
 });
+
+test("merge refuses a branch that commits the copy of spexcode.local.json spex put in the worktree (this machine's own settings); the pasted hint takes it out, the work lands without it, and close needs no --force", () => {
+  // A notification sink's address: what a machine-local config holds and a clone must not get.
+  const local = '{"notify": [{"kind": "webhook", "url": "https://hooks.example.invalid/T000/secret"}]}\n';
+  writeFileSync(join(sb.repo, "spexcode.local.json"), local);
+  const s = newAgentSession("shell");
+  expect(readFileSync(join(s.worktree, "spexcode.local.json"), "utf8")).toBe(local);
+  writeFileSync(join(s.worktree, "work.txt"), "the work\n");
+  sb.git(["add", "-A"], s.worktree);
+  sb.git(["commit", "-q", "-m", "the work"], s.worktree);
+  const mainBefore = sb.git(["rev-parse", "main"]).trim();
+
+  const refused = sb.spex(["session", "merge", s.id, "--json"]);
+  expect(refused.code).toBe(1);
+  const error = json(refused.stdout).error;
+  expect(error).toMatchObject({ code: "spex_config_committed", files: ["spexcode.local.json"] });
+  expect(sb.git(["rev-parse", "main"]).trim()).toBe(mainBefore);
+
+  pasteFix(error.hint);
+  const merged = sb.spex(["session", "merge", s.id, "--json"]);
+  expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
+  const onMain = sb.git(["ls-tree", "-r", "--name-only", "main"]).trim().split("\n");
+  expect(onMain).toContain("work.txt");
+  expect(onMain).not.toContain("spexcode.local.json");
+  const closed = sb.spex(["session", "close", s.id, "--json"]);
+  expect({ code: closed.code, stderr: closed.stderr }).toEqual({ code: 0, stderr: "" });
+});
+
+test("a project that tracks its spexcode.local.json merges a branch's change to it as any file", () => {
+  writeFileSync(join(sb.repo, "spexcode.local.json"), '{"mainBranch": "main"}\n');
+  sb.git(["add", "spexcode.local.json"]);
+  sb.git(["commit", "-q", "-m", "tracked on purpose"]);
+  const s = newAgentSession("shell");
+  writeFileSync(join(s.worktree, "spexcode.local.json"), '{"mainBranch": "main", "ports": 2}\n');
+  sb.git(["commit", "-q", "-a", "-m", "two ports"], s.worktree);
+  const merged = sb.spex(["session", "merge", s.id, "--json"]);
+  expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(sb.git(["show", "main:spexcode.local.json"])).toContain('"ports": 2');
+});
