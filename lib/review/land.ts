@@ -6,7 +6,7 @@
 import { SpexError } from "../errors";
 import { gitSync, oneLine } from "../git/sync";
 import { worktreeGitEnv } from "../git/pinned";
-import { listWorktrees, parseStatusEntries } from "../teardown/git";
+import { git, listWorktrees, parseStatusEntries } from "../teardown/git";
 import { headsRef, refCommit } from "./facts";
 
 export interface Holder {
@@ -15,11 +15,19 @@ export interface Holder {
   dirty: string[];
 }
 
-/** The checkout that has `branch` out, if any, and whether it has uncommitted changes to tracked files. */
-export function branchHolder(root: string, branch: string): Holder | undefined {
+/** Whether a worktree is a sandboxed session's: its files and index are the agent's. */
+export type SandboxedWorktree = (path: string) => boolean;
+
+/**
+ * The checkout that has `branch` out, if any, and whether it has uncommitted
+ * changes to tracked files. Over a sandboxed session's worktree that status
+ * runs in a sandbox too: a submodule the agent planted there names commands
+ * git runs as it checks it (lib/teardown/git's `contain`).
+ */
+export function branchHolder(root: string, branch: string, sandboxed: SandboxedWorktree = () => false): Holder | undefined {
   const entry = listWorktrees(root).find((e) => e.branch === headsRef(branch) && !e.bare && !e.prunable);
   if (!entry) return undefined;
-  const status = gitSync(entry.path, ["status", "--porcelain=v1", "-z", "--untracked-files=no"], { env: worktreeGitEnv(root, entry.path) });
+  const status = git(entry.path, ["status", "--porcelain=v1", "-z", "--untracked-files=no"], worktreeGitEnv(root, entry.path), entry.path !== root && sandboxed(entry.path));
   // A rename or copy takes two NUL-separated fields (new, then old): parsed whole, never read as two entries.
   const dirty = status.code !== 0 ? ["(git status failed)"] : parseStatusEntries(status.stdout).map((e) => e.path);
   return { path: entry.path, dirty };
@@ -40,9 +48,9 @@ export type LandOutcome = { kind: "landed"; checkout: string } | { kind: "moved"
  * at `before` (someone else landed something first): nothing was changed and
  * the caller may plan again.
  */
-export function landOnBranch(root: string, into: string, before: string, after: string, reflog: string): LandOutcome {
+export function landOnBranch(root: string, into: string, before: string, after: string, reflog: string, sandboxed?: SandboxedWorktree): LandOutcome {
   const ref = headsRef(into);
-  const holder = branchHolder(root, into);
+  const holder = branchHolder(root, into, sandboxed);
   if (!holder) {
     const r = gitSync(root, ["update-ref", "-m", reflog, ref, after, before]);
     if (r.code === 0) return { kind: "landed", checkout: "" };

@@ -16,7 +16,8 @@ import { type CloseResult, closeSession } from "../teardown";
 import { faultPoint } from "../faults";
 import { type ReviewFacts, isAncestor, reviewFacts } from "./facts";
 import { type Landing, type MergeStrategy, planLanding } from "./strategies";
-import { branchHolder, dirtyCheckoutError, landOnBranch } from "./land";
+import { type SandboxedWorktree, branchHolder, dirtyCheckoutError, landOnBranch } from "./land";
+import { readAll } from "../sessions/rows";
 import { adoptWorkCommit, commitWork, snapshotWork, uncommittedPaths } from "./work";
 import { dispatchHint } from "./dispatch";
 import { committedSpexConfig, spexConfigRefusal } from "./spex-config";
@@ -115,7 +116,8 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
   if (landed) {
     return { id: f.id, label: f.label, branch: f.branch, into: f.into, strategy, before: f.intoHead, branchHead: f.head, workCommit: "", landing: "none", after: "", commits: 0, checkout: "", timelineSeq: 0, alreadyLanded: landed };
   }
-  const holder = branchHolder(root, f.into);
+  const sandboxed = sandboxedWorktrees(store);
+  const holder = branchHolder(root, f.into, sandboxed);
   if (holder && holder.dirty.length > 0) throw dirtyCheckoutError(f.into, holder);
 
   // The work commit is made now but adopted by the branch only once the merge is known to be clean.
@@ -143,7 +145,7 @@ async function mergeLocked(store: ProjectStore, id: string, opts: MergeOptions, 
     // A rebase lands what it replayed (git drops patches the main branch already has), not every commit of the branch.
     const counted = plan.landing === "rebase" ? plan.after : tip;
     const commits = Number(gitSync(root, ["rev-list", "--count", `${before}..${counted}`]).stdout.trim()) || 0;
-    const outcome = landOnBranch(root, f.into, before, plan.after, `spex merge ${f.branch} (${plan.landing})`);
+    const outcome = landOnBranch(root, f.into, before, plan.after, `spex merge ${f.branch} (${plan.landing})`, sandboxed);
     if (outcome.kind === "landed") {
       faultPoint("merge-landed");
       const event = appendEvent(store, f.id, {
@@ -201,4 +203,10 @@ export async function mergeSession(store: ProjectStore, id: string, opts: MergeO
       httpStatus: e.httpStatus,
     });
   }
+}
+
+/** The project's sandboxed worktrees, read once and only when a checkout other than the main one holds the branch. */
+function sandboxedWorktrees(store: ProjectStore): SandboxedWorktree {
+  let paths: Set<string> | undefined;
+  return (path) => (paths ??= new Set(readAll(store).flatMap((r) => (r.kind === "ok" && r.record.sandbox ? [r.record.worktree_path] : [])))).has(path);
 }

@@ -74,6 +74,24 @@ test.skipIf(!bwrap.usable)("close, diff and merge check a sandboxed worktree wit
   expect(ran()).toEqual([false, false]);
 });
 
+test.skipIf(!bwrap.usable)("merge into the branch a sandboxed session's worktree has out checks that checkout in a sandbox too, and refuses over the planted submodule's change", () => {
+  const { made, ran, forget } = plantedSession("holder");
+  spawnSync("git", ["status", "--porcelain"], { cwd: made.worktree_path });
+  expect(ran()).toEqual([true, true]);
+  forget();
+  // Another session's work, landed on the branch the sandboxed worktree has out.
+  const other = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--json", "other"]).stdout);
+  writeFileSync(join(other.worktree_path, "work.txt"), "the work\n");
+  git(other.worktree_path, ["add", "work.txt"]);
+  git(other.worktree_path, ["-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "the work"]);
+
+  const merge = sb.spex(["session", "merge", other.session_id, "--into", made.branch, "--json"]);
+  expect(merge.code).not.toBe(0);
+  const refusal = JSON.parse(merge.stdout).error;
+  expect(refusal).toMatchObject({ code: "main_checkout_dirty", checkout: made.worktree_path, files: ["vendor/lib"] });
+  expect(ran()).toEqual([false, false]);
+});
+
 test.skipIf(!bwrap.usable)("doctor reads a worktree no record owns in a sandbox too: a planted submodule's config does not run, and its changes make it one to inspect", () => {
   const { made, worktree, ran } = plantedSession("orphaned");
   // The record is gone (a store wiped by hand): nothing says a sandboxed agent worked here.
