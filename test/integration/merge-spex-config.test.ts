@@ -31,6 +31,20 @@ function pasteFix(hint: string): void {
   expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
 }
 
+/** merge refuses over exactly `files` and moves nothing; the hint, pasted, lets it land. What main then tracks. */
+function refusedThenLanded(id: string, files: string[]): string[] {
+  const mainBefore = sb.git(["rev-parse", "main"]).trim();
+  const refused = sb.spex(["session", "merge", id, "--json"]);
+  expect(refused.code).toBe(1);
+  const error = json(refused.stdout).error;
+  expect({ code: error.code, files: [...error.files].sort() }).toEqual({ code: "spex_config_committed", files });
+  expect(sb.git(["rev-parse", "main"]).trim()).toBe(mainBefore);
+  pasteFix(error.hint);
+  const merged = sb.spex(["session", "merge", id, "--json"]);
+  expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
+  return sb.git(["ls-tree", "-r", "--name-only", "main"]).trim().split("\n");
+}
+
 test("merge refuses a branch where the agent committed spex's rendered hooks and MCP entry (git add -A), changing nothing; the pasted hint takes them out and the work lands without them", () => {
   installFakeAgents(sb);
   const s = newAgentSession("claude");
@@ -38,19 +52,8 @@ test("merge refuses a branch where the agent committed spex's rendered hooks and
   sb.git(["add", "-A"], s.worktree);
   sb.git(["commit", "-q", "-m", "the work"], s.worktree);
   expect(sb.git(["ls-tree", "-r", "--name-only", "HEAD"], s.worktree)).toContain(".claude/settings.local.json");
-  const mainBefore = sb.git(["rev-parse", "main"]).trim();
 
-  const refused = sb.spex(["session", "merge", s.id, "--json"]);
-  expect(refused.code).toBe(1);
-  const error = json(refused.stdout).error;
-  expect(error.code).toBe("spex_config_committed");
-  expect(error.files.sort()).toEqual([".claude/settings.local.json", ".mcp.json"]);
-  expect(sb.git(["rev-parse", "main"]).trim()).toBe(mainBefore);
-
-  pasteFix(error.hint);
-  const merged = sb.spex(["session", "merge", s.id, "--json"]);
-  expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
-  const onMain = sb.git(["ls-tree", "-r", "--name-only", "main"]).trim().split("\n");
+  const onMain = refusedThenLanded(s.id, [".claude/settings.local.json", ".mcp.json"]);
   expect(onMain).toContain("work.txt");
   expect(onMain).not.toContain(".claude/settings.local.json");
   expect(onMain).not.toContain(".mcp.json");
@@ -132,18 +135,8 @@ test("merge refuses a branch that commits the copy of spexcode.local.json spex p
   writeFileSync(join(s.worktree, "work.txt"), "the work\n");
   sb.git(["add", "-A"], s.worktree);
   sb.git(["commit", "-q", "-m", "the work"], s.worktree);
-  const mainBefore = sb.git(["rev-parse", "main"]).trim();
 
-  const refused = sb.spex(["session", "merge", s.id, "--json"]);
-  expect(refused.code).toBe(1);
-  const error = json(refused.stdout).error;
-  expect(error).toMatchObject({ code: "spex_config_committed", files: ["spexcode.local.json"] });
-  expect(sb.git(["rev-parse", "main"]).trim()).toBe(mainBefore);
-
-  pasteFix(error.hint);
-  const merged = sb.spex(["session", "merge", s.id, "--json"]);
-  expect({ code: merged.code, stderr: merged.stderr }).toEqual({ code: 0, stderr: "" });
-  const onMain = sb.git(["ls-tree", "-r", "--name-only", "main"]).trim().split("\n");
+  const onMain = refusedThenLanded(s.id, ["spexcode.local.json"]);
   expect(onMain).toContain("work.txt");
   expect(onMain).not.toContain("spexcode.local.json");
   const closed = sb.spex(["session", "close", s.id, "--json"]);
