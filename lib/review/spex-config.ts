@@ -62,6 +62,15 @@ export function committedSpexConfig(root: string, f: ReviewFacts, tip: string): 
     });
 }
 
+/** What the refused files are, in a person's words. */
+function whatItIs(files: string[]): string {
+  const local = files.includes(LOCAL_CONFIG_FILE);
+  const rendered = files.some((p) => p !== LOCAL_CONFIG_FILE);
+  const copy = `the copy of this machine's ${LOCAL_CONFIG_FILE}, its own settings`;
+  if (!rendered) return copy;
+  return `spex's own agent config, with this machine's paths in it${local ? `, and ${copy}` : ""}`;
+}
+
 /** `onlyStaged`: none of it is committed yet, only staged, and --include-uncommitted would commit it. */
 export function spexConfigRefusal(f: ReviewFacts, files: string[], onlyStaged = false): SpexError {
   const short = f.id.slice(0, 8);
@@ -75,7 +84,7 @@ export function spexConfigRefusal(f: ReviewFacts, files: string[], onlyStaged = 
     : `take it out of the branch with a commit (the files in the worktree stay as they are), then merge again: \`${reset} && git -C ${wt} commit -q -m 'Keep spex agent config out of the branch'\``;
   return new SpexError(
     "spex_config_committed",
-    `session ${short}: ${f.branch} ${onlyStaged ? "would commit" : "commits"} what spex put in its worktree for this machine alone (${files.join(", ")}: agent config with this machine's paths, or the copy of its ${LOCAL_CONFIG_FILE}); merging would put it on ${f.into}; nothing was merged`,
+    `session ${short}: ${f.branch} ${onlyStaged ? "would commit" : "commits"} ${whatItIs(files)} (${files.join(", ")}); merging would put it on ${f.into}; nothing was merged`,
     {
       hint: f.hasWorktree ? how : `the session's worktree is gone: take ${files.join(", ")} out of ${f.branch} by hand, or close the session`,
       details: { files, branch: f.branch, into: f.into },
