@@ -3,7 +3,7 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..");
 // SPEX_TEST_BIN / SPEX_TEST_CJS let parallel work build private copies.
@@ -92,6 +92,19 @@ export function tmuxSocketPath(name: string, env: NodeJS.ProcessEnv = process.en
   return join(env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, name);
 }
 
+/**
+ * The servers a test started beside its sandbox's own, named after it
+ * (`<socket>-user`, `-inner`, `-caller`, …): its cleanup ends them too, or
+ * their sockets stay in /tmp/tmux-<uid> (245 after a few runs here).
+ */
+function derivedSockets(socket: string, env: NodeJS.ProcessEnv): string[] {
+  try {
+    return readdirSync(dirname(tmuxSocketPath(socket, env))).filter((name) => name.startsWith(`${socket}-`));
+  } catch {
+    return [];
+  }
+}
+
 export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "spex-test-")));
   const home = join(dir, "home");
@@ -129,9 +142,11 @@ export function sandbox(opts: { repo?: boolean } = {}): Sandbox {
     },
     cleanup() {
       live.delete(sb);
-      spawnSync("tmux", ["-L", tmuxSocket, "kill-server"], { env, encoding: "utf8" });
-      // tmux (3.3) leaves its socket file behind when killed: a full run would leave ~600 in /tmp/tmux-<uid>.
-      rmSync(tmuxSocketPath(tmuxSocket, env), { force: true });
+      for (const name of [tmuxSocket, ...derivedSockets(tmuxSocket, env)]) {
+        spawnSync("tmux", ["-L", name, "kill-server"], { env, encoding: "utf8" });
+        // tmux (3.3) leaves its socket file behind when killed: a full run would leave ~600 in /tmp/tmux-<uid>.
+        rmSync(tmuxSocketPath(name, env), { force: true });
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
