@@ -16,7 +16,7 @@ import { startFolder } from "../launch/placement";
 import { syncQueueMarker } from "../launch/queue-marker";
 import { selfBin } from "../launch/self";
 import { installPostCheckout } from "../hooks/post-checkout";
-import { nodeOf, promptPreview, titleOf } from "../naming";
+import { nodeOf, titleOf } from "../naming";
 import { type SessionRecord, emptyRecord, publicRecord, readSession, refuseUnusable, writeRecordFile } from "../record";
 import { parsePending } from "../record/codec";
 import { withLock, withLocks } from "../lock";
@@ -90,7 +90,6 @@ function maxActiveReached(max: number): SpexError {
 
 /** The record as the create publishes it: never launched (stopped), waiting in the queue or holding the slot it claimed. */
 function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: CreatePlan, names: { worktree: string; branch: string; tmuxSession: string }, slot: "launch" | "queue" | "none", payloadHash: string): SessionRecord {
-  const preview = promptPreview(input.prompt);
   const record: SessionRecord = {
     ...emptyRecord(id, new Date().toISOString()),
     project_root: store.root,
@@ -115,7 +114,6 @@ function newRecord(store: ProjectStore, id: string, input: CreateInput, plan: Cr
     ...(plan.spawn.model ? { model: plan.spawn.model } : {}),
     ...(plan.spawn.effort ? { effort: plan.spawn.effort } : {}),
     ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
-    ...(preview ? { preview } : {}),
   };
   // A slot claimed under the project lock is a launch under way from the first byte on: it counts as used.
   if (slot === "launch") record.launch_readiness_pending = freezeOriginal(record);

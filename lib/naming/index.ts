@@ -95,19 +95,6 @@ export function previewOf(promptHead: string, max = 100): string {
   return points.length > max ? points.slice(0, max - 1).join("") + "…" : line;
 }
 
-/** How much of the prompt a row's preview is made from: its first bytes, whatever its length. */
-export const PROMPT_PREVIEW_BYTES = 512;
-
-/**
- * A row's preview of the whole prompt: previewOf its first
- * PROMPT_PREVIEW_BYTES bytes, as UTF-8 (a character cut there reads U+FFFD,
- * as it does read from the prompt file's head).
- */
-export function promptPreview(prompt: string): string {
-  // Those bytes lie within as many code units: only they are encoded, however long the prompt.
-  return previewOf(Buffer.from(prompt.slice(0, PROMPT_PREVIEW_BYTES), "utf8").subarray(0, PROMPT_PREVIEW_BYTES).toString("utf8"));
-}
-
 /** The prompt seam (DESIGN.md §1.7): text handed to an agent never begins with `-`. */
 export function promptSeam(text: string): string {
   return text.startsWith("-") ? ` ${text}` : text;

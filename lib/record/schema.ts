@@ -81,12 +81,6 @@ export interface SessionRecord {
   sandbox?: string;
   /** `ran` once a close ran the project's teardown to success: a close killed before the worktree went must not run it again. */
   teardown?: string;
-  /**
-   * The prompt's one-line preview (lib/naming promptPreview), written at create:
-   * a listing shows it without opening each prompt. Absent on records made
-   * before it (a listing reads the prompt's head then) and for an empty prompt.
-   */
-  preview?: string;
 }
 
 /** The serialization order. The optional keys (OPTIONAL_FIELDS) are skipped when absent or empty. */
@@ -131,11 +125,10 @@ export const FIELD_ORDER: readonly (keyof SessionRecord)[] = [
   "ports",
   "sandbox",
   "teardown",
-  "preview",
 ];
 
 /** Keys written only when set: a record without them is byte for byte what it was before they existed. */
-export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "agent_boot", "stopped_by", "directory", "model", "effort", "stall", "setup", "ports", "sandbox", "teardown", "preview"]);
+export const OPTIONAL_FIELDS = new Set<keyof SessionRecord>(["base", "agent_boot", "stopped_by", "directory", "model", "effort", "stall", "setup", "ports", "sandbox", "teardown"]);
 
 export const BOOLEAN_FIELDS = new Set<keyof SessionRecord>(["governed", "stopped", "archived"]);
 

@@ -2,7 +2,7 @@
 // prompt (DESIGN.md §1.9), so `ls` stays proportional to the number of sessions.
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { errnoCode } from "../errors";
-import { PROMPT_PREVIEW_BYTES, labelOf, previewOf, shortId } from "../naming";
+import { labelOf, previewOf, shortId } from "../naming";
 import {
   type DisplayStatus,
   type Liveness,
@@ -89,7 +89,9 @@ export interface CorruptRow {
 
 export type ListRow = SessionRow | CorruptRow;
 
-let headBuffer = Buffer.allocUnsafe(PROMPT_PREVIEW_BYTES);
+const PREVIEW_BYTES = 512;
+
+let headBuffer = Buffer.allocUnsafe(PREVIEW_BYTES);
 
 function readHead(file: string, bytes: number): string {
   let fd: number;
@@ -174,8 +176,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     archived: view.archived,
     retired: reading.retired,
     afterTurn: view.after_turn,
-    // Written at create (made one line again: a record's text is anyone's); a record made before then has its prompt's head read.
-    preview: previewOf(reading.record.preview ?? readHead(sessionPaths(store, reading.id).prompt, PROMPT_PREVIEW_BYTES)),
+    preview: previewOf(readHead(sessionPaths(store, reading.id).prompt, PREVIEW_BYTES)),
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
     queuePosition: view.status === "queued" ? ((facts?.queue ?? queuePositions(readAll(store))).get(view.session_id) ?? null) : null,

@@ -3,12 +3,12 @@
 // branch moves on; an unnamed session's title is shown once; an AGE column.
 // --json keeps every field and adds `merged`.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { projectStore, sessionPaths } from "../../lib/store";
 import { type Sandbox, sandbox } from "../support/sandbox";
-import { seedRecord, storedRecord } from "../support/records";
+import { seedRecord } from "../support/records";
 import { commitFiles, newSession } from "../support/review";
 
 let sb: Sandbox;
@@ -105,30 +105,5 @@ describe("ls rows", () => {
     expect(out.split("\n")[0]).toMatch(/^ID +STATUS +AGE +LABEL +BRANCH +PROMPT$/);
     expect(lineOf(hours.session_id)).toMatch(/^\w{8} +offline +3h +three hours /);
     expect(lineOf(days.session_id)).toMatch(/^\w{8} +offline +4d +four days /);
-  });
-});
-
-describe("the prompt preview", () => {
-  test("a create writes the row's one-line preview into the record, bounded whatever the prompt's length, and ls shows it from there", () => {
-    sb = sandbox();
-    const long = `fix the flaky\ttest in\n\npayments ${"and then some more words ".repeat(300)}`;
-    const made = JSON.parse(sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--json", long]).stdout);
-    const record = storedRecord(sb.home, made.session_id);
-    expect(record.preview).toBe(rowOf(made.session_id).preview);
-    expect(record.preview.startsWith("fix the flaky test in payments and then")).toBe(true);
-    expect(Array.from(record.preview as string)).toHaveLength(100);
-    // The listing takes it from the record: the prompt file is not opened for it.
-    writeFileSync(sessionPaths(projectStore(sb.repo, sb.home), made.session_id).prompt, "something else entirely");
-    expect(rowOf(made.session_id).preview).toBe(record.preview);
-  });
-
-  test("a record made before the field has its preview from the prompt's head; one whose preview holds line breaks or controls still shows one line", () => {
-    sb = sandbox();
-    const old = seedRecord(sb.home, sb.repo, { prompt: "write\nthe   docs", preview: "" });
-    expect(storedRecord(sb.home, old.session_id).preview).toBeUndefined();
-    expect(rowOf(old.session_id).preview).toBe("write the docs");
-    const planted = seedRecord(sb.home, sb.repo, { prompt: "x", preview: "one\nline\u001b[2J\u0007 only" });
-    expect(rowOf(planted.session_id).preview).toBe("one line [2J only");
-    expect(lineOf(planted.session_id)).not.toContain("\u001b");
   });
 });

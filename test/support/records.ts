@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { emptyRecord, type SessionRecord, writeRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
-import { shortId, slugOf, titleOf, nodeOf, promptPreview } from "../../lib/naming";
+import { shortId, slugOf, titleOf, nodeOf } from "../../lib/naming";
 
 export function seedRecord(
   home: string,
@@ -28,8 +28,6 @@ export function seedRecord(
     title: titleOf(prompt),
     harness: "shell",
     launcher: "shell",
-    // As a create writes it; `preview: ""` seeds a record made before the field.
-    preview: promptPreview(prompt),
     ...rest,
   };
   const paths = sessionPaths(store, id);
