@@ -162,20 +162,12 @@ export interface SessionPaths {
   merged: string;
 }
 
-/** Paths already built, by session folder: a listing asks for each row's several times (record, files, usage, merged). */
-const builtPaths = new Map<string, SessionPaths>();
-/** A long-running process (serve, the board) meets new sessions for weeks: the map starts over past this. */
-const BUILT_PATHS_KEPT = 4096;
-
 export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
   // The one place an id becomes a session path: only a UUID gets this far.
   requireSessionId(id);
   // Plain concatenation, because `ls` builds these for every row and path.join costs a microsecond a call.
   const dir = `${store.sessionsDir}/${id}`;
-  const built = builtPaths.get(dir);
-  if (built) return built;
-  if (builtPaths.size >= BUILT_PATHS_KEPT) builtPaths.clear();
-  const paths: SessionPaths = Object.freeze({
+  return {
     dir,
     record: `${dir}/session.json`,
     prompt: `${dir}/prompt`,
@@ -186,9 +178,7 @@ export function sessionPaths(store: ProjectStore, id: string): SessionPaths {
     files: `${dir}/files.json`,
     lastScreen: `${dir}/last-screen.txt`,
     merged: `${dir}/merged.json`,
-  });
-  builtPaths.set(dir, paths);
-  return paths;
+  };
 }
 
 export function recordLockPath(store: ProjectStore, id: string): string {
