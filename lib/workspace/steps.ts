@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
 import { refuseLinks } from "../nofollow";
+import { faultPoint } from "../faults";
 import type { Steps } from "./config";
 
 export interface StepsOutcome {
@@ -33,6 +34,9 @@ export interface StepsRun {
 const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 const GRACE_MS = 3000;
+
+/** Runs the step (same pid, so same group) once a line arrives on stdin; end of input without one means the runner died first. */
+const STEP_GATE = 'IFS= read -r _ || exit 125; exec "$@"';
 
 /** The argv of one step: a command for `sh -c`, or the main checkout's copy of the script (never through a link). */
 function argvOf(steps: Steps, mainRoot: string): { label: string; argv: string[] }[] {
@@ -80,8 +84,13 @@ function endWatch(watchdog: ChildProcess | undefined): void {
 function runOne(argv: string[], run: StepsRun, deadline: number, abort: AbortSignal): Promise<{ code: number | null; signal: string | null; timedOut: boolean; aborted: boolean; error?: string }> {
   return new Promise((resolve) => {
     // Its own process group: the time limit and an interrupt end whatever it started, not only the shell.
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: run.cwd, env: run.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    // The step waits at a gate until its watchdog is in place: a runner killed
+    // between the two spawns closes the gate's pipe, and the step never starts.
+    const child = spawn("sh", ["-c", STEP_GATE, "spex-step", ...argv], { cwd: run.cwd, env: run.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    faultPoint("step-spawned");
     const watchdog = child.pid ? watchOver(child.pid) : undefined;
+    child.stdin!.on("error", () => undefined);
+    child.stdin!.end("\n");
     let timedOut = false;
     let aborted = false;
     const end = () => {

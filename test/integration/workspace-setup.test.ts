@@ -2,7 +2,7 @@
 // what runs in a new worktree before the agent starts, and before close
 // removes it. Driven through the built binary with shell-harness sessions.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { spawn } from "node:child_process";
@@ -108,6 +108,26 @@ describe("setup", () => {
     const created = JSON.parse(r.stdout);
     expect(existsSync(join(created.worktree_path, "spexcode.json"))).toBe(true);
     expect(existsSync(join(created.worktree_path, "planted-setup-ran"))).toBe(false);
+  });
+});
+
+describe("a script for setup and teardown", () => {
+  test("an executable script runs as itself, one without the x bit runs through sh; both in the worktree, from the main checkout's copy", () => {
+    sb = sandbox();
+    const out = join(sb.dir, "scripts-ran.txt");
+    mkdirSync(join(sb.repo, "scripts"));
+    writeFileSync(join(sb.repo, "scripts", "setup.sh"), `#!/bin/sh\nprintf 'setup %s\\n' "$(pwd)" >> '${out}'\n`);
+    chmodSync(join(sb.repo, "scripts", "setup.sh"), 0o755);
+    writeFileSync(join(sb.repo, "scripts", "teardown.sh"), `printf 'teardown %s\\n' "$(pwd)" >> '${out}'\n`);
+    chmodSync(join(sb.repo, "scripts", "teardown.sh"), 0o644);
+    configure(sb, { setup: "scripts/setup.sh", teardown: "scripts/teardown.sh" }, QUIET);
+    const r = sb.spex(["session", "new", "--launcher", "agent", "--json", "scripted"]);
+    expect(r.stderr).toBe("");
+    const created = JSON.parse(r.stdout);
+    const closed = sb.spex(["session", "close", created.session_id, "--force", "--json"]);
+    expect(closed.stderr).toBe("");
+    expect(JSON.parse(closed.stdout).teardown).toMatchObject({ ok: true, exit: 0 });
+    expect(readFileSync(out, "utf8")).toBe(`setup ${created.worktree_path}\nteardown ${created.worktree_path}\n`);
   });
 });
 
@@ -244,4 +264,32 @@ describe("a close interrupted while the teardown runs", () => {
     expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
     expect(readFileSync(runs, "utf8")).toBe("start\nstart\nend\n");
   });
+
+  test("a close killed after it started the teardown and before its watchdog was up: the teardown never runs unwatched; closing again runs it once", async () => {
+    const { runs, pidFile, fast, created } = slowTeardown("killed between spawns");
+    const killed = sb.spex(["session", "close", created.session_id, "--force"], { env: { SPEX_TEST_CRASH_AT: "step-spawned" } });
+    expect(killed.code).not.toBe(0);
+    // The step's command line names its pid file: nothing that carries it may live on.
+    const running = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdlineOf(p).includes(pidFile));
+    try {
+      await waitFor(() => running().length === 0, "nothing of the teardown left running", 8000);
+    } finally {
+      for (const p of running()) process.kill(Number(p), "SIGKILL");
+    }
+    expect(existsSync(runs)).toBe(false);
+    expect(existsSync(created.worktree_path)).toBe(true);
+    writeFileSync(fast, "");
+    const again = sb.spex(["session", "close", created.session_id, "--force"]);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readFileSync(runs, "utf8")).toBe("start\nend\n");
+    expect(existsSync(created.worktree_path)).toBe(false);
+  });
 });
+
+function cmdlineOf(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+}
