@@ -8,8 +8,8 @@
 // holds nothing but git's first file. Anything else is left as it is and said
 // so. What is already gone counts as undone: a receipt whose things are all
 // gone retires itself.
-import { readdirSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { SpexError } from "../errors";
 import { lstatOrAbsent } from "../nofollow";
 import { environMatcher, environReadable, listPids, commandLines } from "../proc";
@@ -63,6 +63,38 @@ async function removeRegistered(root: string, path: string): Promise<void> {
   }
 }
 
+/** A file's text, or undefined when it is not a regular file (absent, a link, a folder). */
+function regularText(file: string): string | undefined {
+  if (!lstatOrAbsent(file)?.isFile()) return undefined;
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A `git worktree add` killed while it wrote its bookkeeping can leave the
+ * worktree's `commondir` file empty, and then every git command that lists
+ * worktrees fails (`git worktree list`, `git branch -D`) for the whole
+ * repository. Remove that folder of git's when it is provably this create's:
+ * the worktree's `.git` file names it, it names that worktree back, git's own
+ * lock of an unfinished add is still in it, and the worktree holds nothing but
+ * that `.git` file. Anything else is left for git to list and judge.
+ */
+async function repairHalfWrittenAdd(root: string, path: string): Promise<void> {
+  const pointer = regularText(join(path, ".git"))?.match(/^gitdir: (.+)\n?$/)?.[1];
+  if (!pointer || !onlyGitsFirstFile(path)) return;
+  const admin = resolve(path, pointer);
+  if (regularText(join(admin, "commondir")) !== "") return;
+  if (lstatOrAbsent(join(admin, "locked")) === undefined) return;
+  const r = await runGit(root, ["rev-parse", "--git-common-dir"]);
+  if (r.code !== 0 || dirname(admin) !== join(resolve(root, r.stdout.trim()), "worktrees")) return;
+  const namesBack = regularText(join(admin, "gitdir"))?.trim();
+  if (!namesBack || !samePath(namesBack, join(realpathSync(path), ".git"))) return;
+  rmSync(admin, { recursive: true, force: true });
+}
+
 export interface WorktreeStep {
   path: string;
   branch: string;
@@ -74,6 +106,7 @@ export interface WorktreeStep {
 
 /** Remove the worktree a create made; false when nothing is there. */
 export async function undoWorktree(root: string, step: WorktreeStep): Promise<boolean> {
+  if (!step.made) await repairHalfWrittenAdd(root, step.path);
   const entries: WorktreeEntry[] = await listWorktrees(root);
   const entry = entries.find((e) => samePath(e.path, step.path));
   const present = lstatOrAbsent(step.path) !== undefined;

@@ -24,6 +24,19 @@ function receipts(s: Sandbox): Record<string, any>[] {
   return dir && existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".json")).map((n) => JSON.parse(readFileSync(join(dir, n), "utf8"))) : [];
 }
 
+/** pid and command line of every process whose environment holds `entry` (a create's id). */
+function processesCarrying(entry: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(entry)) out.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
 function spexBranches(s: Sandbox): string[] {
   return s.git(["for-each-ref", "--format=%(refname:short)", "refs/heads/spex/"]).split("\n").filter(Boolean);
 }
@@ -187,6 +200,35 @@ describe("a create killed while git works", () => {
     nothingLeft(sb);
   });
 
+  /** The state a kill while git writes the new worktree's commondir leaves: that file empty, and every worktree listing of git fails. */
+  function killedWritingCommondir(s: Sandbox): { path: string; admin: string } {
+    const r = s.spex(["session", "new", "--no-launch", "--launcher", "shell", "--json", "killed writing commondir"], { env: killInsideWorktreeAdd(s) });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: -1, stdout: "" });
+    const [path] = worktreePaths(s);
+    const admin = readFileSync(join(path!, ".git"), "utf8").replace(/^gitdir: /, "").trim();
+    writeFileSync(join(admin, "commondir"), "");
+    expect(spawnSync("git", ["worktree", "list"], { cwd: s.repo, env: s.env, encoding: "utf8" }).stderr).toContain("commondir");
+    return { path: path!, admin };
+  }
+
+  test("killed while git writes the new worktree's commondir, which breaks every git worktree listing: the next ls repairs it and nothing is left", () => {
+    sb = sandbox();
+    const { admin } = killedWritingCommondir(sb);
+    nothingLeft(sb);
+    expect(existsSync(admin)).toBe(false);
+    expect(spawnSync("git", ["worktree", "list"], { cwd: sb.repo, env: sb.env }).status).toBe(0);
+  });
+
+  test("the same, with a file of someone's in the worktree: git's folder and the file stay, and ls says the receipt is stuck", () => {
+    sb = sandbox();
+    const { path, admin } = killedWritingCommondir(sb);
+    writeFileSync(join(path, "notes.txt"), "mine\n");
+    const ls = sb.spex(["session", "ls"]);
+    expect(ls.stderr).toContain("receipt_stuck");
+    expect(readFileSync(join(path, "notes.txt"), "utf8")).toBe("mine\n");
+    expect(readFileSync(join(admin, "commondir"), "utf8")).toBe("");
+  });
+
   test("what is not provably the dead create's stays: a commit on its branch keeps branch and worktree, reported until removed by hand", () => {
     sb = sandbox();
     killerHook(sb, "post-checkout", { chain: true });
@@ -229,10 +271,15 @@ describe("a create killed while git works", () => {
         // already done
       }
       await exited;
+      let lastLs = "";
       await waitFor(() => {
-        sb.spex(["session", "ls"]);
+        lastLs = sb.spex(["session", "ls"]).stderr;
         return receipts(sb).length === 0;
-      }, `round ${round}: the receipt settled`, 30000);
+      }, `round ${round}: the receipt settled`, 30000).catch((e: Error) => {
+        // Say what held it: the receipt, what ls reported, git's view, and any process still carrying the create's id.
+        const held = receipts(sb).map((r) => ({ receipt: r, carriers: processesCarrying(`SPEX_CREATE_ID=${r.id}`) }));
+        throw new Error(`${e.message}\n${JSON.stringify(held, null, 1)}\nls: ${lastLs}\nworktrees: ${sb.git(["worktree", "list", "--porcelain"])}\nbranches: ${spexBranches(sb).join(" ")}`);
+      });
       const rows = JSON.parse(sb.spex(["session", "ls", "--json"]).stdout) as { branch: string; worktree_path: string }[];
       expect(spexBranches(sb).sort()).toEqual(rows.map((r) => r.branch).sort());
       expect(worktreePaths(sb).sort()).toEqual(rows.map((r) => realpathSync(r.worktree_path)).sort());
