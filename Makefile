@@ -130,7 +130,7 @@ test-portable: build
 # client outside UTF-8 prints control and non-ASCII bytes of a format as `_`).
 LOCALE_TESTS := test/integration/locale.test.ts test/integration/live.test.ts test/integration/live-capture.test.ts \
 	test/integration/live-contract.test.ts test/integration/live-fleet.test.ts test/integration/live-placement.test.ts \
-	test/integration/live-screens.test.ts test/integration/screen-read.test.ts test/integration/bulk.test.ts \
+	test/integration/live-screens.test.ts test/integration/live-early.test.ts test/integration/screen-read.test.ts test/integration/bulk.test.ts \
 	test/integration/send.test.ts test/integration/send-turns.test.ts test/integration/send-attacks.test.ts \
 	test/integration/message-states.test.ts test/integration/terminals.test.ts test/integration/pane.test.ts \
 	test/integration/machines.test.ts test/integration/wide-text.test.ts

@@ -55,16 +55,31 @@ async function main(args: string[]): Promise<number> {
 }
 
 const args = dispatchArgv(process.env.SPEX_ARGV0 || process.argv0 || "spex", process.argv.slice(2));
-main(args).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  async (error) => {
-    const { describeError } = await import(/* webpackMode: "eager" */ "../lib/cli/output");
-    const described = describeError(error);
-    await printError(described.line);
-    if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) await printError(error.stack);
-    if (args.includes("--json")) print(JSON.stringify(described.json, null, 2));
-    process.exitCode = described.error.exitCode;
-  },
-);
+// `session live`: tmux lists and captures every pane while the modules live runs on load
+// (lib/live/early.ts). The calls start before the verb runs, so it finds them.
+const earlyLive =
+  typeof Bun !== "undefined" && args[0] === "session" && args[1] === "live"
+    ? import(/* webpackMode: "eager" */ "../lib/live/early").then((early) => {
+        if (early.plainLiveObservation(args)) early.startEarlyLive();
+        return early;
+      })
+      // Never in the way: without it live makes its calls as it always did.
+      .catch(() => undefined)
+    : undefined;
+(earlyLive ?? Promise.resolve(undefined))
+  .then(() => main(args))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    async (error) => {
+      const { describeError } = await import(/* webpackMode: "eager" */ "../lib/cli/output");
+      const described = describeError(error);
+      await printError(described.line);
+      if (process.env.SPEX_DEBUG && error instanceof Error && error.stack) await printError(error.stack);
+      if (args.includes("--json")) print(JSON.stringify(described.json, null, 2));
+      process.exitCode = described.error.exitCode;
+    },
+  )
+  // A call nobody took would keep the process waiting on tmux.
+  .finally(async () => (await earlyLive)?.cancelEarlyLive());

@@ -1,6 +1,7 @@
 // Pane discovery: exactly one `tmux list-panes -a -F …` per server, with the
 // screens live needs in the same tmux process where it can.
-import { listAndCapture, listAndCaptureAll, tmuxSync } from "../tmux";
+import { type CaptureAllCall, listAndCapture, listAndCaptureAll } from "../tmux/capture";
+import { tmuxSync } from "../tmux/run";
 import type { PaneInfo } from "./types";
 
 // A unit separator between fields: tmux prints it raw, and it does not occur in
@@ -20,6 +21,9 @@ const FIELDS = [
   "#{pane_title}",
 ];
 export const LIST_FORMAT = FIELDS.join(SEP);
+
+/** The list that comes first in live's one call per server (lib/tmux listAndCaptureAll). */
+export const LIST_PRELUDE = ["list-panes", "-a", "-F", LIST_FORMAT];
 
 export function parsePaneLines(socket: string, text: string): PaneInfo[] {
   const panes: PaneInfo[] = [];
@@ -72,17 +76,18 @@ export function listServerPanesCapturing(socket: string, sessions: string[]): { 
  * caller to capture by id; a tmux without `run-shell -C` (before 3.2) gets the
  * plain list, and the caller captures every pane.
  */
-export async function listServerPanesCapturingAll(socket: string, onList?: (panes: PaneInfo[]) => void): Promise<{ panes: PaneInfo[]; screens: Map<string, string> }> {
+export async function listServerPanesCapturingAll(socket: string, onList?: (panes: PaneInfo[]) => void, started?: CaptureAllCall): Promise<{ panes: PaneInfo[]; screens: Map<string, string> }> {
   // The list handed to onList is the prelude the call returns (lib/tmux hands it over once and whole): parsed once.
   let early: { text: string; panes: PaneInfo[] } | undefined;
   const r = await listAndCaptureAll(
     socket,
-    ["list-panes", "-a", "-F", LIST_FORMAT],
+    LIST_PRELUDE,
     onList &&
       ((text) => {
         early = { text, panes: parsePaneLines(socket, text) };
         onList(early.panes);
       }),
+    started,
   );
   if (!r.ok) return { panes: listServerPanes(socket), screens: new Map() };
   const prelude = r.prelude ?? "";

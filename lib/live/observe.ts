@@ -7,6 +7,7 @@ import { captureMany, noSocketFile, serverOf } from "../tmux";
 import { spexHome } from "../store";
 import { classifyPane, lastVisibleLine } from "./classify";
 import { listServerPanes, listServerPanesCapturing, listServerPanesCapturingAll } from "./discover";
+import { takeEarlyLive } from "./early";
 import { type GovernedIndex, type GovernedSession, governedIndex, isOpen } from "./governed";
 import { machineName } from "./machine";
 import { ProcessTree, detectRuleSet, needsProcessTree } from "./procs";
@@ -98,11 +99,15 @@ export async function observeLive(filters: LiveFilters = {}, opts: ObserveOption
     let panes: PaneInfo[];
     if (everyPane) {
       // The list comes before the screens: the process trees of its panes are read while tmux still captures.
-      const listed = await listServerPanesCapturingAll(socket, (listedPanes) => {
-        for (const pane of listedPanes) {
-          if (!pane.paneDead && needsProcessTree(pane.command) && !governed.byPane(socket, pane.session)) tree.commandLines(pane.panePid);
-        }
-      });
+      const listed = await listServerPanesCapturingAll(
+        socket,
+        (listedPanes) => {
+          for (const pane of listedPanes) {
+            if (!pane.paneDead && needsProcessTree(pane.command) && !governed.byPane(socket, pane.session)) tree.commandLines(pane.panePid);
+          }
+        },
+        takeEarlyLive(socket),
+      );
       panes = listed.panes;
       for (const [id, text] of listed.screens) screens.set(screenKey(socket, id), text);
     } else if (names.length > 0) {

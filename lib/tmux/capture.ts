@@ -129,11 +129,11 @@ export function listAndCapture(socket: string, prelude: string[] | undefined, ta
  * caller to capture by id) or when this tmux has no `run-shell -C` (then
  * nothing ran at all and `ok` is false too, as with no server).
  */
-export async function listAndCaptureAll(socket: string, prelude: string[], onPrelude?: (prelude: string) => void): Promise<BatchCapture & { complete: boolean }> {
-  const mark = callMark();
-  const begin = beginLine(mark);
+export async function listAndCaptureAll(socket: string, prelude: string[], onPrelude?: (prelude: string) => void, started?: CaptureAllCall): Promise<BatchCapture & { complete: boolean }> {
+  const call = started ?? startCaptureAll(socket, prelude);
+  const begin = beginLine(call.mark);
   // tmux sends the prelude's output before it runs the generated captures: the caller may use it meanwhile.
-  let told = !onPrelude;
+  let told = false;
   let searched = 0;
   const watch = (soFar: string) => {
     if (told) return;
@@ -144,8 +144,47 @@ export async function listAndCaptureAll(socket: string, prelude: string[], onPre
     told = true;
     onPrelude!(soFar.slice(0, Math.max(0, at - 1)));
   };
-  const r = await tmuxAsync(socket, captureAllArgs(prelude, mark), undefined, onPrelude && watch);
-  return splitCapturedAll(r, mark);
+  if (onPrelude) call.listen(watch);
+  return splitCapturedAll(await call.result, call.mark);
+}
+
+/** A listAndCaptureAll call under way, which may have been started before anyone read it (lib/live/early.ts). */
+export interface CaptureAllCall {
+  readonly mark: string;
+  readonly result: Promise<TmuxResult>;
+  /** Hear the output so far at once (when some came already) and again each time more arrives. */
+  listen(onOutput: (soFar: string) => void): void;
+  /** End the tmux client: nobody will read this call. */
+  cancel(): void;
+}
+
+/** Start listAndCaptureAll's tmux process now; its output is kept for whoever listens later. */
+export function startCaptureAll(socket: string, prelude: string[]): CaptureAllCall {
+  const mark = callMark();
+  const abort = new AbortController();
+  let soFar = "";
+  let listener: ((soFar: string) => void) | undefined;
+  const result = tmuxAsync(
+    socket,
+    captureAllArgs(prelude, mark),
+    undefined,
+    (text) => {
+      soFar = text;
+      listener?.(text);
+    },
+    abort.signal,
+  );
+  // A call nobody awaits yet (tmux missing, say) must not end the process as an unhandled rejection; its reader sees the error.
+  result.catch(() => undefined);
+  return {
+    mark,
+    result,
+    listen(onOutput) {
+      listener = onOutput;
+      if (soFar) onOutput(soFar);
+    },
+    cancel: () => abort.abort(),
+  };
 }
 
 /**

@@ -2,33 +2,20 @@
 // sockets, config and batching are decided once. Running a call is in run.ts,
 // many screens in one call in capture.ts; here are the server, its sessions,
 // keys, pastes and pane states.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { SpexError } from "../errors";
 import { randomHex } from "../hash";
 import { childProcess } from "../proc/child-process";
 import { planServerStart, serverStartFacts } from "../survive/server-plan";
 import { isPasteSafe, refuseUnsafeKeys } from "./input";
 import { formatLiteral, tmuxFolder, tmuxWord } from "./quote";
-import { DEFAULT_SOCKET, type TmuxResult, baseArgs, tmuxEnv, tmuxSync } from "./run";
+import { type TmuxResult, baseArgs, tmuxEnv, tmuxSync } from "./run";
+import { noSocketFile } from "./socket-file";
 
 export { pasteSafeText, isPasteSafe, isSafeKey, refuseUnsafeKeys } from "./input";
 export { formatLiteral, tmuxFolder, tmuxWord };
+export { noSocketFile } from "./socket-file";
 export { DEFAULT_SOCKET, type TmuxResult, baseArgs, serverOf, spexSocket, tmuxAsync, tmuxBatch, tmuxMissing, tmuxSync } from "./run";
-export { type BatchCapture, captureAllArgs, captureMany, capturePane, listAndCapture, listAndCaptureAll } from "./capture";
-
-/** The socket file of a server: `$TMUX_TMPDIR/tmux-<uid>/<name>` (tmux's own rule), `default` for the user's. */
-function socketFile(socket: string): string | undefined {
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${uid}`, socket || DEFAULT_SOCKET);
-}
-
-/** No server can be listening: its socket file is not there (settled without starting a tmux process). */
-export function noSocketFile(socket: string): boolean {
-  const file = socketFile(socket);
-  return file !== undefined && !existsSync(file);
-}
+export { type BatchCapture, type CaptureAllCall, captureAllArgs, captureMany, capturePane, listAndCapture, listAndCaptureAll, startCaptureAll } from "./capture";
 
 /**
  * Is a server listening on this socket? No socket file settles "no" without a

@@ -98,7 +98,7 @@ export function tmuxSync(socket: string, args: string[], input?: string | Buffer
  * the output so far each time more of it arrives (tmux writes what a command
  * printed before it runs the commands a `run-shell -C` generated).
  */
-export async function tmuxAsync(socket: string, args: string[], input?: string | Buffer, onOutput?: (soFar: string) => void): Promise<TmuxResult> {
+export async function tmuxAsync(socket: string, args: string[], input?: string | Buffer, onOutput?: (soFar: string) => void, signal?: AbortSignal): Promise<TmuxResult> {
   if (typeof Bun !== "undefined" && input === undefined && onOutput) {
     // Bun's own spawn for live's streamed listing: node:child_process is a module of its own to load
     // (9 ms of live at 200 panes). The other async callers run in long-lived processes (the
@@ -111,6 +111,7 @@ export async function tmuxAsync(socket: string, args: string[], input?: string |
       }
     };
     const child = start();
+    signal?.addEventListener("abort", () => child.kill(), { once: true });
     const readOut = async () => {
       if (!onOutput) return new Response(child.stdout).text();
       const decoder = new TextDecoder();
@@ -133,6 +134,7 @@ export async function tmuxAsync(socket: string, args: string[], input?: string |
       onOutput?.(stdout);
     });
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    signal?.addEventListener("abort", () => child.kill(), { once: true });
     child.on("error", (e) => reject(tmuxSpawnError(e)));
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(input);
