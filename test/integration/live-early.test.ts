@@ -27,34 +27,38 @@ function screenOf(name: string): string {
   return spawnSync("tmux", ["-L", name, "capture-pane", "-p", "-t", "only:"], { env: { ...sb.env, TMUX_TMPDIR: tmuxDir }, encoding: "utf8" }).stdout;
 }
 
-test("the project config names another spex socket: the call started early for `spex` is dropped, and live shows the config's server and the user's own", async () => {
+/** A sandbox whose private tmux folder has the three servers up, each pane showing its line. */
+async function threeServers(): Promise<void> {
   sb = sandbox();
   tmuxDir = join(sb.dir, "tmux");
   mkdirSync(tmuxDir);
   for (const name of NAMES) serverShowing(name);
   await waitFor(() => NAMES.every((name) => screenOf(name).includes(`pane of ${name}`)), "every pane to show its line");
+}
+
+/** live's rows as [server, last line], sorted. */
+function rowsOf(stdout: string): string[][] {
+  return (JSON.parse(stdout) as { socket: string; lastVisibleLine: string }[]).map((row) => [row.socket, row.lastVisibleLine]).sort();
+}
+
+test("the project config names another spex socket: the call started early for `spex` is dropped, and live shows the config's server and the user's own", async () => {
+  await threeServers();
   writeFileSync(join(sb.repo, "spexcode.json"), JSON.stringify({ tmux: { socket: "elsewhere" } }));
   // No SPEX_TMUX and no SPEX_TMUX_SERVERS: the scan is the spex socket of the config, the user's own server and nothing else.
   const r = sb.spex(["session", "live", "--json"], { env: { TMUX_TMPDIR: tmuxDir, SPEX_TMUX: "" } });
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  const rows = (JSON.parse(r.stdout) as { socket: string; lastVisibleLine: string }[]).map((row) => [row.socket, row.lastVisibleLine]).sort();
-  expect(rows).toEqual([
+  expect(rowsOf(r.stdout)).toEqual([
     ["", "pane of default"],
     ["elsewhere", "pane of elsewhere"],
   ]);
 });
 
 test("without a config the early calls are the whole scan: the spex socket and the user's own server, each listed once", async () => {
-  sb = sandbox();
-  tmuxDir = join(sb.dir, "tmux");
-  mkdirSync(tmuxDir);
-  for (const name of NAMES) serverShowing(name);
-  await waitFor(() => NAMES.every((name) => screenOf(name).includes(`pane of ${name}`)), "every pane to show its line");
+  await threeServers();
   const r = sb.spex(["session", "live", "--json", "--status", "active,idle,needs_attention,dead"], { env: { TMUX_TMPDIR: tmuxDir, SPEX_TMUX: "" } });
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-  const rows = (JSON.parse(r.stdout) as { socket: string; lastVisibleLine: string }[]).map((row) => [row.socket, row.lastVisibleLine]).sort();
-  expect(rows).toEqual([
+  expect(rowsOf(r.stdout)).toEqual([
     ["", "pane of default"],
     ["spex", "pane of spex"],
   ]);
