@@ -8,10 +8,11 @@
 // holds nothing but git's first file. Anything else is left as it is and said
 // so. What is already gone counts as undone: a receipt whose things are all
 // gone retires itself.
-import { readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { readdirSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SpexError } from "../errors";
 import { lstatOrAbsent } from "../nofollow";
+import { readOwnBytes } from "../record";
 import { environMatcher, environReadable, listPids, commandLines } from "../proc";
 import type { WorktreeEntry } from "../git/worktrees";
 import { branchTip, listWorktrees, runGit } from "./git-run";
@@ -63,14 +64,10 @@ async function removeRegistered(root: string, path: string): Promise<void> {
   }
 }
 
-/** A file's text, or undefined when it is not a regular file (absent, a link, a folder). */
+/** A file's text, read as a record is (never through a link); undefined when it is not a regular file. */
 function regularText(file: string): string | undefined {
-  if (!lstatOrAbsent(file)?.isFile()) return undefined;
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  const got = readOwnBytes(file);
+  return "bytes" in got ? got.bytes.toString("utf8") : undefined;
 }
 
 /**
