@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SPEX_BIN, type Sandbox, madeBySpex, sandbox, waitFor } from "../support/sandbox";
+import { processesWithEnv } from "../support/processes";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -22,19 +23,6 @@ function receiptsDir(s: Sandbox): string {
 function receipts(s: Sandbox): Record<string, any>[] {
   const dir = receiptsDir(s);
   return dir && existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".json")).map((n) => JSON.parse(readFileSync(join(dir, n), "utf8"))) : [];
-}
-
-/** pid and command line of every process whose environment holds `entry` (a create's id). */
-function processesCarrying(entry: string): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(entry)) out.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return out;
 }
 
 function spexBranches(s: Sandbox): string[] {
@@ -277,7 +265,7 @@ describe("a create killed while git works", () => {
         return receipts(sb).length === 0;
       }, `round ${round}: the receipt settled`, 30000).catch((e: Error) => {
         // Say what held it: the receipt, what ls reported, git's view, and any process still carrying the create's id.
-        const held = receipts(sb).map((r) => ({ receipt: r, carriers: processesCarrying(`SPEX_CREATE_ID=${r.id}`) }));
+        const held = receipts(sb).map((r) => ({ receipt: r, carriers: processesWithEnv("SPEX_CREATE_ID", r.id) }));
         throw new Error(`${e.message}\n${JSON.stringify(held, null, 1)}\nls: ${lastLs}\nworktrees: ${sb.git(["worktree", "list", "--porcelain"])}\nbranches: ${spexBranches(sb).join(" ")}`);
       });
       const rows = JSON.parse(sb.spex(["session", "ls", "--json"]).stdout) as { branch: string; worktree_path: string }[];

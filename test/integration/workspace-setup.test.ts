@@ -2,10 +2,11 @@
 // what runs in a new worktree before the agent starts, and before close
 // removes it. Driven through the built binary with shell-harness sessions.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, SPEX_BIN, sandbox, waitFor } from "../support/sandbox";
 import { spawn } from "node:child_process";
+import { linuxBackend } from "../../lib/proc/linux";
 
 let sb: Sandbox;
 afterEach(() => sb?.cleanup());
@@ -270,11 +271,11 @@ describe("a close interrupted while the teardown runs", () => {
     const killed = sb.spex(["session", "close", created.session_id, "--force"], { env: { SPEX_TEST_CRASH_AT: "step-spawned" } });
     expect(killed.code).not.toBe(0);
     // The step's command line names its pid file: nothing that carries it may live on.
-    const running = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdlineOf(p).includes(pidFile));
+    const running = () => linuxBackend.commandLines().filter((c) => c.argv.some((a) => a.includes(pidFile)));
     try {
       await waitFor(() => running().length === 0, "nothing of the teardown left running", 8000);
     } finally {
-      for (const p of running()) process.kill(Number(p), "SIGKILL");
+      for (const c of running()) process.kill(c.pid, "SIGKILL");
     }
     expect(existsSync(runs)).toBe(false);
     expect(existsSync(created.worktree_path)).toBe(true);
@@ -285,11 +286,3 @@ describe("a close interrupted while the teardown runs", () => {
     expect(existsSync(created.worktree_path)).toBe(false);
   });
 });
-
-function cmdlineOf(pid: string): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
-  } catch {
-    return "";
-  }
-}
