@@ -1,6 +1,8 @@
 // The sessions a Tab offers (`spex session show <Tab>`): each one's short id
-// and name, from one listing of the project's sessions folder and one read of
-// each record. Every Tab is a process start, so this loads node:fs and the key
+// and name, from one listing of the project's sessions folder and one of its
+// listing index (lib/store/listing-index.ts), reading a record only for a
+// session whose name the index cannot vouch for (no entry, or two while a
+// rename is under way). Every Tab is a process start, so this loads node:fs and the key
 // hash only: the store is found the way lib/store finds it (the main checkout
 // by lib/git/main-root, the key of its real path, SPEX_HOME checked to be the
 // user's own), without lib/store, node:path or the record reader, and it writes
@@ -10,6 +12,7 @@
 import { constants, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { findCheckout, resolveLexically } from "../git/main-root";
 import { isSessionId } from "../store/ids";
+import { LISTING_FOLDER, type ListedSession, readListingEntries } from "../store/listing-index";
 import { projectKey } from "../store/key-name";
 
 /** Where the sessions are: a folder, none at all (no usable SPEX_HOME), or `unsure` (ask lib/store). */
@@ -62,6 +65,15 @@ const offerable = (name: unknown): name is string => typeof name === "string" &&
 // Node and Bun take numeric open flags here as openSync does; the typings admit only the string names.
 const READ = { encoding: "utf8", flag: (constants.O_RDONLY | constants.O_NONBLOCK) as unknown as string } as const;
 
+/** The listing index beside the sessions folder; an index that cannot be listed vouches for nothing. */
+function listingOf(sessionsDir: string): Map<string, ListedSession> {
+  try {
+    return readListingEntries(readdirSync(`${sessionsDir.slice(0, sessionsDir.lastIndexOf("/"))}/${LISTING_FOLDER}`));
+  } catch {
+    return new Map();
+  }
+}
+
 /** Each session's short id, and its name when it has one. */
 export function sessionWords(sessionsDir: string): string[] {
   const out: string[] = [];
@@ -71,8 +83,16 @@ export function sessionWords(sessionsDir: string): string[] {
   } catch {
     return [];
   }
+  const listing = listingOf(sessionsDir);
   for (const id of ids) {
     if (!isSessionId(id)) continue;
+    // The sessions folder says which sessions there are; the index, what each is called.
+    const known = listing.get(id)?.name;
+    if (typeof known === "string") {
+      out.push(id.slice(0, 8));
+      if (offerable(known)) out.push(known);
+      continue;
+    }
     let text: string;
     try {
       text = readFileSync(`${sessionsDir}/${id}/session.json`, READ);

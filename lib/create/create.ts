@@ -16,8 +16,8 @@ import { startFolder } from "../launch/placement";
 import { syncQueueMarker } from "../launch/queue-marker";
 import { selfBin } from "../launch/self";
 import { installPostCheckout } from "../hooks/post-checkout";
-import { nodeOf, titleOf } from "../naming";
-import { type SessionRecord, emptyRecord, publicRecord, readSession, refuseUnusable, writeRecordFile } from "../record";
+import { nodeOf, previewOfPrompt, titleOf } from "../naming";
+import { type SessionRecord, emptyRecord, notePreview, publicRecord, readSession, refuseUnusable, writeRecordFile } from "../record";
 import { parsePending } from "../record/codec";
 import { withLock, withLocks } from "../lock";
 import { type ProjectStore, projectLockPath, resourceLockPaths, sessionPaths } from "../store";
@@ -199,6 +199,8 @@ export async function createSession(store: ProjectStore, input: CreateInput): Pr
             writeIncluded(store, id, included);
           }
           writeStoreFile(paths.prompt, input.prompt);
+          // Its preview in the listing index, so a listing need not open the prompt (lib/record/listing.ts).
+          notePreview(store.dir, id, previewOfPrompt(input.prompt));
           // Before the record: a published session always has its budget, and a rollback takes it with the folder.
           if (budget) writeBudget(store, id, budget);
           faultPoint("budget");

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { SpexError, errnoCode, isSpexError } from "../errors";
 import { lstatOrAbsent, writeStoreFile } from "../nofollow";
 import { ownerAlive, selfIdentity, type ProcessIdentity } from "../proc";
-import { readSession } from "../record";
+import { dropListingEntries, readSession } from "../record";
 import { type ProjectStore, isSessionId, sessionPaths } from "../store";
 import { tmuxSync } from "../tmux";
 import { shellWord } from "../tmux/quote";
@@ -189,6 +189,8 @@ export async function rollBack(store: ProjectStore, r: CreateReceipt): Promise<s
   if (ownFiles.length !== (made.files ?? []).length) failed.push(`files outside ${ownDir}: not removed`);
   // No tmux here means no tmux session to remove.
   if (made.tmux) await step(`tmux session ${made.tmux.name}`, () => killMadeTmux(made.tmux!));
+  // The listing index before the record: no entry may speak for a record that is gone (lib/record/listing.ts).
+  if (made.sessionDir === ownDir || ownFiles.length > 0) await step(`listing index entries of ${r.id}`, () => dropListingEntries(store.dir, r.id));
   if (made.sessionDir === ownDir) await step(`session folder ${ownDir}`, () => rmSync(ownDir, { recursive: true, force: true }));
   for (const file of ownFiles) await step(`file ${file}`, () => rmSync(file, { force: true }));
   // The worktree first: git deletes no branch a worktree has checked out.

@@ -77,6 +77,14 @@ export function labelOf(r: { name: string; title: string; session_id: string }):
   return r.name || r.title || shortId(r.session_id, 8);
 }
 
+/** A row's preview is taken from this many of the prompt's first bytes, whatever its length. */
+export const PREVIEW_BYTES = 512;
+
+/** The preview a row shows for a prompt: its first PREVIEW_BYTES bytes, decoded as a row reads them, on one line. */
+export function previewOfPrompt(prompt: string): string {
+  return previewOf(Buffer.from(prompt, "utf8").toString("utf8", 0, PREVIEW_BYTES));
+}
+
 // JS `\s` plus the C0 controls and DEL.
 const BLANK_RUNS = /[\s\u0000-\u001f\u007f]+/gu;
 

@@ -7,6 +7,7 @@ import { basename, dirname } from "node:path";
 import { SpexError, errnoCode } from "../errors";
 import { writeFileNoFollow } from "../nofollow";
 import { parseRecord, serializeRecord } from "./codec";
+import { nameEntryAfterRecord, nameEntryBeforeRecord, planNameEntry } from "./listing";
 import type { PendingOriginal, SessionRecord } from "./schema";
 
 export type RecordReading =
@@ -174,7 +175,11 @@ export function writeRecordFile(file: string, record: SessionRecord): void {
       hint: "this is a bug in spex; nothing was written",
     });
   }
+  // The listing index (./listing.ts): the name entry is kept in step with the name this record carries.
+  const names = planNameEntry(file, record.session_id, record.name);
+  nameEntryBeforeRecord(names);
   writeFileNoFollow(dirname(folder), `${basename(folder)}/${basename(file)}`, text, { mode: 0o644, forceMode: true, durable: true });
+  nameEntryAfterRecord(names);
 }
 
 /**

@@ -4,7 +4,8 @@
 // open per row instead of reading every timeline; whether the branch moved on
 // is one `git for-each-ref` for the whole listing, and only when some row has a
 // mark (a squash or rebase lands copies, so "an ancestor of main" cannot say it).
-import { readOwnBytes, type RecordReading } from "../record";
+import { flagSideFile, readOwnBytes, type RecordReading } from "../record";
+import { type ListedSession, sideFileAbsent } from "../store/listing-index";
 import { gitSync } from "../git/sync";
 import { writeStoreFile } from "../nofollow";
 import { type ProjectStore, sessionPaths } from "../store";
@@ -19,7 +20,10 @@ export interface MergedMark {
 
 /** Written by a merge that landed, under the session's record lock. */
 export function writeMergedMark(store: ProjectStore, id: string, mark: MergedMark): void {
-  writeStoreFile(sessionPaths(store, id).merged, `${JSON.stringify(mark)}\n`);
+  const file = sessionPaths(store, id).merged;
+  // Its flag in the listing index first (lib/record/listing.ts): a listing looks up only flagged marks.
+  flagSideFile(file, id, "merged.json");
+  writeStoreFile(file, `${JSON.stringify(mark)}\n`);
 }
 
 export function readMergedMark(store: ProjectStore, id: string): MergedMark | undefined {
@@ -47,10 +51,11 @@ function branchTips(root: string, branches: string[]): Map<string, string> {
 }
 
 /** The sessions among `readings` whose branch landed and has not moved since. */
-export function mergedSessions(store: ProjectStore, readings: RecordReading[]): Set<string> {
+export function mergedSessions(store: ProjectStore, readings: RecordReading[], listing?: Map<string, ListedSession>): Set<string> {
   const marked: { id: string; branch: string; head: string }[] = [];
   for (const r of readings) {
     if (r.kind !== "ok" || r.retired || !r.record.branch) continue;
+    if (sideFileAbsent(listing?.get(r.id), "merged.json")) continue;
     const mark = readMergedMark(store, r.id);
     if (mark) marked.push({ id: r.id, branch: r.record.branch, head: mark.branchHead });
   }

@@ -2,7 +2,7 @@
 // prompt (DESIGN.md §1.9), so `ls` stays proportional to the number of sessions.
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { errnoCode } from "../errors";
-import { labelOf, previewOf, shortId } from "../naming";
+import { PREVIEW_BYTES, labelOf, previewOf, shortId } from "../naming";
 import {
   type DisplayStatus,
   type Liveness,
@@ -12,11 +12,12 @@ import {
   recordLiveness,
 } from "../record";
 import { type ProjectStore, sessionFolders, sessionPaths } from "../store";
-import { readListedRecordFile, readSession } from "../record";
+import { readListedRecordFile, readListingIndex, readSession } from "../record";
+import { type ListedSession, sideFileAbsent } from "../store/listing-index";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
 import { queuePositions } from "./queue-order";
-import { type ModelPrice, type UsageSummary, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
+import { type ModelPrice, type UsageSummary, emptyUsage, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 import { mergedSessions } from "./merged";
 import { type OfflineReason, offlineReason } from "../survive/reason";
 import { agentBoot } from "../proc";
@@ -89,8 +90,6 @@ export interface CorruptRow {
 
 export type ListRow = SessionRow | CorruptRow;
 
-const PREVIEW_BYTES = 512;
-
 let headBuffer = Buffer.allocUnsafe(PREVIEW_BYTES);
 
 function readHead(file: string, bytes: number): string {
@@ -121,6 +120,8 @@ export interface ListingFacts {
   prices?: Record<string, ModelPrice>;
   /** Sessions whose branch landed and has not moved since. */
   merged: Set<string>;
+  /** What the listing index says of each session (lib/store/listing-index.ts): previews, and side files known absent. */
+  listing?: Map<string, ListedSession>;
 }
 
 /**
@@ -147,6 +148,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     return { kind: "corrupt", id: reading.id, shortId: shortId(reading.id, 8), display, liveness: "unknown", file: reading.file, error: reading.error };
   }
   const view = publicRecord(reading.record, reading.pending);
+  const listed = facts?.listing?.get(reading.id);
   const liveness = reading.retired ? "offline" : recordLiveness(view, reading.pending !== null);
   // Only a launched session that is not running has a reason; a starting or queued one is on its way.
   const reason = liveness === "offline" && !reading.retired && !reading.pending && view.status !== "queued" ? offlineReason(view, REASON_FACTS) : null;
@@ -176,7 +178,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     archived: view.archived,
     retired: reading.retired,
     afterTurn: view.after_turn,
-    preview: previewOf(readHead(sessionPaths(store, reading.id).prompt, PREVIEW_BYTES)),
+    preview: listed?.preview ?? previewOf(readHead(sessionPaths(store, reading.id).prompt, PREVIEW_BYTES)),
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
     queuePosition: view.status === "queued" ? ((facts?.queue ?? queuePositions(readAll(store))).get(view.session_id) ?? null) : null,
@@ -185,7 +187,7 @@ export function rowOf(store: ProjectStore, reading: RecordReading, facts?: Listi
     effort: view.effort ?? "",
     files: readDeclaredFiles(sessionPaths(store, reading.id).files),
     raw: { name: view.name, title: view.title, node: view.node },
-    usage: summaryOf(readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
+    usage: summaryOf(sideFileAbsent(listed, "usage.json") ? emptyUsage() : readUsage(store, reading.id), facts?.prices ?? pricesOrDefaults(store.home, store.root)),
     stall: view.stall || null,
     merged: (facts?.merged ?? mergedSessions(store, [reading])).has(view.session_id),
     setup: view.setup ?? "",
@@ -209,7 +211,9 @@ export function readAll(store: ProjectStore): RecordReading[] {
 export function listRows(store: ProjectStore): ListRow[] {
   const rows: ListRow[] = [];
   const readings = readAll(store);
-  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings), prices: pricesOrDefaults(store.home, store.root) };
+  // One listing of the index spares each row its preview read and the side-file lookups it vouches for.
+  const listing = readListingIndex(store.dir);
+  const facts: ListingFacts = { groups: groupMembership(store), queue: queuePositions(readings), merged: mergedSessions(store, readings, listing), prices: pricesOrDefaults(store.home, store.root), listing };
   for (const reading of readings) {
     const row = rowOf(store, reading, facts);
     if (row) rows.push(row);

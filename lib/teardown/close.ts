@@ -9,7 +9,7 @@ import { loadConfig } from "../config";
 import { detectMainBranch } from "../git/main-branch";
 import { SpexError } from "../errors";
 import { withLock, withLocks } from "../lock";
-import { type SessionRecord, fsyncDir, readSession, refuseUnusable, writeHeldRecord } from "../record";
+import { type SessionRecord, dropListingEntries, fsyncDir, readSession, refuseUnusable, writeHeldRecord } from "../record";
 import { type ProjectStore, recordLockPath, resourceLockPaths, sessionPaths } from "../store";
 import { receiptInTheWay, retireReceipt } from "../create/receipt";
 import { branchExists, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, unmergedCommits } from "./git";
@@ -94,6 +94,12 @@ export function gatherCloseFacts(store: ProjectStore, record: SessionRecord, ret
 function removeSessionFolder(store: ProjectStore, id: string): void {
   const dir = sessionPaths(store, id).dir;
   const gone = join(store.sessionsDir, `.closed-${id}-${randomHex(4)}`);
+  // The listing index first: a kill before the rename leaves a record with no entries, which a listing reads whole.
+  try {
+    dropListingEntries(store.dir, id);
+  } catch {
+    // an entry left behind names a folder that is about to go: readers list the sessions folder first
+  }
   renameSync(dir, gone);
   fsyncDir(store.sessionsDir);
   faultPoint("close-record-hidden");

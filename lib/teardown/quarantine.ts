@@ -10,7 +10,7 @@ import { isHarnessName, HARNESS_NAMES, builtinCommand, harnessAdapter } from "..
 import { loadConfig } from "../config";
 import { firstWord, whichSync } from "../launch/launcher";
 import { withLock } from "../lock";
-import { fsyncDir, readOwnBytes, readSession } from "../record";
+import { dropListingEntries, fsyncDir, readOwnBytes, readSession } from "../record";
 import { type ProjectStore, listSessionIds, recordLockPath, sessionPaths } from "../store";
 import { exactSession, spexSocket, tmuxSync } from "../tmux";
 import { tmuxCommandLine } from "../tmux/quote";
@@ -154,6 +154,8 @@ export async function quarantineRecord(store: ProjectStore, id: string, claim: Q
       writeFileSync(join(bundle, "claim.json"), JSON.stringify({ sessionId: id, claim, proof }, null, 2) + "\n");
       fsyncDir(bundle);
       try {
+        // The listing index first (lib/record/listing.ts): no entry may speak for a record that has left its folder.
+        dropListingEntries(store.dir, id);
         // The commit point: one rename inside SPEX_HOME keeps the bytes exactly.
         renameSync(record, join(bundle, "session.json"));
       } catch (e) {

@@ -26,6 +26,7 @@ const sessionsDir = () => {
   const [key] = readdirSync(join(sb.home, "projects"));
   return join(sb.home, "projects", key!, "sessions");
 };
+const namesDir = () => join(sessionsDir(), "..", "listing");
 
 describe.each(RUNNERS)("completion of a selector (%s)", (runner) => {
   test("each session's short id and name; nothing for a folder without a record or not named by an id", () => {
@@ -50,6 +51,8 @@ describe.each(RUNNERS)("completion of a selector (%s)", (runner) => {
 
   test("a corrupt record, a name with escape codes or a line break, a fifo planted as session.json: the id only, and the Tab returns", () => {
     sb = sandbox();
+    // Records edited by hand: without the listing index (a store from before it), so the Tab reads each one.
+    const noIndex = () => rmSync(namesDir(), { recursive: true, force: true });
     const good = seedRecord(sb.home, sb.repo, { name: "fine" });
     const corrupt = seedRecord(sb.home, sb.repo, { name: "was-fine" });
     writeFileSync(join(sessionsDir(), corrupt.session_id, "session.json"), '{ "name": "was-fine", ');
@@ -63,7 +66,17 @@ describe.each(RUNNERS)("completion of a selector (%s)", (runner) => {
     rmSync(record(fifo.session_id));
     execFileSync("mkfifo", [record(fifo.session_id)]);
     const ids = [good, corrupt, escape, broken, fifo].map((r) => r.session_id.slice(0, 8));
+    noIndex();
     expect(complete(runner, ["session", "show", "--json", ""])).toEqual([...ids, "fine"].sort());
+  });
+
+  test("names with escape codes or a line break written by spex itself: the index has them, the Tab offers their ids only", () => {
+    sb = sandbox();
+    const escape = seedRecord(sb.home, sb.repo, { name: "red\u001b[31m" });
+    const broken = seedRecord(sb.home, sb.repo, { name: "two\nlines" });
+    const bell = seedRecord(sb.home, sb.repo, { name: "\u0007\u009b" });
+    expect(readdirSync(namesDir()).filter((e) => e[36] === ".")).toHaveLength(3);
+    expect(complete(runner, ["session", "show", "--json", ""])).toEqual([escape, broken, bell].map((r) => r.session_id.slice(0, 8)).sort());
   });
 
   test("from a linked worktree, and with SPEX_PROJECT_ROOT set (lib/store finds the store): the same sessions", () => {

@@ -3,9 +3,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { emptyRecord, type SessionRecord, writeRecordFile } from "../../lib/record";
+import { emptyRecord, notePreview, type SessionRecord, writeRecordFile } from "../../lib/record";
 import { projectStore, sessionPaths } from "../../lib/store";
-import { shortId, slugOf, titleOf, nodeOf } from "../../lib/naming";
+import { previewOfPrompt, shortId, slugOf, titleOf, nodeOf } from "../../lib/naming";
 
 export function seedRecord(
   home: string,
@@ -33,6 +33,8 @@ export function seedRecord(
   const paths = sessionPaths(store, id);
   mkdirSync(paths.dir, { recursive: true });
   writeFileSync(paths.prompt, prompt);
+  // As create leaves it: the prompt's preview in the listing index, then the record.
+  notePreview(store.dir, id, previewOfPrompt(prompt));
   writeRecordFile(paths.record, record);
   return record;
 }

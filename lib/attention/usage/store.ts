@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeStoreFile } from "../../nofollow";
-import { readJsonState } from "../../record";
+import { flagSideFile, readJsonState } from "../../record";
 import { type ProjectStore, sessionPaths } from "../../store";
 import type { Harness, SourceState } from "./parse";
 import { type Buckets, mergeBuckets } from "./tokens";
@@ -78,7 +78,10 @@ export function isUsageFile(v: unknown): v is UsageFile {
 }
 
 export function writeUsage(store: ProjectStore, id: string, usage: UsageFile): void {
-  writeStoreFile(usageFile(store, id), JSON.stringify(usage) + "\n");
+  const file = usageFile(store, id);
+  // Its flag in the listing index first (lib/record/listing.ts): a listing looks up only flagged usage files.
+  flagSideFile(file, id, "usage.json");
+  writeStoreFile(file, JSON.stringify(usage) + "\n");
 }
 
 /** Every source's buckets, added up. */
