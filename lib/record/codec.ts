@@ -43,6 +43,15 @@ export function parsePending(text: string): PendingOriginal | null {
   return { status: p.status, proposal: p.proposal, note: p.note, stopped: p.stopped, archived: p.archived };
 }
 
+const STRING = 0;
+const OPTIONAL = 1;
+const BOOLEAN = 2;
+const REQUIRED = 3;
+/** What each field (FIELD_ORDER) must be, worked out once: `ls` parses every record, and two Set lookups per field per record add up. */
+const FIELD_KINDS: readonly number[] = FIELD_ORDER.map((key) =>
+  OPTIONAL_FIELDS.has(key) ? OPTIONAL : BOOLEAN_FIELDS.has(key) ? BOOLEAN : key === "session_id" || key === "status" || key === "worktree_path" ? REQUIRED : STRING,
+);
+
 /** Parse record text; throws RecordParseError naming what is wrong. */
 export function parseRecord(text: string): { record: SessionRecord; pending: PendingOriginal | null } {
   let raw: unknown;
@@ -54,22 +63,22 @@ export function parseRecord(text: string): { record: SessionRecord; pending: Pen
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new RecordParseError("the record is not a JSON object");
   const obj = raw as Record<string, unknown>;
   const record: Record<string, unknown> = {};
-  for (const key of FIELD_ORDER) {
+  for (let i = 0; i < FIELD_ORDER.length; i++) {
+    const key = FIELD_ORDER[i]!;
+    const kind = FIELD_KINDS[i];
     const value = obj[key];
-    if (OPTIONAL_FIELDS.has(key)) {
+    if (kind === OPTIONAL) {
       if (value === undefined) continue;
       if (typeof value !== "string") throw new RecordParseError(`field ${key} is not a string`);
       record[key] = value;
       continue;
     }
     if (value === undefined) {
-      if (key === "session_id" || key === "status" || key === "worktree_path") {
-        throw new RecordParseError(`required field ${key} is missing`);
-      }
-      record[key] = BOOLEAN_FIELDS.has(key) ? false : "";
+      if (kind === REQUIRED) throw new RecordParseError(`required field ${key} is missing`);
+      record[key] = kind === BOOLEAN ? false : "";
       continue;
     }
-    const want = BOOLEAN_FIELDS.has(key) ? "boolean" : "string";
+    const want = kind === BOOLEAN ? "boolean" : "string";
     if (typeof value !== want) throw new RecordParseError(`field ${key} is not a ${want}`);
     record[key] = value;
   }

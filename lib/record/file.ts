@@ -128,7 +128,7 @@ export function readRecordFile(file: string, id: string): RecordReading {
  * another folder's) is read again by readRecordFile, so every corrupt record
  * reads exactly as it does alone.
  */
-export function readListedRecordFile(file: string, id: string): RecordReading {
+export function readListedRecordFile(file: string, id: string, exists: (path: string) => boolean = existsSync): RecordReading {
   const st = lstatOrAbsent(file);
   if (st === undefined) return { kind: "absent", id, file };
   if (st?.isFile()) {
@@ -140,20 +140,20 @@ export function readListedRecordFile(file: string, id: string): RecordReading {
     }
     // U+FFFD is what a decoder that does not refuse puts for bytes that are not UTF-8.
     if (text !== undefined && !text.includes("\uFFFD") && text.charCodeAt(0) !== 0xfeff) {
-      const reading = recordOfText(text, id, file);
+      const reading = recordOfText(text, id, file, exists);
       if (reading.kind === "ok") return reading;
     }
   }
   return readRecordFile(file, id);
 }
 
-function recordOfText(text: string, id: string, file: string): RecordReading {
+function recordOfText(text: string, id: string, file: string, exists: (path: string) => boolean = existsSync): RecordReading {
   try {
     const { record, pending } = parseRecord(text);
     if (record.session_id !== id) {
       return { kind: "corrupt", id, file, error: `its session_id ${JSON.stringify(record.session_id)} is not its folder's id ${id}` };
     }
-    const retired = record.worktree_path !== "" && !existsSync(record.worktree_path);
+    const retired = record.worktree_path !== "" && !exists(record.worktree_path);
     return { kind: "ok", id, file, record, pending, retired };
   } catch (e) {
     return { kind: "corrupt", id, file, error: (e as Error).message };

@@ -16,6 +16,7 @@ import { readListedRecordFile, readListingIndex, readSession } from "../record";
 import { type ListedSession, sideFileAbsent } from "../store/listing-index";
 import { groupMembership } from "../coord/groups";
 import { readDeclaredFiles } from "./files";
+import { sharedFolderExists } from "./exists";
 import { queuePositions } from "./queue-order";
 import { type ModelPrice, type UsageSummary, emptyUsage, pricesOrDefaults, readUsage, summaryOf } from "../attention/usage";
 import { mergedSessions } from "./merged";
@@ -201,8 +202,9 @@ export function readAll(store: ProjectStore): RecordReading[] {
   // Each folder's record is read as it is: a folder without one reads absent, with no stat of it first.
   // The listing's entry types tell a real folder from a link, so its records need no check of their folder.
   const readings: RecordReading[] = [];
+  const worktreeExists = sharedFolderExists();
   for (const { id, realFolder } of sessionFolders(store)) {
-    const reading = realFolder ? readListedRecordFile(sessionPaths(store, id).record, id) : readSession(store, id);
+    const reading = realFolder ? readListedRecordFile(sessionPaths(store, id).record, id, worktreeExists) : readSession(store, id);
     if (reading.kind !== "absent") readings.push(reading);
   }
   return readings;

@@ -190,6 +190,18 @@ describe("the listing index, read by ls", () => {
     expect(after.get(b.session_id).merged).toBe(true);
   });
 
+  test("thirty sessions whose worktrees share a folder, two of them gone: those two rows alone are retired", () => {
+    sb = sandbox();
+    const records = Array.from({ length: 30 }, (_, i) => seedRecord(sb.home, sb.repo, { name: `w${i}` }));
+    // The first and the last a listing reads (the folder's own order): one asked before the worktrees' folder is listed, one after.
+    const order = readdirSync(join(projectDir(), "sessions"));
+    const gone = [order[0]!, order[order.length - 1]!].map((id) => records.find((r) => r.session_id === id)!);
+    for (const r of gone) rmSync(r.worktree_path, { recursive: true });
+    const rows = rowsById(ls());
+    for (const r of records) expect({ id: r.name, retired: rows.get(r.session_id).retired }).toEqual({ id: r.name, retired: gone.includes(r) });
+    expect([...rows.values()].filter((r) => r.display === "retired")).toHaveLength(2);
+  });
+
   test.skipIf(!straceWorks)("with the index whole, ls opens no prompt and looks up no side file it vouches is absent", () => {
     sb = sandbox();
     for (let i = 0; i < 5; i++) newSession(sb, `task number ${i}`);
