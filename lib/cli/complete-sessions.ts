@@ -12,7 +12,7 @@
 import { constants, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { findCheckout, resolveLexically } from "../git/main-root";
 import { isSessionId } from "../store/ids";
-import { LISTING_FOLDER, type ListedSession, readListingEntries } from "../store/listing-index";
+import { LISTING_FOLDER, readNameEntries } from "../store/listing-index";
 import { projectKey } from "../store/key-name";
 
 /** Where the sessions are: a folder, none at all (no usable SPEX_HOME), or `unsure` (ask lib/store). */
@@ -66,9 +66,9 @@ const offerable = (name: unknown): name is string => typeof name === "string" &&
 const READ = { encoding: "utf8", flag: (constants.O_RDONLY | constants.O_NONBLOCK) as unknown as string } as const;
 
 /** The listing index beside the sessions folder; an index that cannot be listed vouches for nothing. */
-function listingOf(sessionsDir: string): Map<string, ListedSession> {
+function namesOf(sessionsDir: string): Map<string, string | null> {
   try {
-    return readListingEntries(readdirSync(`${sessionsDir.slice(0, sessionsDir.lastIndexOf("/"))}/${LISTING_FOLDER}`));
+    return readNameEntries(readdirSync(`${sessionsDir.slice(0, sessionsDir.lastIndexOf("/"))}/${LISTING_FOLDER}`));
   } catch {
     return new Map();
   }
@@ -83,11 +83,11 @@ export function sessionWords(sessionsDir: string): string[] {
   } catch {
     return [];
   }
-  const listing = listingOf(sessionsDir);
+  const names = namesOf(sessionsDir);
   for (const id of ids) {
     if (!isSessionId(id)) continue;
     // The sessions folder says which sessions there are; the index, what each is called.
-    const known = listing.get(id)?.name;
+    const known = names.get(id);
     if (typeof known === "string") {
       out.push(id.slice(0, 8));
       if (offerable(known)) out.push(known);

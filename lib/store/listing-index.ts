@@ -9,8 +9,9 @@
 //   <id>~<preview>   the prompt's one-line preview, percent-encoded
 //   <id>+<file>      that side file (usage.json, merged.json) may exist
 //
-// Pure and import-free but for the id check: a Tab loads it.
-import { isSessionId } from "./ids";
+// Pure and import-free: a Tab loads it. Readers look entries up by the ids
+// the sessions folder gives, so an entry whose first 36 characters are no id
+// is never asked for and needs no check here.
 
 /** The folder beside sessions/ that holds the entries. */
 export const LISTING_FOLDER = "listing";
@@ -104,7 +105,6 @@ export function readListingEntries(files: Iterable<string>): Map<string, ListedS
     const mark = file.charCodeAt(36);
     if (mark !== DOT && mark !== TILDE && mark !== PLUS) continue;
     const id = file.slice(0, 36);
-    if (!isSessionId(id)) continue;
     let listed = sessions.get(id);
     if (!listed) sessions.set(id, (listed = { name: undefined, preview: undefined, sideFiles: new Set() }));
     const rest = file.slice(37);
@@ -113,6 +113,20 @@ export function readListingEntries(files: Iterable<string>): Map<string, ListedS
     else listed.sideFiles.add(rest);
   }
   return sessions;
+}
+
+/**
+ * Only the names (ListedSession.name's rules), for a reader that needs nothing
+ * else: a Tab, which would otherwise decode every preview it never shows.
+ */
+export function readNameEntries(files: Iterable<string>): Map<string, string | null> {
+  const names = new Map<string, string | null>();
+  for (const file of files) {
+    if (file.length < 37 || file.charCodeAt(36) !== DOT) continue;
+    const id = file.slice(0, 36);
+    names.set(id, names.has(id) ? null : decoded(file.slice(37)));
+  }
+  return names;
 }
 
 /** Whether the index vouches that this side file of the session is absent (no lookup needed). */
