@@ -39,9 +39,20 @@ function encoded(text: string): string | undefined {
   }
 }
 
-/** The entry of a session whose record carries `name` ("" for no name). */
+/** An upper-case letter as its escape (`A` → `%41`), which decodeURIComponent reads back; an escape stays as it is. */
+const upperEscape = (match: string) => (match.length === 3 ? match : `%${match.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The entry of a session whose record carries `name` ("" for no name). Its
+ * upper-case letters are escaped too: on a file system that folds case (macOS
+ * by default) `Auth` and `auth` would otherwise be one entry, and a rename
+ * between them would find the old one and take it for the new. With only
+ * lower-case letters outside the escapes (whose hex digits are always upper
+ * case), two names never fold to one entry.
+ */
 export function nameEntry(id: string, name: string): string {
-  return `${id}.${encoded(name) ?? READ_THE_RECORD}`;
+  const text = encoded(name)?.replace(/%[0-9A-F]{2}|[A-Z]/g, upperEscape);
+  return `${id}.${text !== undefined && text.length <= ENCODED_MAX ? text : READ_THE_RECORD}`;
 }
 
 /** The entry of a session's prompt preview, or undefined for one no file name can hold (the row reads the prompt). */

@@ -17,6 +17,15 @@ test("names round-trip through their entries, whatever they hold; one too long o
   expect(nameEntry(A, "x".repeat(218))).toHaveLength(255);
 });
 
+test("names that differ only in case never share an entry, even where the file system folds case (macOS)", () => {
+  const names = ["Auth", "auth", "AUTH", "Ünïcode Ä", "ünïcode ä", "%4A", "J", "j"];
+  const entries = names.map((n) => nameEntry(A, n));
+  expect(new Set(entries.map((e) => e.toLowerCase())).size).toBe(names.length);
+  for (const [i, e] of entries.entries()) expect(readNameEntries([e]).get(A)).toBe(names[i]!);
+  // Outside the escapes an entry has no upper-case letter.
+  for (const e of entries) expect(e.slice(37).replace(/%[0-9A-F]{2}/g, "")).not.toMatch(/[A-Z]/);
+});
+
 test("two name entries for one session (a rename under way) vouch for nothing; other kinds of entry and temp files are no names", () => {
   const files = [nameEntry(A, "old"), nameEntry(A, "new"), nameEntry(B, "b"), previewEntry(C, "a preview")!, sideFileEntry(C, "usage.json"), `.${nameEntry(C, "tmp")}.spex-1-ab.tmp`, "short", `${C}-nomark`];
   const names = readNameEntries(files);
