@@ -68,7 +68,10 @@ const READ = { encoding: "utf8", flag: (constants.O_RDONLY | constants.O_NONBLOC
 /** The listing index beside the sessions folder; an index that cannot be listed vouches for nothing. */
 function namesOf(sessionsDir: string): Map<string, string | null> {
   try {
-    return readNameEntries(readdirSync(`${sessionsDir.slice(0, sessionsDir.lastIndexOf("/"))}/${LISTING_FOLDER}`));
+    const folder = `${sessionsDir.slice(0, sessionsDir.lastIndexOf("/"))}/${LISTING_FOLDER}`;
+    // Never through a link, as lib/record/listing.ts reads it.
+    if (!lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) return new Map();
+    return readNameEntries(readdirSync(folder));
   } catch {
     return new Map();
   }

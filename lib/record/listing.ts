@@ -90,10 +90,13 @@ export function dropListingEntries(project: string, id: string): void {
   dropEntries(project, (file) => isEntryOf(file, id));
 }
 
-/** What the index says of each session, from one listing of its folder; an index that cannot be listed says nothing. */
+/** What the index says of each session, from one listing of its folder; an index that cannot be listed, or is a link, says nothing. */
 export function readListingIndex(project: string): Map<string, ListedSession> {
   try {
-    return readListingEntries(readdirSync(`${project}/${LISTING_FOLDER}`));
+    const folder = `${project}/${LISTING_FOLDER}`;
+    // Like a record, the index is never read through a link: one planted there would speak for every session.
+    if (!lstatOrAbsent(folder)?.isDirectory()) return new Map();
+    return readListingEntries(readdirSync(folder));
   } catch {
     return new Map();
   }

@@ -9,7 +9,7 @@
 // file the index vouches is absent.
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SPEX_BIN, type Sandbox, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
@@ -188,6 +188,24 @@ describe("the listing index, read by ls", () => {
     const after = rowsById(sb.spex(["session", "ls", "--json", "--all"]).stdout);
     expect(after.get(a.session_id).usage).toEqual(before.get(a.session_id).usage);
     expect(after.get(b.session_id).merged).toBe(true);
+  });
+
+  test("a link planted as listing/: ls and the Tab pass it over, a rename refuses to write through it", () => {
+    sb = sandbox();
+    const a = seedRecord(sb.home, sb.repo, { name: "real-name", prompt: "the real prompt" });
+    const planted = join(sb.dir, "planted");
+    mkdirSync(planted);
+    // What the planted folder would have every reader believe.
+    for (const entry of [`${a.session_id}.fake-name`, `${a.session_id}~a%20fake%20preview`]) writeFileSync(join(planted, entry), "");
+    rmSync(join(projectDir(), "listing"), { recursive: true });
+    symlinkSync(planted, join(projectDir(), "listing"));
+    expect(offered()).toEqual([a.session_id.slice(0, 8), "real-name"].sort());
+    expect(rowsById(ls()).get(a.session_id)).toMatchObject({ name: "real-name", preview: "the real prompt" });
+    const r = sb.spex(["session", "rename", a.session_id.slice(0, 8), "next", "--json"]);
+    expect(r.code).not.toBe(0);
+    expect(JSON.parse(r.stdout).error.code).toBe("unsafe_path");
+    expect(nameIn(a.session_id)).toBe("real-name");
+    expect(readdirSync(planted).sort()).toEqual([`${a.session_id}.fake-name`, `${a.session_id}~a%20fake%20preview`]);
   });
 
   test("thirty sessions whose worktrees share a folder, two of them gone: those two rows alone are retired", () => {
