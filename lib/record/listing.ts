@@ -111,10 +111,12 @@ function makeEntry(project: string, entry: string): void {
 }
 
 function dropEntries(project: string, which: (file: string) => boolean): void {
+  const folder = `${project}/${LISTING_FOLDER}`;
+  // A link (or anything but a folder) planted there holds nothing of ours: no reader trusts it, so nothing needs removing.
+  if (!lstatOrAbsent(folder)?.isDirectory()) return;
   let files: string[];
   try {
-    refuseLinks(project, LISTING_FOLDER, "folder");
-    files = readdirSync(`${project}/${LISTING_FOLDER}`);
+    files = readdirSync(folder);
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return;
     throw e;

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SPEX_BIN, type Sandbox, sandbox } from "../support/sandbox";
+import { SPEX_BIN, type Sandbox, madeBySpex, sandbox } from "../support/sandbox";
 import { seedRecord } from "../support/records";
 import { newSession, refOf } from "../support/review";
 import { projectStore } from "../../lib/store";
@@ -205,6 +205,13 @@ describe("the listing index, read by ls", () => {
     expect(r.code).not.toBe(0);
     expect(JSON.parse(r.stdout).error.code).toBe("unsafe_path");
     expect(nameIn(a.session_id)).toBe("real-name");
+    // A create refused the same way leaves nothing half made, and no rollback gets stuck on the link.
+    const before = madeBySpex(sb);
+    const made = sb.spex(["session", "new", "--launcher", "shell", "--no-launch", "--json", "refused by the link"]);
+    expect(JSON.parse(made.stdout).error.code).toBe("unsafe_path");
+    expect(madeBySpex(sb)).toEqual(before);
+    const listing = sb.spex(["session", "ls", "--json"]);
+    expect({ code: listing.code, stderr: listing.stderr }).toEqual({ code: 0, stderr: "" });
     expect(readdirSync(planted).sort()).toEqual([`${a.session_id}.fake-name`, `${a.session_id}~a%20fake%20preview`]);
   });
 
