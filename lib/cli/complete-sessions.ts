@@ -2,13 +2,14 @@
 // and name, from one listing of the project's sessions folder and one of its
 // listing index (lib/store/listing-index.ts), reading a record only for a
 // session whose name the index cannot vouch for (no entry, or two while a
-// rename is under way). Every Tab is a process start, so this loads node:fs and the key
-// hash only: the store is found the way lib/store finds it (the main checkout
-// by lib/git/main-root, the key of its real path, SPEX_HOME checked to be the
-// user's own), without lib/store, node:path or the record reader, and it writes
-// nothing. Whatever is not the plain case (SPEX_PROJECT_ROOT set, a store
-// still to adopt, an error) is left to lib/store:
-// lib/cli/complete-read.ts asks it then, so the answer is the same either way.
+// rename is under way). Every Tab is a process start, so this loads node:fs
+// and the key hash only: the store is found the way lib/store finds it (the
+// main checkout by lib/git/main-root, the key of its real path, SPEX_HOME
+// checked to be the user's own), without lib/store, node:path or the record
+// reader, and it writes nothing. Whatever is not the plain case
+// (SPEX_PROJECT_ROOT set, a store still to adopt, an error) is left to
+// lib/store: lib/cli/complete-read.ts asks it then, so the answer is the same
+// either way.
 import { constants, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { findCheckout, resolveLexically } from "../git/main-root";
 import { isSessionId } from "../store/ids";
