@@ -72,9 +72,7 @@ function makeNameEntry(plan: NameEntryPlan): void {
 }
 
 /** Before the one writer writes a side file (`sessions/<id>/usage.json`, …): its flag, so no listing passes the file over. */
-export function flagSideFile(sideFile: string, id: string, file: FlaggedSideFile): void {
-  const project = projectOf(sideFile);
-  if (project === undefined) return;
+export function flagSideFile(project: string, id: string, file: FlaggedSideFile): void {
   const entry = sideFileEntry(id, file);
   if (!lstatOrAbsent(`${project}/${LISTING_FOLDER}/${entry}`)) makeEntry(project, entry);
 }

@@ -20,10 +20,9 @@ export interface MergedMark {
 
 /** Written by a merge that landed, under the session's record lock. */
 export function writeMergedMark(store: ProjectStore, id: string, mark: MergedMark): void {
-  const file = sessionPaths(store, id).merged;
   // Its flag in the listing index first (lib/record/listing.ts): a listing looks up only flagged marks.
-  flagSideFile(file, id, "merged.json");
-  writeStoreFile(file, `${JSON.stringify(mark)}\n`);
+  flagSideFile(store.dir, id, "merged.json");
+  writeStoreFile(sessionPaths(store, id).merged, `${JSON.stringify(mark)}\n`);
 }
 
 export function readMergedMark(store: ProjectStore, id: string): MergedMark | undefined {

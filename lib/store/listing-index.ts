@@ -78,7 +78,7 @@ export function isEntryOf(file: string, id: string): boolean {
 
 /** Whether a file name in listing/ is one of this session's name entries. */
 export function isNameEntryOf(file: string, id: string): boolean {
-  return file.length > 36 && file.charCodeAt(36) === DOT && file.startsWith(id);
+  return file.charCodeAt(36) === DOT && isEntryOf(file, id);
 }
 
 /** What the index says of one session. */

@@ -78,10 +78,9 @@ export function isUsageFile(v: unknown): v is UsageFile {
 }
 
 export function writeUsage(store: ProjectStore, id: string, usage: UsageFile): void {
-  const file = usageFile(store, id);
   // Its flag in the listing index first (lib/record/listing.ts): a listing looks up only flagged usage files.
-  flagSideFile(file, id, "usage.json");
-  writeStoreFile(file, JSON.stringify(usage) + "\n");
+  flagSideFile(store.dir, id, "usage.json");
+  writeStoreFile(usageFile(store, id), JSON.stringify(usage) + "\n");
 }
 
 /** Every source's buckets, added up. */
