@@ -148,8 +148,18 @@ const ls = () => {
 const rowsById = (text: string) => new Map<string, any>((JSON.parse(text) as Record<string, any>[]).map((r) => [r.id, r]));
 
 describe("the listing index, read by ls", () => {
-  test("rows through the index are byte for byte the rows read from every session's files: previews, usage, merged", () => {
+  test("rows through the index are byte for byte the rows read from every session's files: previews, usage, merged, at fleet scale", () => {
     sb = sandbox();
+    // Fifty sessions beside the three made through create: some with usage, some merged, some with both.
+    const store0 = projectStore(sb.repo, sb.home);
+    const fleet = Array.from({ length: 50 }, (_, i) => seedRecord(sb.home, sb.repo, { name: i % 4 === 0 ? "" : `fleet ${i}`, prompt: `fleet task ${i}:\n\tdo the thing   number ${i}` }));
+    for (const [i, r] of fleet.entries()) {
+      if (i % 5 === 0) writeUsage(store0, r.session_id, USAGE);
+      if (i % 7 === 0) {
+        sb.git(["branch", r.branch]);
+        writeMergedMark(store0, r.session_id, { branchHead: refOf(sb, r.branch), into: "main", at: "2026-12-01T10:00:00.000Z" });
+      }
+    }
     const blanks = newSession(sb, "fix the login bug   with\truns of blanks\n\nand a second line", ["--no-launch", "--name", "login"]);
     // 600 three-byte characters: the 512 bytes a row takes end inside one.
     const wide = newSession(sb, `${"日本語".repeat(200)} tail`);
@@ -166,6 +176,9 @@ describe("the listing index, read by ls", () => {
     expect(rows.get(wide.id).merged).toBe(true);
     expect(rows.get(wide.id).preview).toHaveLength(100);
     expect(rows.get(plain.id)).toMatchObject({ preview: "short", usage: null, merged: false });
+    expect(rows.size).toBe(53);
+    expect(fleet.filter((r) => rows.get(r.session_id).usage !== null)).toHaveLength(10);
+    expect(fleet.filter((r) => rows.get(r.session_id).merged)).toHaveLength(8);
     rmSync(join(projectDir(), "listing"), { recursive: true });
     expect(ls()).toBe(viaIndex);
   });
