@@ -13,7 +13,7 @@
 import { constants, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { findCheckout, resolveLexically } from "../git/main-root";
 import { isSessionId } from "../store/ids";
-import { LISTING_FOLDER, readNameEntries } from "../store/listing-index";
+import { listingFiles, readNameEntries } from "../store/listing-index";
 import { projectKey } from "../store/key-name";
 
 /** Where the sessions are: a folder, none at all (no usable SPEX_HOME), or `unsure` (ask lib/store). */
@@ -66,18 +66,6 @@ const offerable = (name: unknown): name is string => typeof name === "string" &&
 // Node and Bun take numeric open flags here as openSync does; the typings admit only the string names.
 const READ = { encoding: "utf8", flag: (constants.O_RDONLY | constants.O_NONBLOCK) as unknown as string } as const;
 
-/** The listing index beside the sessions folder; an index that cannot be listed vouches for nothing. */
-function namesOf(sessionsDir: string): Map<string, string | null> {
-  try {
-    const folder = `${sessionsDir.slice(0, sessionsDir.lastIndexOf("/"))}/${LISTING_FOLDER}`;
-    // Never through a link, as lib/record/listing.ts reads it.
-    if (!lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) return new Map();
-    return readNameEntries(readdirSync(folder));
-  } catch {
-    return new Map();
-  }
-}
-
 /** Each session's short id, and its name when it has one. */
 export function sessionWords(sessionsDir: string): string[] {
   const out: string[] = [];
@@ -87,7 +75,8 @@ export function sessionWords(sessionsDir: string): string[] {
   } catch {
     return [];
   }
-  const names = namesOf(sessionsDir);
+  // The listing index beside the sessions folder; one that cannot be listed vouches for nothing.
+  const names = readNameEntries(listingFiles(sessionsDir.slice(0, sessionsDir.lastIndexOf("/"))));
   for (const id of ids) {
     if (!isSessionId(id)) continue;
     // The sessions folder says which sessions there are; the index, what each is called.

@@ -15,7 +15,7 @@ import { basename, dirname } from "node:path";
 import { errnoCode } from "../errors";
 import { faultPoint } from "../faults";
 import { fsyncDir, lstatOrAbsent, mkdirNoFollow, refuseLinks } from "../nofollow";
-import { FLAGGED_SIDE_FILES, type FlaggedSideFile, LISTING_FOLDER, type ListedSession, isEntryOf, isNameEntryOf, nameEntry, previewEntry, readListingEntries, sideFileEntry } from "../store/listing-index";
+import { FLAGGED_SIDE_FILES, type FlaggedSideFile, LISTING_FOLDER, type ListedSession, isEntryOf, isNameEntryOf, listingFiles, nameEntry, previewEntry, readListingEntries, sideFileEntry } from "../store/listing-index";
 
 export interface NameEntryPlan {
   project: string;
@@ -88,16 +88,9 @@ export function dropListingEntries(project: string, id: string): void {
   dropEntries(project, (file) => isEntryOf(file, id));
 }
 
-/** What the index says of each session, from one listing of its folder; an index that cannot be listed, or is a link, says nothing. */
+/** What the index says of each session, from one listing of its folder (listingFiles: never through a link). */
 export function readListingIndex(project: string): Map<string, ListedSession> {
-  try {
-    const folder = `${project}/${LISTING_FOLDER}`;
-    // Like a record, the index is never read through a link: one planted there would speak for every session.
-    if (!lstatOrAbsent(folder)?.isDirectory()) return new Map();
-    return readListingEntries(readdirSync(folder));
-  } catch {
-    return new Map();
-  }
+  return readListingEntries(listingFiles(project));
 }
 
 function makeEntry(project: string, entry: string): void {

@@ -9,9 +9,10 @@
 //   <id>~<preview>   the prompt's one-line preview, percent-encoded
 //   <id>+<file>      that side file (usage.json, merged.json) may exist
 //
-// Pure and import-free: a Tab loads it. Readers look entries up by the ids
-// the sessions folder gives, so an entry whose first 36 characters are no id
-// is never asked for and needs no check here.
+// A Tab loads it, so it imports node:fs alone. Readers look entries up by
+// the ids the sessions folder gives, so an entry whose first 36 characters
+// are no id is never asked for and needs no check here.
+import { lstatSync, readdirSync } from "node:fs";
 
 /** The folder beside sessions/ that holds the entries. */
 export const LISTING_FOLDER = "listing";
@@ -79,6 +80,21 @@ export function isEntryOf(file: string, id: string): boolean {
 /** Whether a file name in listing/ is one of this session's name entries. */
 export function isNameEntryOf(file: string, id: string): boolean {
   return file.charCodeAt(36) === DOT && isEntryOf(file, id);
+}
+
+/**
+ * The entries' file names, for every reader. None when the folder is absent
+ * or cannot be listed, and none when it is a link: like a record, the index
+ * is never read through one (a link planted there would speak for every session).
+ */
+export function listingFiles(project: string): string[] {
+  try {
+    const folder = `${project}/${LISTING_FOLDER}`;
+    if (!lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) return [];
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
 
 /** What the index says of one session. */
